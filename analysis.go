@@ -1,0 +1,107 @@
+package papermem
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
+
+// Analysis is a reviewer's analysis of a paper, keyed by the paper's DOI.
+type Analysis struct {
+	DOI             string `json:"doi"`
+	Markdown        string `json:"markdown"`
+	CoreClaim       string `json:"core_claim"`
+	Acceptance      string `json:"acceptance"`
+	Scorecard       string `json:"scorecard"`
+	SharpestFlaw    string `json:"sharpest_flaw"`
+	ClaimsExtracted int    `json:"claims_extracted"`
+	UpdatedAt       string `json:"updated_at,omitempty"`
+}
+
+// StoreAnalysis stores or replaces the analysis of a.DOI and indexes its
+// markdown as Analysis nodes (and the claims in it as Claim nodes). When
+// a.ClaimsExtracted is zero it is set to the number of claims found. The
+// paper itself need not be in memory. Errors: EINVALID.
+func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, error) {
+	doi := NormalizeDOI(a.DOI)
+	if doi == "" {
+		return nil, Errorf(EINVALID, "doi is required and must be a DOI.")
+	}
+	if strings.TrimSpace(a.Markdown) == "" {
+		return nil, Errorf(EINVALID, "markdown is required.")
+	}
+	a.DOI = doi
+	text := a.Markdown
+	for _, extra := range []string{a.CoreClaim, a.SharpestFlaw} {
+		if strings.TrimSpace(extra) != "" {
+			text += "\n\n" + extra
+		}
+	}
+	ns := sectionNodes(textSections(text), LabelAnalysis, "")
+	if a.ClaimsExtracted == 0 {
+		a.ClaimsExtracted = countLabel(ns, LabelClaim)
+	}
+	if err := w.m.embedNodes(ctx, ns); err != nil {
+		return nil, err
+	}
+	a.UpdatedAt = w.m.nowString()
+	err := w.m.write(ctx, func(tx *sql.Tx) error {
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
+			return err
+		}
+		if err := w.deleteAnalysis(ctx, tx, doi); err != nil {
+			return err
+		}
+		var id int64
+		err := tx.QueryRowContext(ctx, `INSERT INTO analyses (org_id, doi, markdown, core_claim, acceptance,
+			scorecard, sharpest_flaw, claims_extracted, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			w.org, doi, a.Markdown, a.CoreClaim, a.Acceptance, a.Scorecard, a.SharpestFlaw,
+			a.ClaimsExtracted, a.UpdatedAt, a.UpdatedAt).Scan(&id)
+		if err != nil {
+			return err
+		}
+		for i := range ns {
+			ns[i].Section = strings.TrimSpace("Analysis of " + doi + " " + ns[i].Section)
+		}
+		return w.insertNodes(ctx, tx, KindAnalysis, id, "", ns)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// Analysis returns the analysis of the paper with the DOI. Errors:
+// EINVALID, ENOTFOUND.
+func (w *Workspace) Analysis(ctx context.Context, doi string) (*Analysis, error) {
+	d := NormalizeDOI(doi)
+	if d == "" {
+		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
+	}
+	var a Analysis
+	err := w.m.db.QueryRowContext(ctx, `SELECT doi, markdown, core_claim, acceptance, scorecard, sharpest_flaw,
+		claims_extracted, updated_at FROM analyses WHERE org_id = ? AND doi = ?`, w.org, d).
+		Scan(&a.DOI, &a.Markdown, &a.CoreClaim, &a.Acceptance, &a.Scorecard, &a.SharpestFlaw, &a.ClaimsExtracted, &a.UpdatedAt)
+	if err != nil {
+		return nil, dbError(err, "No analysis of "+d+".")
+	}
+	return &a, nil
+}
+
+// deleteAnalysis removes the analysis of doi, if any, with its nodes.
+func (w *Workspace) deleteAnalysis(ctx context.Context, tx *sql.Tx, doi string) error {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM analyses WHERE org_id = ? AND doi = ?`, w.org, doi).Scan(&id)
+	if err == sql.ErrNoRows {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := w.deleteNodes(ctx, tx, KindAnalysis, id); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM analyses WHERE org_id = ? AND id = ?`, w.org, id)
+	return err
+}

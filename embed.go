@@ -1,0 +1,179 @@
+package papermem
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/papermem/papermem/internal/hashembed"
+)
+
+// Embedder turns texts into vectors for semantic recall.
+type Embedder interface {
+	// Name identifies the model; it is recorded per workspace so that
+	// vectors of different models are never mixed.
+	Name() string
+	// Dim is the length of every vector Embed returns.
+	Dim() int
+	// Embed returns one vector per text, in order.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// NewHashEmbedder returns the offline embedder: words, word pairs and
+// character n-grams hashed into dim dimensions (a multiple of 8). It is
+// deterministic and needs neither a model nor a network.
+func NewHashEmbedder(dim int) Embedder { return hashembed.New(dim) }
+
+// prepareVectors creates the vector table for the embedder's dimension and
+// checks that no workspace was indexed with another embedder; with reindex
+// it re-embeds every node instead of refusing.
+func (m *Memory) prepareVectors(ctx context.Context, reindex bool) error {
+	dim := m.embedder.Dim()
+	// One vec0 table per dimension: the workspace is its partition key;
+	// label and user are metadata filters; bits holds the sign-quantised
+	// vector for the Hamming prefilter of kNN.
+	_, err := m.db.ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS %s USING vec0 (
+		node_id INTEGER PRIMARY KEY,
+		org_id TEXT PARTITION KEY,
+		label TEXT,
+		user_id TEXT,
+		embedding float[%d] distance_metric=cosine,
+		bits bit[%d])`, m.vecTable, dim, dim))
+	if err != nil {
+		return fmt.Errorf("create vector index: %w", err)
+	}
+	var org, name string
+	var odim int
+	err = m.db.QueryRowContext(ctx, `SELECT org_id, embedder, dim FROM workspaces
+		WHERE embedder <> '' AND (embedder <> ? OR dim <> ?) LIMIT 1`, m.embedder.Name(), dim).Scan(&org, &name, &odim)
+	if err == sql.ErrNoRows {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("check embedder: %w", err)
+	}
+	if !reindex {
+		return Errorf(ECONFLICT, "Workspace %q was indexed with embedder %s (%d dimensions), not %s (%d); open with that embedder or with Options.Reindex.",
+			org, name, odim, m.embedder.Name(), dim)
+	}
+	return m.reindex(ctx)
+}
+
+// reindex re-embeds every node of every workspace with the current embedder,
+// in one transaction.
+func (m *Memory) reindex(ctx context.Context) error {
+	m.log.Info("reindexing vectors", "embedder", m.embedder.Name(), "dim", m.embedder.Dim())
+	return m.write(ctx, func(tx *sql.Tx) error {
+		var lastID int64
+		for {
+			rows, err := tx.QueryContext(ctx, `SELECT id, org_id, label, user_id, text FROM nodes
+				WHERE id > ? ORDER BY id LIMIT 256`, lastID)
+			if err != nil {
+				return err
+			}
+			var batch []node
+			for rows.Next() {
+				var n node
+				if err := rows.Scan(&n.id, &n.org, &n.Label, &n.userID, &n.Text); err != nil {
+					rows.Close()
+					return err
+				}
+				batch = append(batch, n)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if len(batch) == 0 {
+				break
+			}
+			if err := m.embedNodes(ctx, batch); err != nil {
+				return err
+			}
+			for i := range batch {
+				if err := m.insertVector(ctx, tx, &batch[i]); err != nil {
+					return err
+				}
+			}
+			lastID = batch[len(batch)-1].id
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE workspaces SET embedder = ?, dim = ? WHERE embedder <> ''`,
+			m.embedder.Name(), m.embedder.Dim())
+		return err
+	})
+}
+
+// embed embeds texts and L2-normalises the vectors, checking their length.
+func (m *Memory) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	vs, err := m.embedder.Embed(ctx, texts)
+	if err != nil {
+		return nil, &Error{Code: EUPSTREAM, Message: "The embedder failed.", Err: err}
+	}
+	if len(vs) != len(texts) {
+		return nil, Errorf(EUPSTREAM, "The embedder returned %d vectors for %d texts.", len(vs), len(texts))
+	}
+	for _, v := range vs {
+		if len(v) != m.embedder.Dim() {
+			return nil, Errorf(EUPSTREAM, "The embedder returned a vector of %d dimensions, not %d.", len(v), m.embedder.Dim())
+		}
+		normalize(v)
+	}
+	return vs, nil
+}
+
+func normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+// vectorBlob is v in sqlite-vec's float32 little-endian format.
+func vectorBlob(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// bitsBlob is the sign quantisation of v (bit i set when v[i] > 0), in
+// sqlite-vec's bit-vector format.
+func bitsBlob(v []float32) []byte {
+	b := make([]byte, (len(v)+7)/8)
+	for i, x := range v {
+		if x > 0 {
+			b[i/8] |= 1 << (i % 8)
+		}
+	}
+	return b
+}
+
+// blobVector decodes a float32 vector blob.
+func blobVector(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+func dot(a, b []float32) float64 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return float64(s)
+}

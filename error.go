@@ -1,0 +1,86 @@
+package papermem
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/papermem/papermem/internal/store"
+)
+
+// Error codes. Every error papermem returns maps to one of them through
+// ErrorCode; the HTTP layer maps codes to statuses.
+const (
+	EINVALID      = "invalid"      // bad input
+	ENOTFOUND     = "not_found"    // no such thing in this workspace
+	ECONFLICT     = "conflict"     // a duplicate or an incompatible state
+	EUNAUTHORIZED = "unauthorized" // missing or bad credentials
+	EFORBIDDEN    = "forbidden"    // authenticated but not allowed
+	ETOOLARGE     = "too_large"    // input over a size limit
+	EUNSUPPORTED  = "unsupported"  // a format papermem cannot read
+	EUPSTREAM     = "upstream"     // an outside service failed
+	EINTERNAL     = "internal"     // anything else
+)
+
+// Error is papermem's error: a code, a message safe to show a user, and an
+// optional underlying error.
+type Error struct {
+	Code    string
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, "" for nil
+// and EINTERNAL for any other error.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the user-facing message of the first *Error in err's
+// chain, or a generic message that reveals nothing of an internal error.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Internal error."
+}
+
+// dbError translates database errors: no rows becomes ENOTFOUND with the
+// given message, a uniqueness failure ECONFLICT; others pass unchanged.
+func dbError(err error, notFound string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, sql.ErrNoRows):
+		return &Error{Code: ENOTFOUND, Message: notFound, Err: err}
+	case store.IsUnique(err):
+		return &Error{Code: ECONFLICT, Message: "Already exists.", Err: err}
+	}
+	return err
+}

@@ -1,0 +1,70 @@
+package papermem
+
+import (
+	"context"
+	"strings"
+)
+
+// Fetcher downloads a document from its origin URL. Implementations
+// should bound time and size and refuse private addresses.
+type Fetcher interface {
+	Fetch(ctx context.Context, url string) (body []byte, contentType string, err error)
+}
+
+// FetchResult reports where a paper's full text came from.
+type FetchResult struct {
+	DOI        string `json:"doi"`
+	Warm       bool   `json:"warm"`        // the text was already in memory
+	Bytes      int    `json:"bytes"`       // size of the full text
+	BytesSaved int    `json:"bytes_saved"` // bytes not downloaded thanks to memory
+	Source     string `json:"source"`      // "memory" or "origin"
+}
+
+// FetchPaper makes sure the paper's full text is in memory: cache first,
+// else a download from its source_url through Options.Fetcher, which is
+// then ingested. Errors: EINVALID, ENOTFOUND (paper unknown, or no text and
+// no source_url), EUPSTREAM (origin failed).
+func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, error) {
+	d := NormalizeDOI(doi)
+	if d == "" {
+		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
+	}
+	p, err := w.paper(ctx, w.m.db, d)
+	if err != nil {
+		return nil, err
+	}
+	if p.text != "" {
+		return &FetchResult{DOI: d, Warm: true, Bytes: len(p.text), BytesSaved: len(p.text), Source: "memory"}, nil
+	}
+	if p.SourceURL == "" {
+		return nil, Errorf(ENOTFOUND, "Paper %s has no text in memory and no source_url to fetch it from.", d)
+	}
+	if w.m.fetcher == nil {
+		return nil, Errorf(EUPSTREAM, "Fetching from origin is not configured.")
+	}
+	body, ctype, err := w.m.fetcher.Fetch(ctx, p.SourceURL)
+	if err != nil {
+		return nil, &Error{Code: EUPSTREAM, Message: "Fetching the paper from its origin failed.", Err: err}
+	}
+	name := p.SourceURL
+	if strings.Contains(ctype, "pdf") || strings.HasPrefix(string(body), "%PDF") {
+		name = "paper.pdf"
+	} else if !strings.Contains(ctype, "markdown") {
+		name = "paper.txt"
+	} else {
+		name = "paper.md"
+	}
+	if _, err := w.ingestPaperFile(ctx, p, name, body); err != nil {
+		return nil, err
+	}
+	return &FetchResult{DOI: d, Warm: false, Bytes: len(body), BytesSaved: 0, Source: "origin"}, nil
+}
+
+// ingestPaperFile stores a downloaded file as the full text of paper p.
+func (w *Workspace) ingestPaperFile(ctx context.Context, p *storedPaper, name string, body []byte) (*IngestReport, error) {
+	if strings.HasSuffix(name, ".pdf") {
+		return nil, Errorf(EUNSUPPORTED, "PDF papers cannot be read yet.")
+	}
+	_, rep, err := w.StorePaper(ctx, PaperInput{DOI: p.DOI, Text: string(body)})
+	return rep, err
+}

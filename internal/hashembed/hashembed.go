@@ -1,0 +1,107 @@
+// Package hashembed is papermem's offline embedder: feature hashing of
+// words, word pairs and character n-grams into a fixed number of
+// dimensions. It needs no model and no network and is deterministic.
+package hashembed
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strings"
+
+	"github.com/papermem/papermem/internal/terms"
+)
+
+// Embedder hashes text features into Dim dimensions.
+type Embedder struct {
+	dim int
+}
+
+// New returns an embedder of dim dimensions (dim > 0).
+func New(dim int) *Embedder { return &Embedder{dim: dim} }
+
+// Name identifies the embedder and its feature scheme; it changes whenever
+// the vectors it produces would.
+func (e *Embedder) Name() string { return fmt.Sprintf("hash-v1-%d", e.dim) }
+
+// Dim returns the vector length.
+func (e *Embedder) Dim() int { return e.dim }
+
+// Embed returns one L2-normalised vector per text.
+func (e *Embedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = e.vector(t)
+	}
+	return out, nil
+}
+
+const (
+	wordWeight   = 1.0
+	pairWeight   = 0.6
+	ngramWeight  = 0.35
+	ngramMinWord = 5 // words shorter than this add no character n-grams
+)
+
+func (e *Embedder) vector(text string) []float32 {
+	v := make([]float64, e.dim)
+	words := Words(text)
+	counts := make(map[string]int, len(words))
+	for _, w := range words {
+		counts[w]++
+	}
+	for w, c := range counts {
+		tf := 1 + math.Log(float64(c))
+		e.add(v, "w:"+w, wordWeight*tf)
+		if r := []rune(w); len(r) >= ngramMinWord {
+			padded := "<" + w + ">"
+			pr := []rune(padded)
+			for n := 4; n <= 5; n++ {
+				for i := 0; i+n <= len(pr); i++ {
+					e.add(v, string(pr[i:i+n]), ngramWeight*tf/float64(len(pr)-n+1)*2)
+				}
+			}
+		}
+	}
+	for i := 0; i+1 < len(words); i++ {
+		e.add(v, "p:"+words[i]+" "+words[i+1], pairWeight)
+	}
+	var norm float64
+	for _, x := range v {
+		norm += x * x
+	}
+	out := make([]float32, e.dim)
+	if norm == 0 {
+		return out
+	}
+	norm = math.Sqrt(norm)
+	for i, x := range v {
+		out[i] = float32(x / norm)
+	}
+	return out
+}
+
+// add hashes feature f to one dimension with a hashed sign.
+func (e *Embedder) add(v []float64, f string, w float64) {
+	h := fnv.New64a()
+	h.Write([]byte(f))
+	s := h.Sum64()
+	idx := int(s % uint64(e.dim))
+	if s>>63 == 1 {
+		w = -w
+	}
+	v[idx] += w
+}
+
+// Words returns the content words of text with a plural "s" stripped, so
+// that simple inflections share features.
+func Words(text string) []string {
+	ws := terms.Content(text)
+	for i, w := range ws {
+		if len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			ws[i] = w[:len(w)-1]
+		}
+	}
+	return ws
+}

@@ -1,0 +1,133 @@
+// Package store opens papermem's SQLite database: it sets the connection
+// pragmas, registers sqlite-vec and applies the embedded migrations.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
+	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3" (build tag sqlite_fts5)
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Memory is the path that selects a private in-memory database.
+const Memory = ":memory:"
+
+func init() { vec.Auto() }
+
+// Open opens (creating when missing) the database at path and migrates it.
+// Path ":memory:" opens a private in-memory database shared by the pool.
+func Open(ctx context.Context, path string) (*sql.DB, error) {
+	dsn, err := dsnFor(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if path == Memory {
+		// Every connection to a private in-memory database is its own
+		// database: keep exactly one.
+		db.SetMaxOpenConns(1)
+	}
+	db.SetConnMaxIdleTime(0)
+	db.SetConnMaxLifetime(0)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	var vecVersion string
+	if err := db.QueryRowContext(ctx, "SELECT vec_version()").Scan(&vecVersion); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("load sqlite-vec: %w", err)
+	}
+	if err := Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func dsnFor(path string) (string, error) {
+	q := url.Values{}
+	q.Set("_busy_timeout", "10000")
+	q.Set("_foreign_keys", "1")
+	q.Set("_txlock", "immediate")
+	if path == Memory {
+		return "file::memory:?" + q.Encode(), nil
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", fmt.Errorf("create database directory: %w", err)
+		}
+	}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "NORMAL")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode(), nil
+}
+
+// Migrate applies, in name order, every embedded migration not yet recorded
+// in schema_migrations, each in its own transaction.
+func Migrate(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations(
+		name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := apply(ctx, db, name); err != nil {
+			return fmt.Errorf("migrate %s: %w", filepath.Base(name), err)
+		}
+	}
+	return nil
+}
+
+func apply(ctx context.Context, db *sql.DB, name string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	base := filepath.Base(name)
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations WHERE name = ?", base).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	body, err := migrations.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations(name, applied_at) VALUES(?, ?)",
+		base, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// IsUnique reports whether err is a UNIQUE or PRIMARY KEY constraint failure.
+func IsUnique(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}

@@ -1,0 +1,164 @@
+package papermem
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"time"
+
+	"github.com/papermem/papermem/internal/store"
+)
+
+// Memory is a papermem database: the memory of every workspace stored in
+// one SQLite file. Its own recall and storage methods act on the default
+// workspace (Options.Workspace); Workspace returns a handle for any other.
+// A *Memory is safe for concurrent use.
+type Memory struct {
+	*ws // the default workspace; its methods are Memory's
+
+	db             *sql.DB
+	path           string
+	embedder       Embedder
+	vecTable       string
+	fetcher        Fetcher
+	maxIngestBytes int64
+	now            func() time.Time
+	log            *slog.Logger
+}
+
+// ws lets Memory embed *Workspace without a field named Workspace.
+type ws = Workspace
+
+// Workspace is one workspace's memory: everything it stores or recalls is
+// scoped to its id. A *Workspace is safe for concurrent use.
+type Workspace struct {
+	m   *Memory
+	org string
+}
+
+// workspaceID is the rule for workspace ids.
+var workspaceID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{2,63}$`)
+
+// ValidWorkspaceID reports whether id is a well-formed workspace id: 3 to 64
+// characters of lower-case letters, digits, '_' and '-', starting with a
+// letter or digit.
+func ValidWorkspaceID(id string) bool { return workspaceID.MatchString(id) }
+
+// Open opens the database at path, creating it (and its directory) when
+// missing, and migrates it. Path ":memory:" keeps everything in memory.
+// Opening a database indexed with another embedder fails with ECONFLICT
+// unless opts.Reindex is set.
+func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Embedder == nil {
+		o.Embedder = NewHashEmbedder(DefaultDim)
+	}
+	if o.Workspace == "" {
+		o.Workspace = DefaultWorkspace
+	}
+	if !ValidWorkspaceID(o.Workspace) {
+		return nil, Errorf(EINVALID, "Invalid workspace id %q.", o.Workspace)
+	}
+	if o.MaxIngestBytes <= 0 {
+		o.MaxIngestBytes = DefaultMaxIngestBytes
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	dim := o.Embedder.Dim()
+	if dim <= 0 || dim%8 != 0 {
+		return nil, Errorf(EINVALID, "Embedder %s has %d dimensions; papermem needs a positive multiple of 8.", o.Embedder.Name(), dim)
+	}
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	m := &Memory{
+		db:             db,
+		path:           path,
+		embedder:       o.Embedder,
+		vecTable:       fmt.Sprintf("vec_%d", dim),
+		fetcher:        o.Fetcher,
+		maxIngestBytes: o.MaxIngestBytes,
+		now:            o.Now,
+		log:            o.Logger,
+	}
+	m.ws = &Workspace{m: m, org: o.Workspace}
+	if err := m.prepareVectors(ctx, o.Reindex); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// Close closes the database. In-flight calls must have returned.
+func (m *Memory) Close() error { return m.db.Close() }
+
+// StorageMode is "memory" for an in-memory database and "sqlite" otherwise.
+func (m *Memory) StorageMode() string {
+	if m.path == store.Memory {
+		return "memory"
+	}
+	return "sqlite"
+}
+
+// Ping checks that the database answers.
+func (m *Memory) Ping(ctx context.Context) error {
+	var n int
+	return m.db.QueryRowContext(ctx, "SELECT 1").Scan(&n)
+}
+
+// Workspace returns the handle of workspace id. The id is not checked here;
+// writes through a handle with an invalid id fail with EINVALID.
+func (m *Memory) Workspace(id string) *Workspace {
+	if id == m.ws.org {
+		return m.ws
+	}
+	return &Workspace{m: m, org: id}
+}
+
+// ID returns the workspace id.
+func (w *Workspace) ID() string { return w.org }
+
+// timestamp formats t as papermem stores times: RFC 3339 in UTC, to the
+// millisecond, so that text order is time order.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+// nowString is the current time as stored.
+func (m *Memory) nowString() string { return timestamp(m.now()) }
+
+// write runs fn in one write transaction: begin, fn, commit, or roll back
+// on any error.
+func (m *Memory) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := m.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// ensureWorkspace registers workspace w on first write, recording the
+// embedder its vectors come from.
+func (w *Workspace) ensureWorkspace(ctx context.Context, tx *sql.Tx) error {
+	if !ValidWorkspaceID(w.org) {
+		return Errorf(EINVALID, "Invalid workspace id %q.", w.org)
+	}
+	e := w.m.embedder
+	_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, embedder, dim, created_at)
+		VALUES (?, ?, ?, ?)
+		ON CONFLICT (org_id) DO UPDATE SET embedder = excluded.embedder, dim = excluded.dim
+		WHERE workspaces.embedder = ''`, w.org, e.Name(), e.Dim(), w.m.nowString())
+	return err
+}

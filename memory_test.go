@@ -1,0 +1,108 @@
+package papermem_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testutil"
+)
+
+var ctx = context.Background()
+
+func mustOpen(tb testing.TB) *papermem.Memory {
+	tb.Helper()
+	return testutil.Open(tb, nil)
+}
+
+func mustStore(tb testing.TB, w interface {
+	StorePaper(context.Context, papermem.PaperInput) (*papermem.Paper, *papermem.IngestReport, error)
+}, in papermem.PaperInput) *papermem.Paper {
+	tb.Helper()
+	p, _, err := w.StorePaper(ctx, in)
+	if err != nil {
+		tb.Fatalf("StorePaper(%q): %v", in.DOI, err)
+	}
+	return p
+}
+
+var vitaminD = papermem.PaperInput{
+	DOI:   "10.1000/VitD",
+	Title: "Vitamin D supplementation and fracture risk in older adults",
+	Text: `Abstract
+Vitamin D supplementation did not reduce fracture risk in adults over 70 years (hazard ratio 0.98, 95% CI 0.91-1.05).
+
+Methods
+We enrolled 25,000 participants in a randomised controlled trial across 12 countries.
+
+Results
+Supplementation increased serum 25-hydroxyvitamin D by 40% compared with placebo. Falls were not reduced.`,
+	Authors: []string{"A. Author", "B. Author"},
+	Year:    2021,
+	Domain:  "medicine",
+}
+
+func TestOpenReopenKeepsData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "pm.db")
+	m, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustStore(t, m, vitaminD)
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	ok, err := m2.PaperExists(ctx, "10.1000/vitd")
+	if err != nil || !ok {
+		t.Fatalf("PaperExists after reopen = %v, %v", ok, err)
+	}
+	res, err := m2.Recall(ctx, papermem.RecallRequest{Question: "does vitamin D prevent fractures"})
+	if err != nil || len(res.Spans) == 0 {
+		t.Fatalf("Recall after reopen = %+v, %v", res, err)
+	}
+}
+
+func TestOpenRefusesOtherEmbedder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pm.db")
+	m, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustStore(t, m, vitaminD)
+	m.Close()
+
+	other := papermem.NewHashEmbedder(256)
+	if _, err := papermem.Open(ctx, path, &papermem.Options{Embedder: other}); papermem.ErrorCode(err) != papermem.ECONFLICT {
+		t.Fatalf("Open with another embedder: err = %v, want ECONFLICT", err)
+	}
+	m2, err := papermem.Open(ctx, path, &papermem.Options{Embedder: other, Reindex: true})
+	if err != nil {
+		t.Fatalf("Open with Reindex: %v", err)
+	}
+	defer m2.Close()
+	res, err := m2.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture", Retrieval: papermem.RetrievalVector})
+	if err != nil || len(res.Spans) == 0 {
+		t.Fatalf("vector recall after reindex = %+v, %v", res, err)
+	}
+}
+
+func TestInMemoryDatabase(t *testing.T) {
+	m, err := papermem.Open(ctx, ":memory:", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.StorageMode() != "memory" {
+		t.Errorf("StorageMode = %q", m.StorageMode())
+	}
+	mustStore(t, m, vitaminD)
+	if ok, _ := m.PaperExists(ctx, vitaminD.DOI); !ok {
+		t.Error("paper not found in memory database")
+	}
+}

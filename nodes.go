@@ -1,0 +1,216 @@
+package papermem
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/chunk"
+	"github.com/papermem/papermem/internal/claims"
+	"github.com/papermem/papermem/internal/tokens"
+)
+
+// Node labels.
+const (
+	LabelClaim    = "Claim"    // a sentence that asserts a finding
+	LabelPassage  = "Passage"  // a chunk of a section
+	LabelPaper    = "Paper"    // a paper's title and abstract
+	LabelAnalysis = "Analysis" // a chunk of an analysis
+	LabelDocument = "Document" // a chunk of an ingested document
+	LabelMemory   = "Memory"   // a per-user memory
+	LabelAny      = "Any"      // in a recall request: every label
+)
+
+// Owner kinds, as reported in provenance.
+const (
+	KindPaper    = "paper"
+	KindDocument = "document"
+	KindAnalysis = "analysis"
+	KindMemory   = "memory"
+)
+
+// node is one recallable unit as stored.
+type node struct {
+	id       int64
+	org      string
+	kind     string
+	ownerID  int64
+	userID   string
+	parent   int // index in the same batch of the passage a claim came from; -1 for none
+	parentID sql.NullInt64
+	seq      int
+
+	Label       string
+	Section     string
+	SectionType string
+	Domain      string
+	Text        string
+	Tokens      int
+	Page        int
+	Row         int
+	Sheet       string
+	CharStart   int
+	CharEnd     int
+
+	vec []float32
+}
+
+// section is a citable piece of a source before chunking: a Markdown or
+// Word section, a PDF page region, a CSV row.
+type section struct {
+	Heading   string
+	Type      string
+	Page      int
+	Sheet     string
+	Row       int
+	Text      string
+	CharStart int // rune offset of Text in the whole source text
+}
+
+// sectionNodes chunks sections into passages labelled label and extracts
+// the claims of each passage as Claim nodes pointing at it. Offsets are rune
+// offsets in the source text.
+func sectionNodes(sections []section, label, domain string) []node {
+	var out []node
+	for _, s := range sections {
+		typ := s.Type
+		if typ == "" {
+			typ = "body"
+		}
+		runeAt := runeOffsets(s.Text)
+		for _, p := range chunk.Passages(s.Text, DefaultPassageTokens) {
+			base := node{
+				parent: -1, Section: s.Heading, SectionType: typ, Domain: domain,
+				Page: s.Page, Row: s.Row, Sheet: s.Sheet,
+			}
+			pn := base
+			pn.Label, pn.Text, pn.Tokens = label, p.Text, p.Tokens
+			pn.CharStart, pn.CharEnd = s.CharStart+runeAt(p.Start), s.CharStart+runeAt(p.End)
+			pi := len(out)
+			out = append(out, pn)
+			if typ == "references" || typ == "table" || typ == "sheet" {
+				continue
+			}
+			for _, st := range chunk.Sentences(p.Text) {
+				if !claims.IsClaim(st.Text) {
+					continue
+				}
+				cn := base
+				cn.Label, cn.Text, cn.Tokens, cn.parent = LabelClaim, st.Text, tokens.Count(st.Text), pi
+				cn.CharStart, cn.CharEnd = s.CharStart+runeAt(p.Start+st.Start), s.CharStart+runeAt(p.Start+st.End)
+				out = append(out, cn)
+			}
+		}
+	}
+	return out
+}
+
+// runeOffsets returns a function converting byte offsets of s, visited in
+// any order, to rune offsets.
+func runeOffsets(s string) func(int) int {
+	return func(b int) int { return utf8.RuneCountInString(s[:b]) }
+}
+
+// embedNodes fills the vector of every node.
+func (m *Memory) embedNodes(ctx context.Context, ns []node) error {
+	texts := make([]string, len(ns))
+	for i, n := range ns {
+		texts[i] = n.Text
+	}
+	vs, err := m.embed(ctx, texts)
+	if err != nil {
+		return err
+	}
+	for i := range ns {
+		ns[i].vec = vs[i]
+	}
+	return nil
+}
+
+// insertNodes stores embedded nodes of one owner in the nodes table, the
+// full-text index and the vector index.
+func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string, ns []node) error {
+	now := w.m.nowString()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
+		section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	fts, err := tx.PrepareContext(ctx, `INSERT INTO nodes_fts (rowid, text, scope) VALUES (?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer fts.Close()
+	for i := range ns {
+		n := &ns[i]
+		n.org, n.kind, n.ownerID, n.userID, n.seq = w.org, kind, ownerID, userID, i
+		if n.parent >= 0 {
+			n.parentID = sql.NullInt64{Int64: ns[n.parent].id, Valid: true}
+		}
+		res, err := ins.ExecContext(ctx, w.org, kind, ownerID, userID, n.Label, n.parentID, n.seq,
+			n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, now)
+		if err != nil {
+			return fmt.Errorf("insert node: %w", err)
+		}
+		if n.id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		if _, err := fts.ExecContext(ctx, n.id, n.Text, scopeText(w.org, userID, n.Label)); err != nil {
+			return fmt.Errorf("index node text: %w", err)
+		}
+		if err := w.m.insertVector(ctx, tx, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertVector stores the vector of node n (id, org, label, user and vec set).
+func (m *Memory) insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO `+m.vecTable+` (node_id, org_id, label, user_id, embedding, bits)
+		VALUES (?, ?, ?, ?, ?, vec_bit(?))`, n.id, n.org, n.Label, n.userID, vectorBlob(n.vec), bitsBlob(n.vec))
+	if err != nil {
+		return fmt.Errorf("index node vector: %w", err)
+	}
+	return nil
+}
+
+// deleteNodes removes every node of one owner from all three indexes.
+func (w *Workspace) deleteNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64) error {
+	where := ` IN (SELECT id FROM nodes WHERE org_id = ? AND kind = ? AND owner_id = ?)`
+	for _, q := range []string{
+		`DELETE FROM nodes_fts WHERE rowid` + where,
+		`DELETE FROM ` + w.m.vecTable + ` WHERE node_id` + where,
+		`DELETE FROM nodes WHERE id` + where,
+	} {
+		if _, err := tx.ExecContext(ctx, q, w.org, kind, ownerID); err != nil {
+			return fmt.Errorf("delete nodes: %w", err)
+		}
+	}
+	return nil
+}
+
+// Scope tokens narrow a full-text MATCH to one workspace, user and label.
+// They are hashes so that no id needs escaping; the join on nodes.org_id
+// still decides isolation.
+func scopeToken(prefix, value string) string {
+	h := fnv.New64a()
+	h.Write([]byte(value))
+	return fmt.Sprintf("%s%x", prefix, h.Sum64())
+}
+
+func orgToken(org string) string        { return scopeToken("o", org) }
+func userToken(org, user string) string { return scopeToken("u", org+"\x00"+user) }
+func labelToken(label string) string    { return scopeToken("l", strings.ToLower(label)) }
+func scopeText(org, user, label string) string {
+	s := orgToken(org) + " " + labelToken(label)
+	if user != "" {
+		s += " " + userToken(org, user)
+	}
+	return s
+}

@@ -1,0 +1,46 @@
+package papermem
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Defaults used when the corresponding Options field is zero.
+const (
+	DefaultWorkspace      = "default" // workspace of the Memory's own methods
+	DefaultDim            = 512       // dimensions of the offline embedder
+	DefaultBudgetTokens   = 8000      // recall budget when none is given
+	MaxBudgetTokens       = 200000    // largest recall budget accepted
+	DefaultMaxIngestBytes = 25 << 20  // largest file IngestFile reads
+	DefaultPassageTokens  = 200       // largest passage made from a section
+)
+
+// Options configure Open. A nil *Options means all defaults.
+type Options struct {
+	// Embedder turns text into vectors. Nil means the offline hashing
+	// embedder of DefaultDim dimensions (NewHashEmbedder).
+	Embedder Embedder
+
+	// Reindex, when the database was indexed with another embedder,
+	// re-embeds every node with Embedder during Open. False means Open
+	// refuses such a database with ECONFLICT.
+	Reindex bool
+
+	// Workspace is the id of the workspace that Memory's own methods use.
+	// Empty means DefaultWorkspace.
+	Workspace string
+
+	// Fetcher downloads a paper's full text from its source_url for
+	// FetchPaper. Nil means origin downloads fail with EUPSTREAM.
+	Fetcher Fetcher
+
+	// MaxIngestBytes caps the size of an ingested file. Zero means
+	// DefaultMaxIngestBytes.
+	MaxIngestBytes int64
+
+	// Now returns the current time. Nil means time.Now.
+	Now func() time.Time
+
+	// Logger receives papermem's logs. Nil means slog.Default().
+	Logger *slog.Logger
+}

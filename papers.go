@@ -1,0 +1,309 @@
+package papermem
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/chunk"
+	"github.com/papermem/papermem/internal/tokens"
+)
+
+// Paper is a paper in a workspace's memory, keyed by its normalised DOI.
+type Paper struct {
+	DOI       string   `json:"doi"`
+	Title     string   `json:"title"`
+	Year      int      `json:"year,omitempty"`
+	Authors   []string `json:"authors"`
+	OA        bool     `json:"oa"`
+	Cached    bool     `json:"cached"` // the full text is in memory
+	SourceURL string   `json:"source_url,omitempty"`
+	Domain    string   `json:"domain,omitempty"`
+	Score     float64  `json:"score,omitempty"` // set by RecallPapers
+}
+
+// PaperInput is a paper to store. DOI may be empty when SourceURL or Text
+// contains one; without any DOI the paper gets a stable "local:" id from
+// its title or URL.
+type PaperInput struct {
+	DOI       string   `json:"doi"`
+	Title     string   `json:"title"`
+	Text      string   `json:"text"`
+	Authors   []string `json:"authors"`
+	Year      int      `json:"year"`
+	OA        bool     `json:"oa"`
+	SourceURL string   `json:"source_url"`
+	Domain    string   `json:"domain"`
+}
+
+// IngestReport summarises what a store or ingest call added.
+type IngestReport struct {
+	DocID       string `json:"doc_id"`
+	Kind        string `json:"kind"`   // paper or document
+	Format      string `json:"format"` // text, markdown, pdf, …
+	CharsRead   int    `json:"chars_read"`
+	Pages       int    `json:"pages"`
+	Sections    int    `json:"sections"`
+	Rows        int    `json:"rows"`
+	NodesStored int    `json:"nodes_stored"`
+	ClaimsFound int    `json:"claims_found"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
+}
+
+// resolveDOI picks the paper's key: the given DOI, one found in the URL or
+// the text, or a local id from the title or URL.
+func (in *PaperInput) resolveDOI() (string, error) {
+	if strings.TrimSpace(in.DOI) != "" {
+		if d := NormalizeDOI(in.DOI); d != "" {
+			return d, nil
+		}
+		return "", Errorf(EINVALID, "%q is not a DOI.", in.DOI)
+	}
+	if d := FindDOI(in.SourceURL); d != "" {
+		return d, nil
+	}
+	head := in.Text
+	if len(head) > 4000 {
+		head = head[:4000]
+	}
+	if d := FindDOI(head); d != "" {
+		return d, nil
+	}
+	switch {
+	case strings.TrimSpace(in.Title) != "":
+		return localID(in.Title), nil
+	case strings.TrimSpace(in.SourceURL) != "":
+		return localID(in.SourceURL), nil
+	}
+	return "", Errorf(EINVALID, "A paper needs a doi, a title or a source_url.")
+}
+
+// StorePaper stores or updates a paper and indexes its title, abstract,
+// passages and claims. Re-storing a DOI updates the paper in place; fields
+// left empty keep their stored values. Errors: EINVALID.
+func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *IngestReport, error) {
+	start := time.Now()
+	doi, err := in.resolveDOI()
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.Year < 0 || in.Year > 9999 {
+		return nil, nil, Errorf(EINVALID, "year %d is out of range.", in.Year)
+	}
+	if !utf8.ValidString(in.Text) || !utf8.ValidString(in.Title) {
+		return nil, nil, Errorf(EINVALID, "Paper text must be UTF-8.")
+	}
+	old, err := w.paper(ctx, w.m.db, doi)
+	if err != nil && ErrorCode(err) != ENOTFOUND {
+		return nil, nil, err
+	}
+	p := mergePaper(old, doi, in)
+	text := in.Text
+	if text == "" && old != nil {
+		text = old.text
+	}
+	sections := textSections(text)
+	ns := paperNodes(p, sections)
+	if err := w.m.embedNodes(ctx, ns); err != nil {
+		return nil, nil, err
+	}
+	rep := &IngestReport{DocID: doi, Kind: KindPaper, Format: "text", CharsRead: utf8.RuneCountInString(text), Sections: len(sections)}
+	err = w.m.write(ctx, func(tx *sql.Tx) error {
+		id, err := w.upsertPaper(ctx, tx, p, text)
+		if err != nil {
+			return err
+		}
+		if err := w.deleteNodes(ctx, tx, KindPaper, id); err != nil {
+			return err
+		}
+		return w.insertNodes(ctx, tx, KindPaper, id, "", ns)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.NodesStored = len(ns)
+	rep.ClaimsFound = countLabel(ns, LabelClaim)
+	rep.ElapsedMS = time.Since(start).Milliseconds()
+	return &p.Paper, rep, nil
+}
+
+// storedPaper is a paper row with its id and full text.
+type storedPaper struct {
+	Paper
+	id   int64
+	text string
+}
+
+func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
+	p := &storedPaper{Paper: Paper{DOI: doi, Authors: []string{}}}
+	if old != nil {
+		*p = *old
+	}
+	set := func(dst *string, v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			*dst = v
+		}
+	}
+	set(&p.Title, in.Title)
+	set(&p.SourceURL, in.SourceURL)
+	set(&p.Domain, in.Domain)
+	if in.Year != 0 {
+		p.Year = in.Year
+	}
+	if len(in.Authors) > 0 {
+		p.Authors = in.Authors
+	}
+	p.OA = p.OA || in.OA
+	p.Cached = p.Cached || strings.TrimSpace(in.Text) != ""
+	return p
+}
+
+func (w *Workspace) upsertPaper(ctx context.Context, tx *sql.Tx, p *storedPaper, text string) (int64, error) {
+	if err := w.ensureWorkspace(ctx, tx); err != nil {
+		return 0, err
+	}
+	authors, _ := json.Marshal(p.Authors)
+	now := w.m.nowString()
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO papers (org_id, doi, title, year, authors, oa, source_url, domain, text, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, doi) DO UPDATE SET title = excluded.title, year = excluded.year,
+			authors = excluded.authors, oa = excluded.oa, source_url = excluded.source_url,
+			domain = excluded.domain, text = excluded.text, updated_at = excluded.updated_at
+		RETURNING id`,
+		w.org, p.DOI, p.Title, p.Year, string(authors), p.OA, p.SourceURL, p.Domain, text, now, now).Scan(&id)
+	return id, err
+}
+
+// queryer is what *sql.DB and *sql.Tx share.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+const paperColumns = `id, doi, title, year, authors, oa, source_url, domain, text`
+
+func scanPaper(sc interface{ Scan(...any) error }) (*storedPaper, error) {
+	var p storedPaper
+	var authors string
+	if err := sc.Scan(&p.id, &p.DOI, &p.Title, &p.Year, &authors, &p.OA, &p.SourceURL, &p.Domain, &p.text); err != nil {
+		return nil, err
+	}
+	p.Cached = p.text != ""
+	if err := json.Unmarshal([]byte(authors), &p.Authors); err != nil || p.Authors == nil {
+		p.Authors = []string{}
+	}
+	return &p, nil
+}
+
+func (w *Workspace) paper(ctx context.Context, q queryer, doi string) (*storedPaper, error) {
+	p, err := scanPaper(q.QueryRowContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND doi = ?`, w.org, doi))
+	return p, dbError(err, "Paper "+doi+" is not in memory.")
+}
+
+// Paper returns the paper with the given DOI. Errors: EINVALID, ENOTFOUND.
+func (w *Workspace) Paper(ctx context.Context, doi string) (*Paper, error) {
+	d := NormalizeDOI(doi)
+	if d == "" {
+		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
+	}
+	p, err := w.paper(ctx, w.m.db, d)
+	if err != nil {
+		return nil, err
+	}
+	return &p.Paper, nil
+}
+
+// PaperExists reports whether the workspace holds the paper with the DOI.
+// Errors: EINVALID.
+func (w *Workspace) PaperExists(ctx context.Context, doi string) (bool, error) {
+	d := NormalizeDOI(doi)
+	if d == "" {
+		return false, Errorf(EINVALID, "%q is not a DOI.", doi)
+	}
+	var n int
+	err := w.m.db.QueryRowContext(ctx, `SELECT count(*) FROM papers WHERE org_id = ? AND doi = ?`, w.org, d).Scan(&n)
+	return n > 0, err
+}
+
+// DeletePaper removes the paper, its passages, claims and analysis from
+// every index. Errors: EINVALID, ENOTFOUND.
+func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
+	d := NormalizeDOI(doi)
+	if d == "" {
+		return Errorf(EINVALID, "%q is not a DOI.", doi)
+	}
+	return w.m.write(ctx, func(tx *sql.Tx) error {
+		p, err := w.paper(ctx, tx, d)
+		if err != nil {
+			return err
+		}
+		if err := w.deleteNodes(ctx, tx, KindPaper, p.id); err != nil {
+			return err
+		}
+		if err := w.deleteAnalysis(ctx, tx, d); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM papers WHERE org_id = ? AND id = ?`, w.org, p.id)
+		return err
+	})
+}
+
+// paperNodes builds a paper's nodes: one Paper node (title and abstract)
+// followed by the passages and claims of its sections.
+func paperNodes(p *storedPaper, sections []section) []node {
+	head := p.Title
+	if abs := abstract(sections); abs != "" {
+		head = strings.TrimSpace(head + "\n" + abs)
+	}
+	var ns []node
+	if head != "" {
+		pn := node{parent: -1, Label: LabelPaper, SectionType: "abstract", Section: "Title and abstract",
+			Domain: p.Domain, Text: head}
+		pn.Tokens = tokens.Count(head)
+		pn.CharEnd = utf8.RuneCountInString(head)
+		ns = append(ns, pn)
+	}
+	body := sectionNodes(sections, LabelPassage, p.Domain)
+	for i := range body {
+		if body[i].parent >= 0 {
+			body[i].parent += len(ns)
+		}
+	}
+	return append(ns, body...)
+}
+
+// abstractTokens caps the abstract part of a Paper node when a paper has no
+// section called abstract.
+const abstractTokens = 300
+
+// abstract returns the text of the abstract section, or the opening of the
+// first section.
+func abstract(sections []section) string {
+	for _, s := range sections {
+		if s.Type == "abstract" {
+			return s.Text
+		}
+	}
+	if len(sections) == 0 {
+		return ""
+	}
+	ps := chunk.Passages(sections[0].Text, abstractTokens)
+	if len(ps) == 0 {
+		return ""
+	}
+	return ps[0].Text
+}
+
+func countLabel(ns []node, label string) int {
+	n := 0
+	for _, x := range ns {
+		if x.Label == label {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,519 @@
+package papermem
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/papermem/papermem/internal/terms"
+)
+
+// Retrieval selects the candidate sources of a recall.
+type Retrieval string
+
+// Retrieval modes. The zero value is RetrievalHybrid; the others exist to
+// measure each source alone.
+const (
+	RetrievalHybrid  Retrieval = ""        // full-text and vector candidates, fused
+	RetrievalLexical Retrieval = "lexical" // FTS5 BM25 only
+	RetrievalVector  Retrieval = "vector"  // vector kNN only
+)
+
+// ScopeSignals lists the scope signals recall understands.
+var ScopeSignals = []string{"open_questions", "mechanisms", "reliability", "what_to_build", "limitations", "evidence"}
+
+// RecallRequest asks for the spans of a workspace's memory that answer a
+// question, within a token budget.
+type RecallRequest struct {
+	Question     string    `json:"question"`      // required
+	Keywords     []string  `json:"keywords"`      // extra terms; spans containing them rank higher
+	Domain       string    `json:"domain"`        // "" means every domain
+	Label        string    `json:"label"`         // "" means LabelClaim; LabelAny means all but per-user memories
+	BudgetTokens int       `json:"budget_tokens"` // 0 means DefaultBudgetTokens; at most MaxBudgetTokens
+	SectionTypes []string  `json:"section_types"` // nil means all; values from SectionTypes
+	ScopeSignals []string  `json:"scope_signals"` // boosts; values from ScopeSignals
+	Retrieval    Retrieval `json:"-"`             // zero means hybrid
+}
+
+// Span is one recalled piece of text with where it came from.
+type Span struct {
+	NodeID     int64      `json:"node_id"`
+	Label      string     `json:"label"`
+	Text       string     `json:"text"`
+	Score      float64    `json:"score"`
+	Tokens     int        `json:"tokens"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// Provenance says where a span comes from, precisely enough to cite it.
+// CharStart and CharEnd are character offsets in the source's text.
+type Provenance struct {
+	Kind        string         `json:"kind"` // paper, document, analysis or memory
+	DOI         string         `json:"doi,omitempty"`
+	Title       string         `json:"title,omitempty"`
+	Source      string         `json:"source,omitempty"` // file name or source URL
+	Section     string         `json:"section,omitempty"`
+	SectionType string         `json:"section_type,omitempty"`
+	Page        int            `json:"page,omitempty"`
+	Row         int            `json:"row,omitempty"`
+	Sheet       string         `json:"sheet,omitempty"`
+	CharStart   int            `json:"char_start"`
+	CharEnd     int            `json:"char_end"`
+	IngestedAt  string         `json:"ingested_at"`
+	Key         string         `json:"key,omitempty"`         // memory key
+	Tags        []string       `json:"tags,omitempty"`        // memory tags
+	OccurredAt  string         `json:"occurred_at,omitempty"` // memory event time
+	Metadata    map[string]any `json:"metadata,omitempty"`    // memory metadata
+}
+
+// RecallResult is the answer to a recall: spans, best first, whose tokens
+// add up to TotalTokens, never more than the budget.
+type RecallResult struct {
+	Spans       []Span `json:"spans"`
+	TotalTokens int    `json:"total_tokens"`
+}
+
+// validate checks a request and fills its defaults.
+func (r *RecallRequest) validate() error {
+	r.Question = strings.TrimSpace(r.Question)
+	if r.Question == "" {
+		return Errorf(EINVALID, "question is required.")
+	}
+	switch {
+	case r.BudgetTokens == 0:
+		r.BudgetTokens = DefaultBudgetTokens
+	case r.BudgetTokens < 1 || r.BudgetTokens > MaxBudgetTokens:
+		return Errorf(EINVALID, "budget_tokens must be between 1 and %d.", MaxBudgetTokens)
+	}
+	if r.Label == "" {
+		r.Label = LabelClaim
+	}
+	if !slices.Contains([]string{LabelClaim, LabelPassage, LabelPaper, LabelAnalysis, LabelDocument, LabelAny}, r.Label) {
+		return Errorf(EINVALID, "label must be one of Claim, Passage, Paper, Analysis, Document or Any.")
+	}
+	for _, s := range r.SectionTypes {
+		if !slices.Contains(SectionTypes, s) {
+			return Errorf(EINVALID, "Unknown section type %q; allowed: %s.", s, strings.Join(SectionTypes, ", "))
+		}
+	}
+	for _, s := range r.ScopeSignals {
+		if !slices.Contains(ScopeSignals, s) {
+			return Errorf(EINVALID, "Unknown scope signal %q; allowed: %s.", s, strings.Join(ScopeSignals, ", "))
+		}
+	}
+	switch r.Retrieval {
+	case RetrievalHybrid, RetrievalLexical, RetrievalVector:
+	default:
+		return Errorf(EINVALID, "Unknown retrieval mode %q.", r.Retrieval)
+	}
+	return nil
+}
+
+// Recall returns the spans of the workspace's memory that best answer
+// req.Question within req.BudgetTokens. Per-user memories are never
+// included (see RecallUser). Errors: EINVALID.
+func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResult, error) {
+	if err := req.validate(); err != nil {
+		return nil, err
+	}
+	q := query{org: w.org, label: req.Label, domain: req.Domain, sectionTypes: req.SectionTypes, retrieval: req.Retrieval}
+	if req.Label == LabelAny {
+		q.label = ""
+	}
+	cands, err := w.m.candidates(ctx, q, req.Question, req.Keywords)
+	if err != nil {
+		return nil, err
+	}
+	rankSpans(cands, req.Keywords, req.ScopeSignals)
+	return pack(cands, req.BudgetTokens), nil
+}
+
+// query is what the candidate search needs to know.
+type query struct {
+	org          string
+	user         string // "" for workspace recall: per-user memories excluded
+	label        string // "" for all labels (but Memory unless user is set)
+	kind         string // "" for all owner kinds
+	domain       string
+	sectionTypes []string
+	retrieval    Retrieval
+	limit        int // candidates per source; 0 means candidateLimit
+}
+
+// candidateLimit is how many candidates each source contributes.
+const candidateLimit = 200
+
+// rrfK is the k of reciprocal rank fusion: a candidate's score is the sum
+// over sources of 1/(rrfK + rank).
+const rrfK = 60
+
+// candidate is a node considered for a recall.
+type candidate struct {
+	Span
+	lexRank, vecRank int // 1-based; 0 when the source did not return it
+	ownerID          int64
+	kind             string
+	parentID         int64
+	seq              int
+	norm             string // normalised text for de-duplication
+}
+
+// candidates runs the full-text and vector searches and fuses their ranks.
+func (m *Memory) candidates(ctx context.Context, q query, question string, keywords []string) ([]*candidate, error) {
+	if q.limit == 0 {
+		q.limit = candidateLimit
+	}
+	byID := map[int64]*candidate{}
+	var order []int64
+	get := func(id int64) *candidate {
+		c := byID[id]
+		if c == nil {
+			c = &candidate{}
+			c.NodeID = id
+			byID[id] = c
+			order = append(order, id)
+		}
+		return c
+	}
+	text := strings.TrimSpace(question + " " + strings.Join(keywords, " "))
+	if q.retrieval != RetrievalVector {
+		ids, err := m.lexical(ctx, q, text)
+		if err != nil {
+			return nil, err
+		}
+		for i, id := range ids {
+			get(id).lexRank = i + 1
+		}
+	}
+	if q.retrieval != RetrievalLexical {
+		ids, err := m.vector(ctx, q, text)
+		if err != nil {
+			return nil, err
+		}
+		for i, id := range ids {
+			get(id).vecRank = i + 1
+		}
+	}
+	if len(order) == 0 {
+		return nil, nil
+	}
+	loaded, err := m.loadCandidates(ctx, q, order)
+	if err != nil {
+		return nil, err
+	}
+	out := loaded[:0]
+	for _, c := range loaded {
+		f := byID[c.NodeID]
+		c.lexRank, c.vecRank = f.lexRank, f.vecRank
+		if c.lexRank > 0 {
+			c.Score += 1.0 / float64(rrfK+c.lexRank)
+		}
+		if c.vecRank > 0 {
+			c.Score += 1.0 / float64(rrfK+c.vecRank)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// matchExpr builds the FTS5 query: the scope tokens AND any of the content
+// words of text. It returns "" when text has no searchable word.
+func matchExpr(q query, text string) string {
+	seen := map[string]bool{}
+	var words []string
+	for _, w := range terms.Content(text) {
+		if !seen[w] {
+			seen[w] = true
+			words = append(words, `"`+w+`"`)
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("scope:" + orgToken(q.org))
+	switch {
+	case q.user != "":
+		b.WriteString(" AND scope:" + userToken(q.org, q.user))
+	case q.label != "":
+		b.WriteString(" AND scope:" + labelToken(q.label))
+	}
+	b.WriteString(" AND text:(" + strings.Join(words, " OR ") + ")")
+	if q.user == "" {
+		b.WriteString(" NOT scope:" + labelToken(LabelMemory))
+	}
+	return b.String()
+}
+
+// filters returns the SQL conditions on nodes n shared by both searches and
+// their arguments; the workspace and user conditions are always present.
+func (q query) filters() (string, []any) {
+	conds := []string{"n.org_id = ?", "n.user_id = ?"}
+	args := []any{q.org, q.user}
+	if q.label != "" {
+		conds = append(conds, "n.label = ?")
+		args = append(args, q.label)
+	}
+	if q.kind != "" {
+		conds = append(conds, "n.kind = ?")
+		args = append(args, q.kind)
+	}
+	if q.domain != "" {
+		conds = append(conds, "n.domain = ?")
+		args = append(args, q.domain)
+	}
+	if len(q.sectionTypes) > 0 {
+		conds = append(conds, "n.section_type IN ("+placeholders(len(q.sectionTypes))+")")
+		for _, s := range q.sectionTypes {
+			args = append(args, s)
+		}
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// lexical returns node ids ranked by BM25.
+func (m *Memory) lexical(ctx context.Context, q query, text string) ([]int64, error) {
+	expr := matchExpr(q, text)
+	if expr == "" {
+		return nil, nil
+	}
+	where, args := q.filters()
+	rows, err := m.db.QueryContext(ctx, `SELECT n.id FROM nodes_fts f JOIN nodes n ON n.id = f.rowid
+		WHERE nodes_fts MATCH ? AND `+where+` ORDER BY f.rank LIMIT ?`,
+		append(append([]any{expr}, args...), q.limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
+	return scanIDs(rows)
+}
+
+// vectorOversample is how many Hamming-distance candidates are rescored with
+// the float vectors for each one kept.
+const vectorOversample = 4
+
+// vector returns node ids ranked by cosine similarity to text: a kNN over
+// the sign-quantised vectors (Hamming distance) picks candidates, which are
+// rescored with their float vectors.
+func (m *Memory) vector(ctx context.Context, q query, text string) ([]int64, error) {
+	vs, err := m.embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	qv := vs[0]
+	k := min(q.limit*vectorOversample, 4096)
+	conds := "bits MATCH vec_bit(?) AND k = ? AND org_id = ? AND user_id = ?"
+	args := []any{bitsBlob(qv), k, q.org, q.user}
+	switch {
+	case q.label != "":
+		conds += " AND label = ?"
+		args = append(args, q.label)
+	case q.user == "":
+		conds += " AND label != ?"
+		args = append(args, LabelMemory)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT node_id, embedding FROM `+m.vecTable+` WHERE `+conds, args...)
+	if err != nil {
+		return nil, fmt.Errorf("vector search: %w", err)
+	}
+	defer rows.Close()
+	type hit struct {
+		id  int64
+		sim float64
+	}
+	var hits []hit
+	for rows.Next() {
+		var h hit
+		var blob []byte
+		if err := rows.Scan(&h.id, &blob); err != nil {
+			return nil, err
+		}
+		h.sim = dot(qv, blobVector(blob))
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].sim > hits[j].sim })
+	var ids []int64
+	for _, h := range hits {
+		if h.sim > 0 {
+			ids = append(ids, h.id)
+		}
+	}
+	if len(ids) > q.limit && q.kind == "" && q.domain == "" && len(q.sectionTypes) == 0 {
+		ids = ids[:q.limit]
+	}
+	return ids, nil
+}
+
+// loadCandidates reads the nodes with the given ids that pass q's filters,
+// with their provenance.
+func (m *Memory) loadCandidates(ctx context.Context, q query, ids []int64) ([]*candidate, error) {
+	where, args := q.filters()
+	idArgs := make([]any, len(ids))
+	for i, id := range ids {
+		idArgs[i] = id
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT n.id, n.kind, n.owner_id, COALESCE(n.parent_id, 0), n.seq, n.label,
+		n.section, n.section_type, n.text, n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, n.created_at,
+		COALESCE(p.doi, a.doi, ''), COALESCE(p.title, ap.title, d.title, ''), COALESCE(d.name, p.source_url, ''),
+		COALESCE(mm.key, ''), COALESCE(mm.tags, '[]'), COALESCE(mm.occurred_at, ''), COALESCE(mm.metadata, '{}')
+		FROM nodes n
+		LEFT JOIN papers p ON n.kind = 'paper' AND p.org_id = n.org_id AND p.id = n.owner_id
+		LEFT JOIN analyses a ON n.kind = 'analysis' AND a.org_id = n.org_id AND a.id = n.owner_id
+		LEFT JOIN papers ap ON n.kind = 'analysis' AND ap.org_id = a.org_id AND ap.doi = a.doi
+		LEFT JOIN documents d ON n.kind = 'document' AND d.org_id = n.org_id AND d.id = n.owner_id
+		LEFT JOIN memories mm ON n.kind = 'memory' AND mm.org_id = n.org_id AND mm.id = n.owner_id
+		WHERE `+where+` AND n.id IN (`+placeholders(len(ids))+`)`, append(args, idArgs...)...)
+	if err != nil {
+		return nil, fmt.Errorf("load candidates: %w", err)
+	}
+	defer rows.Close()
+	var out []*candidate
+	for rows.Next() {
+		c := &candidate{}
+		p := &c.Provenance
+		var tags, meta string
+		if err := rows.Scan(&c.NodeID, &c.kind, &c.ownerID, &c.parentID, &c.seq, &c.Label,
+			&p.Section, &p.SectionType, &c.Text, &c.Tokens, &p.Page, &p.Row, &p.Sheet, &p.CharStart, &p.CharEnd, &p.IngestedAt,
+			&p.DOI, &p.Title, &p.Source, &p.Key, &tags, &p.OccurredAt, &meta); err != nil {
+			return nil, err
+		}
+		p.Kind = c.kind
+		if c.kind == KindMemory {
+			json.Unmarshal([]byte(tags), &p.Tags)
+			json.Unmarshal([]byte(meta), &p.Metadata)
+			if len(p.Metadata) == 0 {
+				p.Metadata = nil
+			}
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Boost factors applied after fusion.
+const (
+	signalBoost     = 0.25 // per scope signal whose cues a span carries
+	keywordBoost    = 0.15 // per keyword a span contains
+	referencesScale = 0.5  // references sections rank low
+)
+
+// rankSpans applies the boosts and sorts candidates by score, best first.
+func rankSpans(cs []*candidate, keywords, signals []string) {
+	var kws []string
+	for _, k := range keywords {
+		if k = strings.ToLower(strings.TrimSpace(k)); k != "" {
+			kws = append(kws, k)
+		}
+	}
+	for _, c := range cs {
+		f := 1.0
+		low := strings.ToLower(c.Text)
+		for _, k := range kws {
+			if strings.Contains(low, k) {
+				f += keywordBoost
+			}
+		}
+		for _, s := range signals {
+			if signalCues[s].MatchString(c.Text) {
+				f += signalBoost
+			}
+		}
+		if c.Provenance.SectionType == "references" {
+			f *= referencesScale
+		}
+		c.Score *= f
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].Score != cs[j].Score {
+			return cs[i].Score > cs[j].Score
+		}
+		return cs[i].NodeID < cs[j].NodeID
+	})
+}
+
+// pack takes spans in score order while they fit the budget, skipping any
+// whose text repeats or nearly repeats a span already taken.
+func pack(cs []*candidate, budget int) *RecallResult {
+	res := &RecallResult{Spans: []Span{}}
+	var taken []*candidate
+	for _, c := range cs {
+		if c.Tokens <= 0 || c.Tokens > budget-res.TotalTokens {
+			continue
+		}
+		c.norm = normText(c.Text)
+		if slices.ContainsFunc(taken, func(t *candidate) bool { return nearDuplicate(t.norm, c.norm) }) {
+			continue
+		}
+		taken = append(taken, c)
+		res.Spans = append(res.Spans, c.Span)
+		res.TotalTokens += c.Tokens
+		if budget-res.TotalTokens < minSpanTokens {
+			break
+		}
+	}
+	return res
+}
+
+// minSpanTokens: below this many tokens left, no span can fit.
+const minSpanTokens = 1
+
+// normText lower-cases s and keeps only letters, digits and single spaces.
+func normText(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ")
+}
+
+// nearDuplicate reports whether two normalised texts are the same text, or
+// one is contained in the other, or they share nearly all their words.
+func nearDuplicate(a, b string) bool {
+	if a == b || strings.Contains(a, b) || strings.Contains(b, a) {
+		return true
+	}
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) == 0 || len(wb) == 0 || min(len(wa), len(wb))*10 < max(len(wa), len(wb))*8 {
+		return false
+	}
+	set := make(map[string]bool, len(wa))
+	for _, w := range wa {
+		set[w] = true
+	}
+	inter := 0
+	seen := map[string]bool{}
+	for _, w := range wb {
+		if set[w] && !seen[w] {
+			inter++
+		}
+		seen[w] = true
+	}
+	union := len(set) + len(seen) - inter
+	return float64(inter) >= 0.9*float64(union)
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+func scanIDs(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+	Close() error
+}) ([]int64, error) {
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}

@@ -1,0 +1,14 @@
+package papermem
+
+import "regexp"
+
+// signalCues are the cues of each scope signal: a span that matches gets
+// the signal's boost.
+var signalCues = map[string]*regexp.Regexp{
+	"open_questions": regexp.MustCompile(`(?i)\b(open (question|problem|issue)s?|remains? (unclear|unknown|open|to be)|future (work|research|studies)|further (work|research|studies) (is|are) needed|unresolved|not yet (known|understood|clear)|it is unclear)\b`),
+	"mechanisms":     regexp.MustCompile(`(?i)\b(mechanism|pathway|mediat(es|ed|ing)|because|caus(es|ed|al)|leads? to|via|driven by|underl(y|ies|ying)|regulat(es|ed|ion)|process(es)? by which)\b`),
+	"reliability":    regexp.MustCompile(`(?i)\b(reliab(le|ility)|reproduc(e|ible|ibility)|replicat(e|ed|ion)|robust(ness)?|confidence interval|\bci\b|standard (error|deviation)|p\s*[<=]|significan(t|ce)|sample size|bias|validity|variance|uncertaint(y|ies))\b`),
+	"what_to_build":  regexp.MustCompile(`(?i)\b(we (propose|build|design|implement|present)|system|architecture|implementation|tool|framework|pipeline|api|prototype|deploy(ed|ment)?|design(ed)?|algorithm)\b`),
+	"limitations":    regexp.MustCompile(`(?i)\b(limitations?|limited (by|to)|caveat|shortcoming|drawback|fails? to|does not generali[sz]e|threats? to validity|weakness(es)?|constrain(t|ed))\b`),
+	"evidence":       regexp.MustCompile(`(?i)\b(evidence|show(s|ed|n)|demonstrat(e|es|ed)|found|observed|measured|results? (show|indicate|suggest)|data (show|suggest)|experiment(s|al)?|trial|cohort|\d+(\.\d+)?\s*%)`),
+}

@@ -1,0 +1,172 @@
+package papermem
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/tokens"
+)
+
+// MemoryInput is something a user asked to remember.
+type MemoryInput struct {
+	Text       string         `json:"text"`        // required
+	Key        string         `json:"key"`         // "" means a key derived from the text
+	Tags       []string       `json:"tags"`        // free labels
+	Domain     string         `json:"domain"`      // optional topic area
+	OccurredAt string         `json:"occurred_at"` // ISO-8601 date or time of the event; "" for none
+	Metadata   map[string]any `json:"metadata"`    // free JSON object
+}
+
+// Remembered identifies a stored memory.
+type Remembered struct {
+	NodeID int64  `json:"node_id"`
+	Key    string `json:"key"`
+}
+
+// maxMemoryBytes bounds one memory's text.
+const maxMemoryBytes = 64 << 10
+
+// Remember stores a memory of user; remembering an existing key replaces
+// it in place. Errors: EINVALID.
+func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (*Remembered, error) {
+	if strings.TrimSpace(user) == "" {
+		return nil, Errorf(EINVALID, "A user id is required.")
+	}
+	text := strings.TrimSpace(in.Text)
+	switch {
+	case text == "":
+		return nil, Errorf(EINVALID, "text is required.")
+	case len(text) > maxMemoryBytes || !utf8.ValidString(text):
+		return nil, Errorf(EINVALID, "text must be UTF-8 of at most %d bytes.", maxMemoryBytes)
+	}
+	occurred, err := normalizeTime(in.OccurredAt)
+	if err != nil {
+		return nil, err
+	}
+	key := strings.TrimSpace(in.Key)
+	if key == "" {
+		sum := sha256.Sum256([]byte(text))
+		key = "m-" + hex.EncodeToString(sum[:8])
+	}
+	if in.Tags == nil {
+		in.Tags = []string{}
+	}
+	tags, _ := json.Marshal(in.Tags)
+	meta := []byte("{}")
+	if in.Metadata != nil {
+		if meta, err = json.Marshal(in.Metadata); err != nil {
+			return nil, Errorf(EINVALID, "metadata must be a JSON object.")
+		}
+	}
+	n := node{parent: -1, Label: LabelMemory, SectionType: "body", Domain: in.Domain, Text: text,
+		Tokens: tokens.Count(text), CharEnd: utf8.RuneCountInString(text)}
+	ns := []node{n}
+	if err := w.m.embedNodes(ctx, ns); err != nil {
+		return nil, err
+	}
+	now := w.m.nowString()
+	err = w.m.write(ctx, func(tx *sql.Tx) error {
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
+			return err
+		}
+		var id int64
+		err := tx.QueryRowContext(ctx, `INSERT INTO memories (org_id, user_id, key, text, tags, domain, occurred_at, metadata, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (org_id, user_id, key) DO UPDATE SET text = excluded.text, tags = excluded.tags,
+				domain = excluded.domain, occurred_at = excluded.occurred_at, metadata = excluded.metadata,
+				updated_at = excluded.updated_at
+			RETURNING id`, w.org, user, key, text, string(tags), in.Domain, occurred, string(meta), now, now).Scan(&id)
+		if err != nil {
+			return err
+		}
+		if err := w.deleteNodes(ctx, tx, KindMemory, id); err != nil {
+			return err
+		}
+		return w.insertNodes(ctx, tx, KindMemory, id, user, ns)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Remembered{NodeID: ns[0].id, Key: key}, nil
+}
+
+// Forget deletes the memory of user with key from every index. Errors:
+// EINVALID, ENOTFOUND.
+func (w *Workspace) Forget(ctx context.Context, user, key string) error {
+	if strings.TrimSpace(user) == "" {
+		return Errorf(EINVALID, "A user id is required.")
+	}
+	return w.m.write(ctx, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM memories WHERE org_id = ? AND user_id = ? AND key = ?`,
+			w.org, user, key).Scan(&id)
+		if err != nil {
+			return dbError(err, "No memory with key "+key+".")
+		}
+		if err := w.deleteNodes(ctx, tx, KindMemory, id); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM memories WHERE org_id = ? AND id = ?`, w.org, id)
+		return err
+	})
+}
+
+// UserRecallRequest asks for a user's memories that answer a question.
+type UserRecallRequest struct {
+	Question     string    `json:"question"`      // required
+	Keywords     []string  `json:"keywords"`      // extra terms
+	BudgetTokens int       `json:"budget_tokens"` // 0 means DefaultBudgetTokens
+	Retrieval    Retrieval `json:"-"`             // zero means hybrid
+}
+
+// RecallUser returns the memories of user that best answer the question,
+// within the budget. Only that user's memories are searched. Errors:
+// EINVALID.
+func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallRequest) (*RecallResult, error) {
+	if strings.TrimSpace(user) == "" {
+		return nil, Errorf(EINVALID, "A user id is required.")
+	}
+	r := RecallRequest{Question: req.Question, Keywords: req.Keywords, BudgetTokens: req.BudgetTokens,
+		Label: LabelAny, Retrieval: req.Retrieval}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	q := query{org: w.org, user: user, label: LabelMemory, retrieval: r.Retrieval}
+	cands, err := w.m.candidates(ctx, q, r.Question, r.Keywords)
+	if err != nil {
+		return nil, err
+	}
+	rankSpans(cands, r.Keywords, nil)
+	return pack(cands, r.BudgetTokens), nil
+}
+
+// timeLayouts are the ISO-8601 forms accepted for times.
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"}
+
+// ParseTime parses an ISO-8601 date or date-time. Errors: EINVALID.
+func ParseTime(s string) (time.Time, error) {
+	for _, l := range timeLayouts {
+		if t, err := time.Parse(l, strings.TrimSpace(s)); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, Errorf(EINVALID, "%q is not an ISO-8601 date or time.", s)
+}
+
+// normalizeTime stores an optional time in papermem's format.
+func normalizeTime(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", nil
+	}
+	t, err := ParseTime(s)
+	if err != nil {
+		return "", err
+	}
+	return timestamp(t), nil
+}
