@@ -1,0 +1,484 @@
+package papermem
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/store"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// User roles.
+const (
+	RoleOwner  = "owner"  // the user who signed the workspace up
+	RoleMember = "member" // a user added to an existing workspace
+)
+
+// Password limits: bcrypt reads at most 72 bytes.
+const (
+	MinPasswordBytes = 8
+	MaxPasswordBytes = 72
+)
+
+// User is an account. It belongs to one workspace; its email is unique on
+// the platform. The password hash never leaves the package.
+type User struct {
+	UserID    string `json:"user_id"`
+	OrgID     string `json:"org_id"`
+	Email     string `json:"email"`
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	CreatedAt string `json:"created_at"`
+	// IsFounder is true when the account was granted founder access with
+	// GrantFounder. Founders listed in configuration are the caller's
+	// business.
+	IsFounder bool `json:"-"`
+}
+
+// NewUser is an account to create. Role "" means RoleMember.
+type NewUser struct {
+	Email    string
+	Password string // MinPasswordBytes to MaxPasswordBytes bytes
+	Name     string
+	Role     string
+}
+
+// SignupInput creates a workspace and its first user (its owner).
+type SignupInput struct {
+	NewUser
+	OrgID         string // "" means a fresh id; an existing id is refused
+	WorkspaceName string
+}
+
+// userColumns are scanned by scanUser in this order.
+const userColumns = `user_id, org_id, email, name, role, is_founder, created_at`
+
+func scanUser(sc interface{ Scan(...any) error }) (*User, error) {
+	var u User
+	err := sc.Scan(&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.IsFounder, &u.CreatedAt)
+	return &u, err
+}
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// validate checks the account fields, normalises the email and returns the
+// password hash.
+func (in *NewUser) validate() (hash []byte, err error) {
+	in.Email = strings.ToLower(strings.TrimSpace(in.Email))
+	addr, perr := mail.ParseAddress(in.Email)
+	if perr != nil || addr.Address != in.Email || len(in.Email) > 254 {
+		return nil, Errorf(EINVALID, "email must be a plain email address such as ada@example.org.")
+	}
+	if n := len(in.Password); n < MinPasswordBytes || n > MaxPasswordBytes {
+		return nil, Errorf(EINVALID, "password must be %d to %d bytes long.", MinPasswordBytes, MaxPasswordBytes)
+	}
+	in.Name = strings.TrimSpace(in.Name)
+	if utf8.RuneCountInString(in.Name) > 200 || !utf8.ValidString(in.Name) {
+		return nil, Errorf(EINVALID, "name must be UTF-8 of at most 200 characters.")
+	}
+	switch in.Role {
+	case "":
+		in.Role = RoleMember
+	case RoleOwner, RoleMember:
+	default:
+		return nil, Errorf(EINVALID, "role must be %s or %s.", RoleOwner, RoleMember)
+	}
+	hash, err = bcrypt.GenerateFromPassword([]byte(in.Password), bcrypt.DefaultCost)
+	if err != nil {
+		return nil, Errorf(EINVALID, "password cannot be hashed: %v.", err)
+	}
+	return hash, nil
+}
+
+// newUserRecord is the record of a user about to be inserted.
+func (m *Memory) newUserRecord(org string, in NewUser) *User {
+	return &User{UserID: "usr_" + randomHex(12), OrgID: org, Email: in.Email, Name: in.Name, Role: in.Role,
+		CreatedAt: m.nowString()}
+}
+
+// insertUser inserts u with its password hash within tx.
+func insertUser(ctx context.Context, tx *sql.Tx, u *User, hash []byte) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO users (user_id, org_id, email, name, role, password_hash, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, u.UserID, u.OrgID, u.Email, u.Name, u.Role, string(hash), u.CreatedAt)
+	if store.IsUnique(err) {
+		return &Error{Code: ECONFLICT, Message: "An account with this email already exists.", Err: err}
+	}
+	return err
+}
+
+// Signup creates a workspace and its owner in one transaction. Errors:
+// EINVALID (bad input, or in.OrgID names an existing workspace: users join
+// a workspace through CreateUser), ECONFLICT (the email has an account).
+func (m *Memory) Signup(ctx context.Context, in SignupInput) (*User, error) {
+	in.Role = RoleOwner
+	org := strings.TrimSpace(in.OrgID)
+	if org == "" {
+		org = "ws-" + randomHex(6)
+	}
+	if !ValidWorkspaceID(org) {
+		return nil, Errorf(EINVALID, "org_id must match ^[a-z0-9][a-z0-9_-]{2,63}$.")
+	}
+	name := strings.TrimSpace(in.WorkspaceName)
+	if utf8.RuneCountInString(name) > 200 || !utf8.ValidString(name) {
+		return nil, Errorf(EINVALID, "workspace_name must be UTF-8 of at most 200 characters.")
+	}
+	hash, err := in.validate()
+	if err != nil {
+		return nil, err
+	}
+	u := m.newUserRecord(org, in.NewUser)
+	err = m.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
+			VALUES (?, ?, ?, ?, ?)`, org, name, PlanStarter, CreatorUser(u.UserID), u.CreatedAt)
+		if store.IsUnique(err) {
+			return &Error{Code: EINVALID, Message: fmt.Sprintf("Workspace %q already exists; an administrator adds users to it.", org), Err: err}
+		}
+		if err != nil {
+			return err
+		}
+		return insertUser(ctx, tx, u, hash)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// CreateUser adds a user to the existing workspace org. Errors: EINVALID,
+// ENOTFOUND (no such workspace), ECONFLICT (the email has an account).
+func (m *Memory) CreateUser(ctx context.Context, org string, in NewUser) (*User, error) {
+	hash, err := in.validate()
+	if err != nil {
+		return nil, err
+	}
+	u := m.newUserRecord(org, in)
+	err = m.write(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE org_id = ?`, org).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return Errorf(ENOTFOUND, "Workspace %q does not exist.", org)
+		}
+		return insertUser(ctx, tx, u, hash)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// dummyHash is compared against when a login names no account, so that
+// an unknown email costs as much time as a wrong password.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("papermem-no-such-user"), bcrypt.DefaultCost)
+
+// Login checks an email and password and returns the account. Errors:
+// EUNAUTHORIZED, with the same message whether the email or the password
+// is wrong.
+func (m *Memory) Login(ctx context.Context, email, password string) (*User, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	var hash string
+	row := m.db.QueryRowContext(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`, email)
+	var u User
+	err := row.Scan(&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.IsFounder, &u.CreatedAt, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		return nil, errBadLogin
+	}
+	if err != nil {
+		return nil, fmt.Errorf("login: %w", err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+		return nil, errBadLogin
+	}
+	if _, err := m.db.ExecContext(ctx, `UPDATE users SET last_login_at = ? WHERE user_id = ?`, m.nowString(), u.UserID); err != nil {
+		return nil, fmt.Errorf("login: %w", err)
+	}
+	return &u, nil
+}
+
+var errBadLogin = Errorf(EUNAUTHORIZED, "Invalid email or password.")
+
+// User returns the account with the id, in any workspace. Errors:
+// ENOTFOUND.
+func (m *Memory) User(ctx context.Context, userID string) (*User, error) {
+	u, err := scanUser(m.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE user_id = ?`, userID))
+	if err != nil {
+		return nil, dbError(err, "No such user.")
+	}
+	return u, nil
+}
+
+// User returns the account with the id when it belongs to the workspace.
+// Errors: ENOTFOUND (unknown, or another workspace's user).
+func (w *Workspace) User(ctx context.Context, userID string) (*User, error) {
+	u, err := scanUser(w.m.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE org_id = ? AND user_id = ?`,
+		w.org, userID))
+	if err != nil {
+		return nil, dbError(err, "No such user in this workspace.")
+	}
+	return u, nil
+}
+
+// GrantFounder gives the account with the email founder access. Errors:
+// ENOTFOUND.
+func (m *Memory) GrantFounder(ctx context.Context, email string) error {
+	res, err := m.db.ExecContext(ctx, `UPDATE users SET is_founder = 1 WHERE email = ?`,
+		strings.ToLower(strings.TrimSpace(email)))
+	if err != nil {
+		return fmt.Errorf("grant founder: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Errorf(ENOTFOUND, "No account has the email %q.", email)
+	}
+	return nil
+}
+
+// UserActivity is a user with what they did in the workspace.
+type UserActivity struct {
+	User
+	Sessions  int      `json:"sessions"`   // research sessions recorded for the user
+	Domains   []string `json:"domains"`    // distinct domains of the user's memories, sorted
+	FirstSeen string   `json:"first_seen"` // account creation or first activity, whichever is earlier
+	LastSeen  string   `json:"last_seen"`  // latest login or activity
+}
+
+// Users lists the workspace's users, oldest first, with their activity.
+// This is the one place activity is computed.
+func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
+	rows, err := w.m.db.QueryContext(ctx, `SELECT `+userColumns+`, last_login_at,
+		coalesce((SELECT min(created_at) FROM memories m WHERE m.org_id = u.org_id AND m.user_id = u.user_id), ''),
+		coalesce((SELECT max(updated_at) FROM memories m WHERE m.org_id = u.org_id AND m.user_id = u.user_id), '')
+		FROM users u WHERE org_id = ? ORDER BY created_at, user_id`, w.org)
+	if err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	defer rows.Close()
+	out := []UserActivity{}
+	index := map[string]int{}
+	for rows.Next() {
+		var a UserActivity
+		var login, firstMem, lastMem string
+		if err := rows.Scan(&a.UserID, &a.OrgID, &a.Email, &a.Name, &a.Role, &a.IsFounder, &a.CreatedAt,
+			&login, &firstMem, &lastMem); err != nil {
+			return nil, fmt.Errorf("list users: %w", err)
+		}
+		a.Domains = []string{}
+		a.FirstSeen = minTime(a.CreatedAt, firstMem)
+		a.LastSeen = max(a.CreatedAt, login, lastMem)
+		index[a.UserID] = len(out)
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	drows, err := w.m.db.QueryContext(ctx, `SELECT DISTINCT user_id, domain FROM memories
+		WHERE org_id = ? AND domain <> '' ORDER BY user_id, domain`, w.org)
+	if err != nil {
+		return nil, fmt.Errorf("list user domains: %w", err)
+	}
+	defer drows.Close()
+	for drows.Next() {
+		var user, domain string
+		if err := drows.Scan(&user, &domain); err != nil {
+			return nil, fmt.Errorf("list user domains: %w", err)
+		}
+		if i, ok := index[user]; ok {
+			out[i].Domains = append(out[i].Domains, domain)
+		}
+	}
+	return out, drows.Err()
+}
+
+// minTime returns the earlier of two stored times, ignoring empty ones.
+func minTime(a, b string) string {
+	if a == "" || (b != "" && b < a) {
+		return b
+	}
+	return a
+}
+
+// API keys: the value is KeyPrefix followed by the URL-safe base64 of
+// apiKeyBytes random bytes. Only its SHA-256 hash is stored, with its first
+// apiKeyPrefixLen characters as a non-secret lookup prefix.
+const (
+	KeyPrefix       = "pm_"
+	apiKeyBytes     = 32
+	apiKeyPrefixLen = 12
+	// keyTouchInterval is how stale last_used_at may get before an
+	// authentication rewrites it.
+	keyTouchInterval = time.Minute
+)
+
+// APIKey is an API key's record; its value is never stored.
+type APIKey struct {
+	KeyID      string  `json:"key_id"`
+	OrgID      string  `json:"-"`
+	Name       string  `json:"name"`
+	Prefix     string  `json:"prefix"`       // the value's first characters, to recognise it
+	CreatedAt  string  `json:"created_at"`   // RFC 3339
+	LastUsedAt *string `json:"last_used_at"` // nil until first used; updated at most once a minute
+}
+
+// NewAPIKey is a key just created: its record and, this once, its value.
+type NewAPIKey struct {
+	APIKey
+	Key string `json:"key"`
+}
+
+// CreateAPIKey creates a key of the workspace. Name "" means "default";
+// creator records who asked (see CreatorUser). Errors: EINVALID.
+func (w *Workspace) CreateAPIKey(ctx context.Context, name, creator string) (*NewAPIKey, error) {
+	var k *NewAPIKey
+	err := w.m.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		k, err = w.createAPIKey(ctx, tx, name, creator)
+		return err
+	})
+	return k, err
+}
+
+func (w *Workspace) createAPIKey(ctx context.Context, tx *sql.Tx, name, creator string) (*NewAPIKey, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = "default"
+	}
+	if utf8.RuneCountInString(name) > 100 || !utf8.ValidString(name) {
+		return nil, Errorf(EINVALID, "name must be UTF-8 of at most 100 characters.")
+	}
+	if err := w.ensureWorkspace(ctx, tx); err != nil {
+		return nil, err
+	}
+	secret := make([]byte, apiKeyBytes)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, fmt.Errorf("create api key: %w", err)
+	}
+	value := KeyPrefix + base64.RawURLEncoding.EncodeToString(secret)
+	sum := sha256.Sum256([]byte(value))
+	k := &NewAPIKey{APIKey: APIKey{KeyID: "key_" + randomHex(8), OrgID: w.org, Name: name,
+		Prefix: value[:apiKeyPrefixLen], CreatedAt: w.m.nowString()}, Key: value}
+	_, err := tx.ExecContext(ctx, `INSERT INTO api_keys (key_id, org_id, created_by, name, prefix, hash, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, k.KeyID, w.org, creator, name, k.Prefix, sum[:], k.CreatedAt)
+	if err != nil {
+		return nil, fmt.Errorf("create api key: %w", err)
+	}
+	return k, nil
+}
+
+// APIKeys lists the workspace's keys, oldest first, without values.
+func (w *Workspace) APIKeys(ctx context.Context) ([]APIKey, error) {
+	rows, err := w.m.db.QueryContext(ctx, `SELECT key_id, name, prefix, created_at, last_used_at
+		FROM api_keys WHERE org_id = ? ORDER BY created_at, key_id`, w.org)
+	if err != nil {
+		return nil, fmt.Errorf("list api keys: %w", err)
+	}
+	defer rows.Close()
+	out := []APIKey{}
+	for rows.Next() {
+		k := APIKey{OrgID: w.org}
+		var used string
+		if err := rows.Scan(&k.KeyID, &k.Name, &k.Prefix, &k.CreatedAt, &used); err != nil {
+			return nil, fmt.Errorf("list api keys: %w", err)
+		}
+		if used != "" {
+			k.LastUsedAt = &used
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// RevokeAPIKey deletes the workspace's key; it fails authentication from
+// then on. Errors: ENOTFOUND (unknown, or another workspace's key).
+func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
+	res, err := w.m.db.ExecContext(ctx, `DELETE FROM api_keys WHERE org_id = ? AND key_id = ?`, w.org, keyID)
+	if err != nil {
+		return fmt.Errorf("revoke api key: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Errorf(ENOTFOUND, "No API key %q in this workspace.", keyID)
+	}
+	return nil
+}
+
+// AuthenticateAPIKey returns the record of the key with the value, and
+// notes its use. The stored hashes are compared in constant time. Errors:
+// EUNAUTHORIZED (unknown or revoked key).
+func (m *Memory) AuthenticateAPIKey(ctx context.Context, value string) (*APIKey, error) {
+	if !strings.HasPrefix(value, KeyPrefix) || len(value) <= apiKeyPrefixLen {
+		return nil, errBadKey
+	}
+	sum := sha256.Sum256([]byte(value))
+	rows, err := m.db.QueryContext(ctx, `SELECT key_id, org_id, name, prefix, hash, created_at, last_used_at
+		FROM api_keys WHERE prefix = ?`, value[:apiKeyPrefixLen])
+	if err != nil {
+		return nil, fmt.Errorf("authenticate api key: %w", err)
+	}
+	defer rows.Close()
+	var found *APIKey
+	for rows.Next() {
+		var k APIKey
+		var hash []byte
+		var used string
+		if err := rows.Scan(&k.KeyID, &k.OrgID, &k.Name, &k.Prefix, &hash, &k.CreatedAt, &used); err != nil {
+			return nil, fmt.Errorf("authenticate api key: %w", err)
+		}
+		if subtle.ConstantTimeCompare(hash, sum[:]) == 1 {
+			if used != "" {
+				k.LastUsedAt = &used
+			}
+			found = &k
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("authenticate api key: %w", err)
+	}
+	rows.Close()
+	if found == nil {
+		return nil, errBadKey
+	}
+	now := m.now()
+	if found.LastUsedAt == nil || *found.LastUsedAt < timestamp(now.Add(-keyTouchInterval)) {
+		ts := timestamp(now)
+		if _, err := m.db.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE org_id = ? AND key_id = ?`,
+			ts, found.OrgID, found.KeyID); err != nil {
+			return nil, fmt.Errorf("authenticate api key: %w", err)
+		}
+		found.LastUsedAt = &ts
+	}
+	return found, nil
+}
+
+var errBadKey = Errorf(EUNAUTHORIZED, "Invalid or revoked API key.")
+
+// Secret returns the persistent random secret with the name (32 bytes),
+// generating and storing it on first use.
+func (m *Memory) Secret(ctx context.Context, name string) ([]byte, error) {
+	key := "secret:" + name
+	_, err := m.db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`,
+		key, randomHex(32))
+	if err != nil {
+		return nil, fmt.Errorf("secret %s: %w", name, err)
+	}
+	var v string
+	if err := m.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v); err != nil {
+		return nil, fmt.Errorf("secret %s: %w", name, err)
+	}
+	return hex.DecodeString(v)
+}

@@ -1,0 +1,251 @@
+package papermem_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testutil"
+)
+
+func signup(t *testing.T, m *papermem.Memory, email, org string) *papermem.User {
+	t.Helper()
+	u, err := m.Signup(context.Background(), papermem.SignupInput{
+		NewUser: papermem.NewUser{Email: email, Password: "correct horse", Name: "Ada"}, OrgID: org})
+	if err != nil {
+		t.Fatalf("signup %s: %v", email, err)
+	}
+	return u
+}
+
+func TestSignupLogin(t *testing.T) {
+	ctx := context.Background()
+	m := testutil.Open(t, nil)
+	u := signup(t, m, " Ada@Example.org ", "lab-one")
+	if u.Email != "ada@example.org" || u.OrgID != "lab-one" || u.Role != papermem.RoleOwner || !strings.HasPrefix(u.UserID, "usr_") {
+		t.Fatalf("signup user = %+v", u)
+	}
+
+	t.Run("OK", func(t *testing.T) {
+		got, err := m.Login(ctx, "ADA@example.org", "correct horse")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(u, got); diff != "" {
+			t.Fatalf("login user (-signup +login):\n%s", diff)
+		}
+	})
+	t.Run("ErrWrongPassword", func(t *testing.T) {
+		_, err := m.Login(ctx, "ada@example.org", "wrong horse")
+		if papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("ErrUnknownEmail", func(t *testing.T) {
+		_, err := m.Login(ctx, "bob@example.org", "correct horse")
+		if papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("ErrDuplicateEmail", func(t *testing.T) {
+		_, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "ada@EXAMPLE.org", Password: "12345678"}})
+		if papermem.ErrorCode(err) != papermem.ECONFLICT {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("ErrExistingWorkspace", func(t *testing.T) {
+		_, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "eve@example.org", Password: "12345678"}, OrgID: "lab-one"})
+		if papermem.ErrorCode(err) != papermem.EINVALID {
+			t.Fatalf("err = %v", err)
+		}
+		if _, err := m.Login(ctx, "eve@example.org", "12345678"); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+			t.Fatalf("refused signup left an account: %v", err)
+		}
+	})
+	t.Run("ErrInvalid", func(t *testing.T) {
+		for _, in := range []papermem.SignupInput{
+			{NewUser: papermem.NewUser{Email: "not-an-email", Password: "12345678"}},
+			{NewUser: papermem.NewUser{Email: "x@example.org", Password: "short"}},
+			{NewUser: papermem.NewUser{Email: "x@example.org", Password: strings.Repeat("p", 73)}},
+			{NewUser: papermem.NewUser{Email: "x@example.org", Password: "12345678"}, OrgID: "Bad Id"},
+		} {
+			if _, err := m.Signup(ctx, in); papermem.ErrorCode(err) != papermem.EINVALID {
+				t.Errorf("signup %+v: err = %v", in, err)
+			}
+		}
+	})
+	t.Run("FreshWorkspaceID", func(t *testing.T) {
+		u := signup(t, m, "cy@example.org", "")
+		if !papermem.ValidWorkspaceID(u.OrgID) || u.OrgID == "lab-one" {
+			t.Fatalf("fresh org id %q", u.OrgID)
+		}
+	})
+}
+
+func TestCreateUserAndFounder(t *testing.T) {
+	ctx := context.Background()
+	m := testutil.Open(t, nil)
+	signup(t, m, "ada@example.org", "lab-one")
+	u, err := m.CreateUser(ctx, "lab-one", papermem.NewUser{Email: "bob@example.org", Password: "12345678"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Role != papermem.RoleMember || u.OrgID != "lab-one" {
+		t.Fatalf("user = %+v", u)
+	}
+	if _, err := m.CreateUser(ctx, "nowhere", papermem.NewUser{Email: "c@example.org", Password: "12345678"}); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		t.Fatalf("unknown workspace: err = %v", err)
+	}
+	if err := m.GrantFounder(ctx, "BOB@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.User(ctx, u.UserID)
+	if err != nil || !got.IsFounder {
+		t.Fatalf("after grant: %+v, %v", got, err)
+	}
+	if err := m.GrantFounder(ctx, "nobody@example.org"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		t.Fatalf("grant unknown: err = %v", err)
+	}
+	if _, err := m.Workspace("other-org").User(ctx, u.UserID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		t.Fatalf("user seen from another workspace: err = %v", err)
+	}
+}
+
+func TestUsersActivity(t *testing.T) {
+	ctx := context.Background()
+	m := testutil.Open(t, nil)
+	u := signup(t, m, "ada@example.org", "lab-one")
+	signup(t, m, "eve@example.org", "lab-two")
+	w := m.Workspace("lab-one")
+	for _, d := range []string{"biology", "physics", "biology", ""} {
+		if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "note about " + d + " things", Domain: d}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	users, err := w.Users(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(users) != 1 {
+		t.Fatalf("users = %+v", users)
+	}
+	a := users[0]
+	if a.UserID != u.UserID || !cmp.Equal(a.Domains, []string{"biology", "physics"}) || a.FirstSeen != u.CreatedAt || a.LastSeen < a.FirstSeen {
+		t.Fatalf("activity = %+v", a)
+	}
+}
+
+func TestAPIKeys(t *testing.T) {
+	ctx := context.Background()
+	m := testutil.Open(t, nil)
+	w := m.Workspace("lab-one")
+	k, err := w.CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(k.Key, "pm_") || len(k.Key) < 3+43 || k.Name != "default" || !strings.HasPrefix(k.Key, k.Prefix) {
+		t.Fatalf("key = %+v", k)
+	}
+	got, err := m.AuthenticateAPIKey(ctx, k.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.OrgID != "lab-one" || got.KeyID != k.KeyID || got.LastUsedAt == nil {
+		t.Fatalf("authenticated = %+v", got)
+	}
+	list, err := w.APIKeys(ctx)
+	if err != nil || len(list) != 1 || list[0].LastUsedAt == nil {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+	if other, _ := m.Workspace("lab-two").APIKeys(ctx); len(other) != 0 {
+		t.Fatalf("another workspace sees keys: %+v", other)
+	}
+	for _, bad := range []string{"", "pm_", k.Key + "x", k.Prefix + strings.Repeat("A", 40), "Bearer " + k.Key} {
+		if _, err := m.AuthenticateAPIKey(ctx, bad); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+			t.Errorf("authenticate %q: err = %v", bad, err)
+		}
+	}
+	if err := m.Workspace("lab-two").RevokeAPIKey(ctx, k.KeyID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		t.Fatalf("revoke from another workspace: err = %v", err)
+	}
+	if err := w.RevokeAPIKey(ctx, k.KeyID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.AuthenticateAPIKey(ctx, k.Key); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+		t.Fatalf("revoked key: err = %v", err)
+	}
+	if err := w.RevokeAPIKey(ctx, k.KeyID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		t.Fatalf("revoke twice: err = %v", err)
+	}
+}
+
+func TestSecret(t *testing.T) {
+	ctx := context.Background()
+	m := testutil.Open(t, nil)
+	a, err := m.Secret(ctx, "jwt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.Secret(ctx, "jwt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := m.Secret(ctx, "other")
+	if len(a) != 32 || !bytes.Equal(a, b) || bytes.Equal(a, c) {
+		t.Fatalf("secrets %x %x %x", a, b, c)
+	}
+}
+
+func TestWorkspaces(t *testing.T) {
+	ctx := context.Background()
+	m := testutil.Open(t, nil)
+	me := papermem.CreatorUser("usr_1")
+	rec, key, err := m.CreateWorkspace(ctx, "side-project", "Side", me)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.OrgID != "side-project" || rec.Plan != "Starter Tier" || rec.TokenTTLSeconds != 86400 || key == nil || key.Key == "" {
+		t.Fatalf("created %+v %+v", rec, key)
+	}
+	if k, err := m.AuthenticateAPIKey(ctx, key.Key); err != nil || k.OrgID != "side-project" {
+		t.Fatalf("new workspace key: %+v %v", k, err)
+	}
+	for _, id := range []string{"side-project", "x", "Upper", "-dash"} {
+		_, _, err := m.CreateWorkspace(ctx, id, "", me)
+		if c := papermem.ErrorCode(err); c != papermem.ECONFLICT && c != papermem.EINVALID {
+			t.Errorf("create %q: err = %v", id, err)
+		}
+	}
+	list, err := m.Workspaces(ctx, "home-lab", me)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, w := range list {
+		ids = append(ids, w.OrgID)
+	}
+	if !cmp.Equal(ids, []string{"home-lab", "side-project"}) {
+		t.Fatalf("listed %v", ids)
+	}
+	if _, err := m.Workspace("home-lab").Record(ctx); err != nil {
+		t.Fatalf("current workspace not registered on read: %v", err)
+	}
+	list, _ = m.Workspaces(ctx, "stranger", papermem.CreatorUser("usr_2"))
+	if len(list) != 1 || list[0].OrgID != "stranger" {
+		t.Fatalf("stranger sees %+v", list)
+	}
+}
+
+func TestLookupPlan(t *testing.T) {
+	for _, name := range []string{"starter", "Starter Tier", " TEAM ", "enterprise tier"} {
+		if _, err := papermem.LookupPlan(name); err != nil {
+			t.Errorf("LookupPlan(%q): %v", name, err)
+		}
+	}
+	if _, err := papermem.LookupPlan("gold"); papermem.ErrorCode(err) != papermem.EINVALID {
+		t.Errorf("LookupPlan(gold): err = %v", err)
+	}
+}

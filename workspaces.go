@@ -1,0 +1,132 @@
+package papermem
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/store"
+)
+
+// DefaultTokenTTL is a new workspace's session-token lifetime.
+const DefaultTokenTTL = 24 * time.Hour
+
+// CreatorUser names a user as the creator of a workspace or API key.
+func CreatorUser(userID string) string { return "user:" + userID }
+
+// CreatorWorkspace names a workspace (a credential without a user) as the
+// creator of a workspace or API key.
+func CreatorWorkspace(org string) string { return "org:" + org }
+
+// WorkspaceRecord describes a workspace.
+type WorkspaceRecord struct {
+	OrgID           string `json:"org_id"`
+	Name            string `json:"name"`
+	Plan            string `json:"plan"`              // the plan's display name, e.g. "Starter Tier"
+	TokenTTLSeconds int    `json:"token_ttl_seconds"` // lifetime of session tokens issued for it
+	CreatedAt       string `json:"created_at"`
+}
+
+const workspaceColumns = `org_id, name, plan, token_ttl_seconds, created_at`
+
+func scanWorkspace(sc interface{ Scan(...any) error }) (*WorkspaceRecord, error) {
+	var r WorkspaceRecord
+	if err := sc.Scan(&r.OrgID, &r.Name, &r.Plan, &r.TokenTTLSeconds, &r.CreatedAt); err != nil {
+		return nil, err
+	}
+	if p, err := LookupPlan(r.Plan); err == nil {
+		r.Plan = p.Name
+	}
+	return &r, nil
+}
+
+// TokenTTL is the lifetime of session tokens of the workspace.
+func (r *WorkspaceRecord) TokenTTL() time.Duration {
+	if r.TokenTTLSeconds <= 0 {
+		return DefaultTokenTTL
+	}
+	return time.Duration(r.TokenTTLSeconds) * time.Second
+}
+
+// CreateWorkspace creates workspace org on the Starter plan together with
+// its first API key, whose value is returned this once. creator is
+// CreatorUser or CreatorWorkspace of the caller. Errors: EINVALID (bad id
+// or name), ECONFLICT (the id is taken).
+func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string) (*WorkspaceRecord, *NewAPIKey, error) {
+	org = strings.TrimSpace(org)
+	if !ValidWorkspaceID(org) {
+		return nil, nil, Errorf(EINVALID, "org_id must match ^[a-z0-9][a-z0-9_-]{2,63}$.")
+	}
+	name = strings.TrimSpace(name)
+	if utf8.RuneCountInString(name) > 200 || !utf8.ValidString(name) {
+		return nil, nil, Errorf(EINVALID, "name must be UTF-8 of at most 200 characters.")
+	}
+	var rec *WorkspaceRecord
+	var key *NewAPIKey
+	err := m.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
+			VALUES (?, ?, ?, ?, ?)`, org, name, PlanStarter, creator, m.nowString())
+		if store.IsUnique(err) {
+			return &Error{Code: ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", org), Err: err}
+		}
+		if err != nil {
+			return fmt.Errorf("create workspace: %w", err)
+		}
+		if key, err = m.Workspace(org).createAPIKey(ctx, tx, "default", creator); err != nil {
+			return err
+		}
+		rec, err = scanWorkspace(tx.QueryRowContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces WHERE org_id = ?`, org))
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rec, key, nil
+}
+
+// Workspaces lists workspace current, registering it when missing, and
+// the workspaces made by any of creators, current first then oldest first.
+// Errors: EINVALID (current is not a valid id).
+func (m *Memory) Workspaces(ctx context.Context, current string, creators ...string) ([]WorkspaceRecord, error) {
+	err := m.write(ctx, func(tx *sql.Tx) error {
+		return m.Workspace(current).ensureWorkspace(ctx, tx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	q := `SELECT ` + workspaceColumns + ` FROM workspaces WHERE org_id = ?`
+	args := []any{current}
+	if len(creators) > 0 {
+		q += ` OR created_by IN (?` + strings.Repeat(", ?", len(creators)-1) + `)`
+		for _, c := range creators {
+			args = append(args, c)
+		}
+	}
+	rows, err := m.db.QueryContext(ctx, q+` ORDER BY org_id <> ?, created_at, org_id`, append(args, current)...)
+	if err != nil {
+		return nil, fmt.Errorf("list workspaces: %w", err)
+	}
+	defer rows.Close()
+	out := []WorkspaceRecord{}
+	for rows.Next() {
+		r, err := scanWorkspace(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list workspaces: %w", err)
+		}
+		out = append(out, *r)
+	}
+	return out, rows.Err()
+}
+
+// Record returns the workspace's record. Errors: ENOTFOUND (never
+// registered: nothing was ever written to it).
+func (w *Workspace) Record(ctx context.Context) (*WorkspaceRecord, error) {
+	r, err := scanWorkspace(w.m.db.QueryRowContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces WHERE org_id = ?`, w.org))
+	if err != nil {
+		return nil, dbError(err, fmt.Sprintf("Workspace %q does not exist.", w.org))
+	}
+	return r, nil
+}
