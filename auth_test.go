@@ -245,7 +245,7 @@ func TestLookupPlan(t *testing.T) {
 			t.Errorf("LookupPlan(%q): %v", name, err)
 		}
 	}
-	if _, err := papermem.LookupPlan("gold"); papermem.ErrorCode(err) != papermem.EINVALID {
+	if _, err := papermem.LookupPlan("gold"); papermem.ErrorCode(err) != papermem.EUNKNOWNPLAN {
 		t.Errorf("LookupPlan(gold): err = %v", err)
 	}
 }

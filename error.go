@@ -12,6 +12,7 @@ import (
 // ErrorCode; the HTTP layer maps codes to statuses.
 const (
 	EINVALID      = "invalid"      // bad input
+	EUNKNOWNPLAN  = "unknown_plan" // no plan or tier of that name
 	ENOTFOUND     = "not_found"    // no such thing in this workspace
 	ECONFLICT     = "conflict"     // a duplicate or an incompatible state
 	EUNAUTHORIZED = "unauthorized" // missing or bad credentials

@@ -3,6 +3,7 @@ package papermem
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -26,6 +27,7 @@ type Memory struct {
 	maxIngestBytes int64
 	now            func() time.Time
 	log            *slog.Logger
+	usage          usageBuffer // metered usage not yet written (usage.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
@@ -96,11 +98,16 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		db.Close()
 		return nil, err
 	}
+	m.startUsage(DefaultUsageFlushInterval)
 	return m, nil
 }
 
-// Close closes the database. In-flight calls must have returned.
-func (m *Memory) Close() error { return m.db.Close() }
+// Close writes the usage not yet flushed and closes the database.
+// In-flight calls must have returned.
+func (m *Memory) Close() error {
+	err := m.stopUsage()
+	return errors.Join(err, m.db.Close())
+}
 
 // StorageMode is "memory" for an in-memory database and "sqlite" otherwise.
 func (m *Memory) StorageMode() string {

@@ -5,11 +5,12 @@ import "strings"
 // Plan is a subscription tier: its monthly price, its monthly quotas and
 // the rate limit of each of its credentials.
 type Plan struct {
-	Slug              string `json:"slug"`                // stored in workspaces.plan: starter, team, enterprise
-	Name              string `json:"name"`                // display name, e.g. "Starter Tier"
-	PriceCents        int64  `json:"price_cents"`         // monthly fee in US cents; 0 for a free plan
-	RequestsPerMinute int    `json:"requests_per_minute"` // token-bucket rate of each credential
-	Quotas            Quotas `json:"quotas"`
+	Slug              string        `json:"slug"`                // stored in workspaces.plan: starter, team, enterprise
+	Name              string        `json:"name"`                // display name, e.g. "Starter Tier"
+	PriceCents        int64         `json:"price_cents"`         // monthly fee in US cents; 0 for a free plan
+	RequestsPerMinute int           `json:"requests_per_minute"` // token-bucket rate of each credential
+	Quotas            Quotas        `json:"quotas"`
+	Overage           []OverageRate `json:"overage"` // price of use beyond Quotas
 }
 
 // Quotas are the monthly allowances of a plan, in units of the usage
@@ -19,6 +20,42 @@ type Quotas struct {
 	RecallTokens  int64 `json:"recall_tokens"`
 	PapersStored  int64 `json:"papers_stored"`
 	BytesIngested int64 `json:"bytes_ingested"`
+}
+
+// Of returns the quota of the usage counter with the name, and 0 for a
+// counter without a quota.
+func (q Quotas) Of(counter string) int64 {
+	switch counter {
+	case CounterAPIRequests:
+		return q.APIRequests
+	case CounterRecallTokens:
+		return q.RecallTokens
+	case CounterPapersStored:
+		return q.PapersStored
+	case CounterBytesIngested:
+		return q.BytesIngested
+	}
+	return 0
+}
+
+// OverageRate prices the use of a counter beyond its quota: UnitCents for
+// every started block of Per units.
+type OverageRate struct {
+	Counter   string `json:"counter"`
+	Per       int64  `json:"per"`
+	UnitCents int64  `json:"unit_cents"`
+}
+
+// overage returns the overage rates of a plan that charges cents per block
+// of each quota'd counter: 10,000 API requests, 1,000,000 recall tokens,
+// 100 papers stored, 1 GiB ingested.
+func overage(cents int64) []OverageRate {
+	return []OverageRate{
+		{Counter: CounterAPIRequests, Per: 10_000, UnitCents: cents},
+		{Counter: CounterRecallTokens, Per: 1_000_000, UnitCents: cents},
+		{Counter: CounterPapersStored, Per: 100, UnitCents: cents},
+		{Counter: CounterBytesIngested, Per: 1 << 30, UnitCents: cents},
+	}
 }
 
 // Plan slugs.
@@ -31,15 +68,18 @@ const (
 // Plans lists every plan, cheapest first.
 var Plans = []Plan{
 	{Slug: PlanStarter, Name: "Starter Tier", PriceCents: 0, RequestsPerMinute: 600,
-		Quotas: Quotas{APIRequests: 50_000, RecallTokens: 20_000_000, PapersStored: 1_000, BytesIngested: 500 << 20}},
+		Quotas:  Quotas{APIRequests: 50_000, RecallTokens: 20_000_000, PapersStored: 1_000, BytesIngested: 500 << 20},
+		Overage: overage(100)},
 	{Slug: PlanTeam, Name: "Team Tier", PriceCents: 4_900, RequestsPerMinute: 3_000,
-		Quotas: Quotas{APIRequests: 1_000_000, RecallTokens: 400_000_000, PapersStored: 50_000, BytesIngested: 20 << 30}},
+		Quotas:  Quotas{APIRequests: 1_000_000, RecallTokens: 400_000_000, PapersStored: 50_000, BytesIngested: 20 << 30},
+		Overage: overage(50)},
 	{Slug: PlanEnterprise, Name: "Enterprise Tier", PriceCents: 49_900, RequestsPerMinute: 12_000,
-		Quotas: Quotas{APIRequests: 20_000_000, RecallTokens: 8_000_000_000, PapersStored: 1_000_000, BytesIngested: 500 << 30}},
+		Quotas:  Quotas{APIRequests: 20_000_000, RecallTokens: 8_000_000_000, PapersStored: 1_000_000, BytesIngested: 500 << 30},
+		Overage: overage(25)},
 }
 
 // LookupPlan finds a plan by slug or display name, case-insensitively
-// ("team", "Team Tier"). Errors: EINVALID for an unknown plan.
+// ("team", "Team Tier"). Errors: EUNKNOWNPLAN.
 func LookupPlan(name string) (Plan, error) {
 	n := strings.TrimSpace(name)
 	for _, p := range Plans {
@@ -47,5 +87,5 @@ func LookupPlan(name string) (Plan, error) {
 			return p, nil
 		}
 	}
-	return Plan{}, Errorf(EINVALID, "Unknown plan %q; known plans: Starter Tier, Team Tier, Enterprise Tier.", name)
+	return Plan{}, Errorf(EUNKNOWNPLAN, "Unknown plan %q; known plans: Starter Tier, Team Tier, Enterprise Tier.", name)
 }
