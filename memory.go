@@ -24,6 +24,7 @@ type Memory struct {
 	embedder       Embedder
 	vecTable       string
 	fetcher        Fetcher
+	payments       PaymentProvider
 	maxIngestBytes int64
 	now            func() time.Time
 	log            *slog.Logger
@@ -89,6 +90,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		embedder:       o.Embedder,
 		vecTable:       fmt.Sprintf("vec_%d", dim),
 		fetcher:        o.Fetcher,
+		payments:       o.Payments,
 		maxIngestBytes: o.MaxIngestBytes,
 		now:            o.Now,
 		log:            o.Logger,

@@ -38,6 +38,11 @@ type Options struct {
 	// DefaultMaxIngestBytes.
 	MaxIngestBytes int64
 
+	// Payments takes the payments of paid plans (Checkout,
+	// ConfirmCheckout); NewSignedOrders is the built-in provider. Nil means
+	// paid plans cannot be bought: Checkout fails with EUPSTREAM.
+	Payments PaymentProvider
+
 	// Now returns the current time. Nil means time.Now.
 	Now func() time.Time
 

@@ -1,0 +1,395 @@
+package papermem
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// Account is the account view of a workspace: the editable profile,
+// notification settings, billing contact and payment method, the plan, the
+// API keys (never their values), the invoices and the bill of the current
+// month so far.
+type Account struct {
+	OrgID          string         `json:"org_id"`
+	Profile        Profile        `json:"profile"`
+	Notifications  Notifications  `json:"notifications"`
+	BillingContact BillingContact `json:"billing_contact"`
+	Plan           Plan           `json:"plan"`
+	PaymentMethod  *PaymentMethod `json:"payment_method"` // nil when none is on file
+	APIKeys        []APIKey       `json:"api_keys"`
+	Invoices       []Invoice      `json:"invoices"`        // newest first
+	CurrentInvoice *Bill          `json:"current_invoice"` // the current month, open
+}
+
+// Profile describes who runs the workspace.
+type Profile struct {
+	Name    string `json:"name"`
+	Company string `json:"company"`
+	Website string `json:"website"` // an http(s) URL or ""
+	Country string `json:"country"` // ISO 3166 alpha-2 code or ""
+}
+
+// Notifications are the workspace's email notification settings.
+type Notifications struct {
+	Invoices          bool `json:"invoices"`            // email each invoice; default true
+	UsageAlerts       bool `json:"usage_alerts"`        // warn when usage nears a quota; default true
+	UsageAlertPercent int  `json:"usage_alert_percent"` // of a quota, 1..100; default 80
+	ProductUpdates    bool `json:"product_updates"`     // default false
+}
+
+// BillingContact is who receives invoices.
+type BillingContact struct {
+	Name    string `json:"name"`
+	Email   string `json:"email"` // an email address or ""
+	Company string `json:"company"`
+	Address string `json:"address"`
+	Country string `json:"country"` // ISO 3166 alpha-2 code or ""
+	TaxID   string `json:"tax_id"`
+}
+
+// Payment method types.
+const (
+	PaymentCard         = "card"
+	PaymentBankTransfer = "bank_transfer"
+	PaymentInvoice      = "invoice"
+)
+
+// PaymentMethod describes how the workspace pays, never with a full card
+// number: only the brand, the last four digits and the expiry are kept.
+type PaymentMethod struct {
+	Type     string `json:"type"` // card, bank_transfer or invoice
+	Brand    string `json:"brand,omitempty"`
+	Last4    string `json:"last4,omitempty"`
+	ExpMonth int    `json:"exp_month,omitempty"`
+	ExpYear  int    `json:"exp_year,omitempty"`
+	Holder   string `json:"holder,omitempty"`
+}
+
+// defaultNotifications are a new account's settings.
+var defaultNotifications = Notifications{Invoices: true, UsageAlerts: true, UsageAlertPercent: 80}
+
+// AccountUpdate changes parts of the account. Each object given is merged
+// into the stored one field by field (fields it lacks keep their values);
+// a nil or JSON null object leaves it unchanged.
+type AccountUpdate struct {
+	Profile        json.RawMessage `json:"profile"`
+	Notifications  json.RawMessage `json:"notifications"`
+	BillingContact json.RawMessage `json:"billing_contact"`
+	PaymentMethod  json.RawMessage `json:"payment_method"`
+	// Plan names a plan: a string ("team", "Team Tier") or an object with
+	// "slug", "name" or "tier". Only a free plan can be chosen here; a paid
+	// one is bought through Checkout.
+	Plan json.RawMessage `json:"plan"`
+}
+
+// accountRow is the stored, editable part of an account.
+type accountRow struct {
+	profile        Profile
+	notifications  Notifications
+	billingContact BillingContact
+	paymentMethod  *PaymentMethod
+	plan           Plan
+}
+
+// loadAccount reads the editable part of the account; a workspace never
+// written to has the defaults and the Starter plan.
+func (w *Workspace) loadAccount(ctx context.Context, q queryer) (*accountRow, error) {
+	a := &accountRow{notifications: defaultNotifications, plan: Plans[0]}
+	var slug, profile, notes, contact, method string
+	err := q.QueryRowContext(ctx, `SELECT ws.plan, coalesce(a.profile, '{}'), coalesce(a.notifications, '{}'),
+		coalesce(a.billing_contact, '{}'), coalesce(a.payment_method, '')
+		FROM workspaces ws LEFT JOIN accounts a ON a.org_id = ws.org_id
+		WHERE ws.org_id = ?`, w.org).Scan(&slug, &profile, &notes, &contact, &method)
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read account: %w", err)
+	}
+	if a.plan, err = LookupPlan(slug); err != nil {
+		return nil, fmt.Errorf("read account: stored plan %q: %w", slug, err)
+	}
+	for _, f := range []struct {
+		raw string
+		dst any
+	}{{profile, &a.profile}, {notes, &a.notifications}, {contact, &a.billingContact}} {
+		if err := json.Unmarshal([]byte(f.raw), f.dst); err != nil {
+			return nil, fmt.Errorf("read account: %w", err)
+		}
+	}
+	if method != "" {
+		a.paymentMethod = &PaymentMethod{}
+		if err := json.Unmarshal([]byte(method), a.paymentMethod); err != nil {
+			return nil, fmt.Errorf("read account: %w", err)
+		}
+	}
+	return a, nil
+}
+
+// Account returns the workspace's account view. A workspace never written
+// to shows the defaults on the Starter plan.
+func (w *Workspace) Account(ctx context.Context) (*Account, error) {
+	row, err := w.loadAccount(ctx, w.m.db)
+	if err != nil {
+		return nil, err
+	}
+	a := &Account{OrgID: w.org, Profile: row.profile, Notifications: row.notifications,
+		BillingContact: row.billingContact, Plan: row.plan, PaymentMethod: row.paymentMethod}
+	if a.APIKeys, err = w.APIKeys(ctx); err != nil {
+		return nil, err
+	}
+	if a.Invoices, err = w.Invoices(ctx); err != nil {
+		return nil, err
+	}
+	if a.CurrentInvoice, err = w.Billing(ctx); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// UpdateAccount merges the given objects into the account and may move it
+// to a free plan, all in one transaction: on any error nothing changes.
+// Errors: EINVALID (a malformed object or field, or a paid plan, which
+// needs Checkout), EUNKNOWNPLAN.
+func (w *Workspace) UpdateAccount(ctx context.Context, up AccountUpdate) (*Account, error) {
+	var target *Plan
+	if given(up.Plan) {
+		p, err := planOf(up.Plan)
+		if err != nil {
+			return nil, err
+		}
+		target = &p
+	}
+	err := w.m.write(ctx, func(tx *sql.Tx) error {
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
+			return err
+		}
+		a, err := w.loadAccount(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if err := a.merge(up); err != nil {
+			return err
+		}
+		if err := w.saveAccount(ctx, tx, a); err != nil {
+			return err
+		}
+		if target == nil || target.Slug == a.plan.Slug {
+			return nil
+		}
+		if target.PriceCents > 0 {
+			return Errorf(EINVALID, "%s is a paid plan: buy it through checkout (POST /v1/billing/checkout).", target.Name)
+		}
+		return w.setPlan(ctx, tx, *target)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w.Account(ctx)
+}
+
+// given reports whether a raw JSON value is present and not null.
+func given(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && !bytes.Equal(t, []byte("null"))
+}
+
+// planOf reads a plan named by a string or by an object's slug, name or
+// tier field.
+func planOf(raw json.RawMessage) (Plan, error) {
+	var name string
+	if err := json.Unmarshal(raw, &name); err != nil {
+		var obj struct{ Slug, Name, Tier string }
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return Plan{}, Errorf(EINVALID, "plan must be a plan name such as \"team\" or an object with its slug.")
+		}
+		name = obj.Tier
+		if obj.Name != "" {
+			name = obj.Name
+		}
+		if obj.Slug != "" {
+			name = obj.Slug
+		}
+	}
+	return LookupPlan(name)
+}
+
+// merge applies the update's objects to the account and validates the
+// result.
+func (a *accountRow) merge(up AccountUpdate) error {
+	if err := mergeInto("profile", up.Profile, &a.profile); err != nil {
+		return err
+	}
+	if err := mergeInto("notifications", up.Notifications, &a.notifications); err != nil {
+		return err
+	}
+	if err := mergeInto("billing_contact", up.BillingContact, &a.billingContact); err != nil {
+		return err
+	}
+	if given(up.PaymentMethod) {
+		if a.paymentMethod == nil {
+			a.paymentMethod = &PaymentMethod{}
+		}
+		if err := mergeInto("payment_method", up.PaymentMethod, a.paymentMethod); err != nil {
+			return err
+		}
+	}
+	return a.validate()
+}
+
+// mergeInto decodes the JSON object raw onto dst, so that the fields it
+// names replace those of dst and the others stay.
+func mergeInto(name string, raw json.RawMessage, dst any) error {
+	if !given(raw) {
+		return nil
+	}
+	if t := bytes.TrimSpace(raw); t[0] != '{' {
+		return Errorf(EINVALID, "%s must be a JSON object.", name)
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return Errorf(EINVALID, "%s.%s must be of type %s.", name, te.Field, te.Type)
+		}
+		return Errorf(EINVALID, "%s is not valid JSON.", name)
+	}
+	return nil
+}
+
+// maxAccountField bounds each text field of an account, in characters.
+const maxAccountField = 200
+
+func (a *accountRow) validate() error {
+	p, c := &a.profile, &a.billingContact
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{
+		{"profile.name", &p.Name}, {"profile.company", &p.Company}, {"profile.website", &p.Website},
+		{"profile.country", &p.Country}, {"billing_contact.name", &c.Name}, {"billing_contact.email", &c.Email},
+		{"billing_contact.company", &c.Company}, {"billing_contact.address", &c.Address},
+		{"billing_contact.country", &c.Country}, {"billing_contact.tax_id", &c.TaxID},
+	} {
+		*f.v = strings.TrimSpace(*f.v)
+		if utf8.RuneCountInString(*f.v) > maxAccountField {
+			return Errorf(EINVALID, "%s must be at most %d characters.", f.name, maxAccountField)
+		}
+	}
+	if p.Website != "" {
+		u, err := url.Parse(p.Website)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return Errorf(EINVALID, "profile.website must be an http or https URL.")
+		}
+	}
+	for _, cc := range []struct {
+		name string
+		v    *string
+	}{{"profile.country", &p.Country}, {"billing_contact.country", &c.Country}} {
+		*cc.v = strings.ToUpper(*cc.v)
+		if *cc.v != "" && !isCountryCode(*cc.v) {
+			return Errorf(EINVALID, "%s must be a two-letter ISO 3166 country code.", cc.name)
+		}
+	}
+	if c.Email != "" {
+		addr, err := mail.ParseAddress(c.Email)
+		if err != nil || addr.Address != c.Email {
+			return Errorf(EINVALID, "billing_contact.email must be a plain email address.")
+		}
+	}
+	if n := a.notifications.UsageAlertPercent; n < 1 || n > 100 {
+		return Errorf(EINVALID, "notifications.usage_alert_percent must be between 1 and 100.")
+	}
+	if a.paymentMethod != nil {
+		return a.paymentMethod.validate()
+	}
+	return nil
+}
+
+func isCountryCode(s string) bool {
+	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
+}
+
+func (pm *PaymentMethod) validate() error {
+	pm.Type = strings.ToLower(strings.TrimSpace(pm.Type))
+	pm.Brand = strings.ToLower(strings.TrimSpace(pm.Brand))
+	pm.Holder = strings.TrimSpace(pm.Holder)
+	switch pm.Type {
+	case PaymentCard, PaymentBankTransfer, PaymentInvoice:
+	default:
+		return Errorf(EINVALID, "payment_method.type must be %s, %s or %s.", PaymentCard, PaymentBankTransfer, PaymentInvoice)
+	}
+	if pm.Last4 != "" && (len(pm.Last4) != 4 || strings.Trim(pm.Last4, "0123456789") != "") {
+		return Errorf(EINVALID, "payment_method.last4 must be the last four digits only.")
+	}
+	if utf8.RuneCountInString(pm.Brand) > 32 || utf8.RuneCountInString(pm.Holder) > maxAccountField {
+		return Errorf(EINVALID, "payment_method.brand or holder is too long.")
+	}
+	if pm.Type != PaymentCard {
+		return nil
+	}
+	switch {
+	case pm.Last4 == "" || pm.Brand == "":
+		return Errorf(EINVALID, "A card needs its brand and last4.")
+	case pm.ExpMonth < 1 || pm.ExpMonth > 12:
+		return Errorf(EINVALID, "payment_method.exp_month must be between 1 and 12.")
+	case pm.ExpYear < 2000 || pm.ExpYear > 9999:
+		return Errorf(EINVALID, "payment_method.exp_year must be a four-digit year.")
+	}
+	return nil
+}
+
+// saveAccount writes the editable part of the account within tx.
+func (w *Workspace) saveAccount(ctx context.Context, tx *sql.Tx, a *accountRow) error {
+	profile, _ := json.Marshal(a.profile)
+	notes, _ := json.Marshal(a.notifications)
+	contact, _ := json.Marshal(a.billingContact)
+	method := ""
+	if a.paymentMethod != nil {
+		b, _ := json.Marshal(a.paymentMethod)
+		method = string(b)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO accounts (org_id, profile, notifications, billing_contact, payment_method, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (org_id) DO UPDATE SET profile = excluded.profile, notifications = excluded.notifications,
+			billing_contact = excluded.billing_contact, payment_method = excluded.payment_method,
+			updated_at = excluded.updated_at`,
+		w.org, string(profile), string(notes), string(contact), method, w.m.nowString())
+	if err != nil {
+		return fmt.Errorf("save account: %w", err)
+	}
+	return nil
+}
+
+// setPlan moves the workspace to plan p within tx, registering the
+// workspace when needed.
+func (w *Workspace) setPlan(ctx context.Context, tx *sql.Tx, p Plan) error {
+	if err := w.ensureWorkspace(ctx, tx); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE workspaces SET plan = ? WHERE org_id = ?`, p.Slug, w.org); err != nil {
+		return fmt.Errorf("set plan: %w", err)
+	}
+	return nil
+}
+
+// plan returns the workspace's plan; Starter for a workspace never
+// written to.
+func (w *Workspace) plan(ctx context.Context, q queryer) (Plan, error) {
+	var slug string
+	err := q.QueryRowContext(ctx, `SELECT plan FROM workspaces WHERE org_id = ?`, w.org).Scan(&slug)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Plans[0], nil
+	}
+	if err != nil {
+		return Plan{}, fmt.Errorf("read plan: %w", err)
+	}
+	return LookupPlan(slug)
+}
