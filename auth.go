@@ -117,7 +117,7 @@ func insertUser(ctx context.Context, tx *sql.Tx, u *User, hash []byte) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO users (user_id, org_id, email, name, role, password_hash, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, u.UserID, u.OrgID, u.Email, u.Name, u.Role, string(hash), u.CreatedAt)
 	if store.IsUnique(err) {
-		return &Error{Code: ECONFLICT, Message: "An account with this email already exists.", Err: err}
+		return &Error{Code: ECONFLICT, Message: "An account with this email already exists.", Err: ErrDuplicateEmail}
 	}
 	return err
 }
@@ -132,7 +132,7 @@ func (m *Memory) Signup(ctx context.Context, in SignupInput) (*User, error) {
 		org = "ws-" + randomHex(6)
 	}
 	if !ValidWorkspaceID(org) {
-		return nil, Errorf(EINVALID, "org_id must match ^[a-z0-9][a-z0-9_-]{2,63}$.")
+		return nil, errWorkspaceID("org_id")
 	}
 	name := strings.TrimSpace(in.WorkspaceName)
 	if utf8.RuneCountInString(name) > 200 || !utf8.ValidString(name) {
@@ -147,7 +147,7 @@ func (m *Memory) Signup(ctx context.Context, in SignupInput) (*User, error) {
 		_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
 			VALUES (?, ?, ?, ?, ?)`, org, name, PlanStarter, CreatorUser(u.UserID), u.CreatedAt)
 		if store.IsUnique(err) {
-			return &Error{Code: EINVALID, Message: fmt.Sprintf("Workspace %q already exists; an administrator adds users to it.", org), Err: err}
+			return &Error{Code: EINVALID, Message: fmt.Sprintf("Workspace %q already exists; an administrator adds users to it.", org), Err: ErrWorkspaceID}
 		}
 		if err != nil {
 			return err
@@ -254,7 +254,7 @@ func (m *Memory) GrantFounder(ctx context.Context, email string) error {
 type UserActivity struct {
 	User
 	Sessions  int      `json:"sessions"`   // research sessions recorded for the user
-	Domains   []string `json:"domains"`    // distinct domains of the user's memories, sorted
+	Domains   []string `json:"domains"`    // distinct domains of the user's memories and sessions, sorted
 	FirstSeen string   `json:"first_seen"` // account creation or first activity, whichever is earlier
 	LastSeen  string   `json:"last_seen"`  // latest login or activity
 }
@@ -303,7 +303,10 @@ func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
 			out[i].Domains = append(out[i].Domains, domain)
 		}
 	}
-	return out, drows.Err()
+	if err := drows.Err(); err != nil {
+		return nil, fmt.Errorf("list user domains: %w", err)
+	}
+	return out, w.addSessionActivity(ctx, out)
 }
 
 // minTime returns the earlier of two stored times, ignoring empty ones.

@@ -34,7 +34,7 @@ func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, e
 		return nil, err
 	}
 	if p.text != "" {
-		return &FetchResult{DOI: d, Warm: true, Bytes: len(p.text), BytesSaved: len(p.text), Source: "memory"}, nil
+		return w.countFetch(&FetchResult{DOI: d, Warm: true, Bytes: len(p.text), BytesSaved: len(p.text), Source: "memory"}), nil
 	}
 	if p.SourceURL == "" {
 		return nil, Errorf(ENOTFOUND, "Paper %s has no text in memory and no source_url to fetch it from.", d)
@@ -57,7 +57,7 @@ func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, e
 	if _, err := w.ingestPaperFile(ctx, p, name, body); err != nil {
 		return nil, err
 	}
-	return &FetchResult{DOI: d, Warm: false, Bytes: len(body), BytesSaved: 0, Source: "origin"}, nil
+	return w.countFetch(&FetchResult{DOI: d, Warm: false, Bytes: len(body), BytesSaved: 0, Source: "origin"}), nil
 }
 
 // ingestPaperFile stores a downloaded file as the full text of paper p.

@@ -124,6 +124,7 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *Ing
 	if err != nil {
 		return nil, nil, err
 	}
+	w.countPaper(len(in.Text))
 	rep.NodesStored = len(ns)
 	rep.ClaimsFound = countLabel(ns, LabelClaim)
 	rep.ElapsedMS = time.Since(start).Milliseconds()

@@ -129,7 +129,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 		return nil, err
 	}
 	rankSpans(cands, req.Keywords, req.ScopeSignals)
-	return pack(cands, req.BudgetTokens), nil
+	return w.countRecall(pack(cands, req.BudgetTokens)), nil
 }
 
 // query is what the candidate search needs to know.

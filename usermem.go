@@ -93,6 +93,7 @@ func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (
 	if err != nil {
 		return nil, err
 	}
+	w.countMemory()
 	return &Remembered{NodeID: ns[0].id, Key: key}, nil
 }
 
@@ -143,7 +144,7 @@ func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallR
 		return nil, err
 	}
 	rankSpans(cands, r.Keywords, nil)
-	return pack(cands, r.BudgetTokens), nil
+	return w.countRecall(pack(cands, r.BudgetTokens)), nil
 }
 
 // timeLayouts are the ISO-8601 forms accepted for times.

@@ -1,0 +1,400 @@
+package papermem
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Export limits.
+const (
+	DefaultExportLimit = 100   // records Exports returns when Limit is 0
+	MaxExportLimit     = 1000  // most records Exports returns
+	MaxExportSteps     = 10000 // most steps in one session record
+	exportStreamPage   = 500   // records StreamExports reads at a time
+)
+
+// Step is one step of a session: an agent called a tool.
+type Step struct {
+	Agent     string `json:"agent"`
+	Tool      string `json:"tool"`
+	Args      any    `json:"args"`       // any JSON value; numbers come back as json.Number
+	ResultRef string `json:"result_ref"` // where the result is kept, free text
+}
+
+// SessionRecord is the export record of a session.
+type SessionRecord struct {
+	SessionID      string         `json:"session_id"`      // "" makes ExportSession generate one
+	UserID         string         `json:"user_id"`         // who ran the session; "" for none
+	OrgID          string         `json:"org_id"`          // the workspace; set on output, ignored on input
+	CreatedAt      time.Time      `json:"created_at"`      // zero means now (or, re-exported, the first export's time)
+	Steps          []Step         `json:"steps"`           // in order
+	RecalledPapers []string       `json:"recalled_papers"` // DOIs; stored normalised and de-duplicated
+	RecalledClaims []int64        `json:"recalled_claims"` // node ids, de-duplicated
+	Metadata       map[string]any `json:"metadata"`        // free JSON object; numbers come back as json.Number
+}
+
+// Exported is the result of ExportSession.
+type Exported struct {
+	Written   bool   `json:"written"`
+	SessionID string `json:"session_id"`
+}
+
+// ExportSession stores the record of a session and links the session to
+// its recalled papers and claims as LinkSession does (unknown DOIs become
+// paper stubs). There is one record per session: exporting a session again
+// replaces its record, while links only accumulate. Unlike LinkSession, a
+// recalled claim id that names no node of the workspace is kept in the
+// record but not linked, since the record reports what happened and a
+// claim's node may have been re-indexed since. Errors: EINVALID.
+func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Exported, error) {
+	if rec.SessionID == "" {
+		rec.SessionID = newSessionID()
+	}
+	if !ValidSessionID(rec.SessionID) {
+		return nil, Errorf(EINVALID, "session_id must be 1 to 128 letters, digits or . _ : @ + -, starting with a letter or digit.")
+	}
+	if err := checkUserID(rec.UserID); err != nil {
+		return nil, err
+	}
+	if len(rec.Steps) > MaxExportSteps {
+		return nil, Errorf(EINVALID, "steps holds %d steps; at most %d are accepted.", len(rec.Steps), MaxExportSteps)
+	}
+	dois, err := normalizeDOIs(rec.RecalledPapers, "recalled_papers")
+	if err != nil {
+		return nil, err
+	}
+	claims, err := distinctClaims(rec.RecalledClaims, "recalled_claims")
+	if err != nil {
+		return nil, err
+	}
+	if rec.Steps == nil {
+		rec.Steps = []Step{}
+	}
+	for i, s := range rec.Steps {
+		if !utf8.ValidString(s.Agent) || !utf8.ValidString(s.Tool) || !utf8.ValidString(s.ResultRef) {
+			return nil, Errorf(EINVALID, "steps[%d]: agent, tool and result_ref must be UTF-8.", i)
+		}
+	}
+	steps, err := json.Marshal(rec.Steps)
+	if err != nil {
+		return nil, Errorf(EINVALID, "steps: args must be JSON values.")
+	}
+	if rec.Metadata == nil {
+		rec.Metadata = map[string]any{}
+	}
+	meta, err := json.Marshal(rec.Metadata)
+	if err != nil {
+		return nil, Errorf(EINVALID, "metadata must be a JSON object.")
+	}
+	papersJSON, _ := json.Marshal(dois)
+	claimsJSON, _ := json.Marshal(claims)
+	created := ""
+	if !rec.CreatedAt.IsZero() {
+		created = timestamp(rec.CreatedAt)
+	}
+	err = w.m.write(ctx, func(tx *sql.Tx) error {
+		sid, err := w.upsertSession(ctx, tx, rec.SessionID, rec.UserID)
+		if err != nil {
+			return err
+		}
+		now := w.m.nowString()
+		_, err = tx.ExecContext(ctx, `INSERT INTO session_exports (org_id, session_id, user_id, steps, recalled_papers,
+				recalled_claims, metadata, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (session_id) DO UPDATE SET user_id = excluded.user_id, steps = excluded.steps,
+				recalled_papers = excluded.recalled_papers, recalled_claims = excluded.recalled_claims,
+				metadata = excluded.metadata, updated_at = excluded.updated_at,
+				created_at = CASE WHEN ? = '' THEN session_exports.created_at ELSE excluded.created_at END
+			WHERE session_exports.org_id = excluded.org_id`,
+			w.org, sid, rec.UserID, string(steps), string(papersJSON), string(claimsJSON), string(meta),
+			cmpOr(created, now), now, created)
+		if err != nil {
+			return fmt.Errorf("store export of %q: %w", rec.SessionID, err)
+		}
+		known, err := w.knownClaims(ctx, tx, claims)
+		if err != nil {
+			return err
+		}
+		if err := w.linkPapers(ctx, tx, sid, dois); err != nil {
+			return err
+		}
+		return w.linkClaims(ctx, tx, sid, slices.DeleteFunc(claims, func(id int64) bool { return !known[id] }))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Exported{Written: true, SessionID: rec.SessionID}, nil
+}
+
+// cmpOr returns a unless it is empty, else b.
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// ExportQuery selects session records. Every field is optional.
+type ExportQuery struct {
+	SessionID string    // "" means every session
+	Since     time.Time // zero means no lower bound; inclusive
+	Until     time.Time // zero means no upper bound; inclusive
+	Limit     int       // 0 means DefaultExportLimit, at most MaxExportLimit; StreamExports: 0 means all
+	Cursor    string    // NextCursor of the previous page; "" starts at the newest
+}
+
+// ExportPage is one page of session records, newest first.
+type ExportPage struct {
+	Records    []SessionRecord `json:"records"`
+	Count      int             `json:"count"`                 // len(Records)
+	NextCursor string          `json:"next_cursor,omitempty"` // pass as Cursor for the next page; "" on the last
+}
+
+// Exports returns session records matching q, newest first (by created_at,
+// then latest written), one page at a time. Pages are cut by a cursor, so
+// records written meanwhile neither repeat nor shift later pages.
+// Errors: EINVALID (bad limit, cursor, or Since after Until).
+func (w *Workspace) Exports(ctx context.Context, q ExportQuery) (*ExportPage, error) {
+	switch {
+	case q.Limit == 0:
+		q.Limit = DefaultExportLimit
+	case q.Limit < 0 || q.Limit > MaxExportLimit:
+		return nil, Errorf(EINVALID, "limit must be between 1 and %d.", MaxExportLimit)
+	}
+	page := &ExportPage{Records: []SessionRecord{}}
+	last := ""
+	err := w.exports(ctx, q, q.Limit+1, func(r *SessionRecord, cursor string) error {
+		if len(page.Records) == q.Limit {
+			page.NextCursor = last // a record follows the page
+			return errStop
+		}
+		page.Records = append(page.Records, *r)
+		last = cursor
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	page.Count = len(page.Records)
+	return page, nil
+}
+
+// StreamExports calls fn with each session record matching q, newest
+// first, reading them a page at a time so that memory stays bounded
+// whatever their number; q.Limit caps the records (0 means all). An error
+// from fn stops the stream and is returned. Errors: EINVALID and fn's.
+func (w *Workspace) StreamExports(ctx context.Context, q ExportQuery, fn func(*SessionRecord) error) error {
+	if q.Limit < 0 {
+		return Errorf(EINVALID, "limit must not be negative.")
+	}
+	left := q.Limit
+	for {
+		n, last := 0, ""
+		err := w.exports(ctx, q, exportStreamPage, func(r *SessionRecord, cursor string) error {
+			if q.Limit > 0 && left == 0 {
+				return errStop
+			}
+			n, last = n+1, cursor
+			left--
+			return fn(r)
+		})
+		if err != nil {
+			return err
+		}
+		if n < exportStreamPage || (q.Limit > 0 && left <= 0) {
+			return nil
+		}
+		q.Cursor = last
+	}
+}
+
+// errStop ends an exports scan early without error.
+var errStop = errors.New("stop")
+
+// exports scans at most limit records matching q from its cursor on,
+// calling fn with each and the cursor that resumes after that record.
+func (w *Workspace) exports(ctx context.Context, q ExportQuery, limit int, fn func(r *SessionRecord, cursor string) error) error {
+	if !q.Since.IsZero() && !q.Until.IsZero() && q.Since.After(q.Until) {
+		return Errorf(EINVALID, "since must not be after until.")
+	}
+	where := []string{"e.org_id = ?", "s.org_id = ?"}
+	args := []any{w.org, w.org}
+	if q.SessionID != "" {
+		where, args = append(where, "s.session_id = ?"), append(args, q.SessionID)
+	}
+	if !q.Since.IsZero() {
+		where, args = append(where, "e.created_at >= ?"), append(args, timestamp(q.Since))
+	}
+	if !q.Until.IsZero() {
+		where, args = append(where, "e.created_at <= ?"), append(args, timestamp(q.Until))
+	}
+	if q.Cursor != "" {
+		at, id, err := parseCursor(q.Cursor)
+		if err != nil {
+			return err
+		}
+		where = append(where, "(e.created_at < ? OR (e.created_at = ? AND e.id < ?))")
+		args = append(args, at, at, id)
+	}
+	args = append(args, limit)
+	rows, err := w.m.db.QueryContext(ctx, `SELECT e.id, s.session_id, e.user_id, e.created_at, e.steps,
+			e.recalled_papers, e.recalled_claims, e.metadata
+		FROM session_exports e JOIN sessions s ON s.id = e.session_id
+		WHERE `+strings.Join(where, " AND ")+`
+		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`, args...)
+	if err != nil {
+		return fmt.Errorf("query exports: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var created, steps, papers, claims, meta string
+		r := SessionRecord{OrgID: w.org}
+		if err := rows.Scan(&id, &r.SessionID, &r.UserID, &created, &steps, &papers, &claims, &meta); err != nil {
+			return err
+		}
+		if r.CreatedAt, err = time.Parse(time.RFC3339Nano, created); err != nil {
+			return fmt.Errorf("export %d: created_at: %w", id, err)
+		}
+		if err := decodeJSON(steps, &r.Steps); err != nil {
+			return fmt.Errorf("export %d: steps: %w", id, err)
+		}
+		if err := decodeJSON(papers, &r.RecalledPapers); err != nil {
+			return fmt.Errorf("export %d: recalled_papers: %w", id, err)
+		}
+		if err := decodeJSON(claims, &r.RecalledClaims); err != nil {
+			return fmt.Errorf("export %d: recalled_claims: %w", id, err)
+		}
+		if err := decodeJSON(meta, &r.Metadata); err != nil {
+			return fmt.Errorf("export %d: metadata: %w", id, err)
+		}
+		if err := fn(&r, makeCursor(created, id)); err != nil {
+			if err == errStop {
+				return nil
+			}
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// decodeJSON decodes stored JSON keeping numbers exact.
+func decodeJSON(s string, v any) error {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	return d.Decode(v)
+}
+
+// makeCursor encodes the position of an export row.
+func makeCursor(created string, id int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(created + "|" + strconv.FormatInt(id, 10)))
+}
+
+// parseCursor decodes a cursor made by makeCursor.
+func parseCursor(c string) (string, int64, error) {
+	bad := Errorf(EINVALID, "cursor %q is not a cursor this service issued.", c)
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return "", 0, bad
+	}
+	at, idText, ok := bytes.Cut(b, []byte("|"))
+	if !ok {
+		return "", 0, bad
+	}
+	id, err := strconv.ParseInt(string(idText), 10, 64)
+	if err != nil {
+		return "", 0, bad
+	}
+	if _, err := time.Parse(time.RFC3339Nano, string(at)); err != nil {
+		return "", 0, bad
+	}
+	return string(at), id, nil
+}
+
+// SessionActivity summarises what a user did in a workspace's sessions.
+type SessionActivity struct {
+	Sessions  int      `json:"sessions"`   // sessions the user owns
+	Domains   []string `json:"domains"`    // domains of their sessions' papers and of their records' metadata.domain, sorted
+	FirstSeen string   `json:"first_seen"` // earliest session start
+	LastSeen  string   `json:"last_seen"`  // latest link or export
+}
+
+// SessionActivities returns the session activity of every user who owns a
+// session in the workspace, keyed by user id. A session's owner is the
+// first user id given when linking or exporting it. Users without sessions
+// are absent. Users uses it for its activity metadata.
+func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionActivity, error) {
+	out := map[string]*SessionActivity{}
+	rows, err := w.m.db.QueryContext(ctx, `SELECT user_id, count(*), min(created_at), max(updated_at)
+		FROM sessions WHERE org_id = ? AND user_id != '' GROUP BY user_id`, w.org)
+	if err != nil {
+		return nil, fmt.Errorf("session activity: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var user string
+		a := &SessionActivity{Domains: []string{}}
+		if err := rows.Scan(&user, &a.Sessions, &a.FirstSeen, &a.LastSeen); err != nil {
+			return nil, err
+		}
+		out[user] = a
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	rows, err = w.m.db.QueryContext(ctx, `SELECT s.user_id, p.domain FROM sessions s
+			JOIN session_papers sp ON sp.session_id = s.id AND sp.org_id = s.org_id
+			JOIN papers p ON p.id = sp.paper_id AND p.org_id = s.org_id
+		WHERE s.org_id = ? AND s.user_id != '' AND p.domain != ''
+		UNION
+		SELECT s.user_id, json_extract(e.metadata, '$.domain') FROM sessions s
+			JOIN session_exports e ON e.session_id = s.id AND e.org_id = s.org_id
+		WHERE s.org_id = ? AND s.user_id != '' AND json_type(e.metadata, '$.domain') = 'text'
+			AND json_extract(e.metadata, '$.domain') != ''
+		ORDER BY 1, 2`, w.org, w.org)
+	if err != nil {
+		return nil, fmt.Errorf("session domains: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var user, domain string
+		if err := rows.Scan(&user, &domain); err != nil {
+			return nil, err
+		}
+		if a := out[user]; a != nil {
+			a.Domains = append(a.Domains, domain)
+		}
+	}
+	return out, rows.Err()
+}
+
+// addSessionActivity adds session activity to a listing of users: session
+// counts, domains (merged, sorted) and the first and last seen times.
+func (w *Workspace) addSessionActivity(ctx context.Context, users []UserActivity) error {
+	acts, err := w.SessionActivities(ctx)
+	if err != nil {
+		return err
+	}
+	for i := range users {
+		u, a := &users[i], acts[users[i].UserID]
+		if a == nil {
+			continue
+		}
+		u.Sessions = a.Sessions
+		u.Domains = slices.Compact(slices.Sorted(slices.Values(append(u.Domains, a.Domains...))))
+		u.FirstSeen = minTime(u.FirstSeen, a.FirstSeen)
+		u.LastSeen = max(u.LastSeen, a.LastSeen)
+	}
+	return nil
+}

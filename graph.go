@@ -1,0 +1,949 @@
+package papermem
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Session and graph limits.
+const (
+	DefaultRelatedThreshold = 0.2  // Materialize threshold when none is given
+	DefaultGraphHops        = 1    // Graph and Neighborhood depth when none is given
+	MaxGraphHops            = 3    // deepest Graph and Neighborhood accepted
+	MaxGraphNodes           = 500  // most nodes a subgraph holds; beyond it Truncated is set
+	MaxSessionLinks         = 1000 // most papers, and most claims, in one link or export
+	HubSessions             = 1000 // a paper linked by more sessions generates no candidate pairs (see Materialize)
+)
+
+// Graph node and edge types.
+const (
+	NodeSession = "session"
+	NodePaper   = "paper"
+	NodeClaim   = "claim"
+
+	EdgeUses    = "uses"    // session → paper or claim it used
+	EdgeCites   = "cites"   // claim → the paper it comes from
+	EdgeRelated = "related" // session — session whose paper sets overlap
+)
+
+// sessionIDPattern is the rule for session ids.
+var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}$`)
+
+// ValidSessionID reports whether id is a well-formed session id: 1 to 128
+// characters of letters, digits and . _ : @ + -, starting with a letter or
+// digit.
+func ValidSessionID(id string) bool { return sessionIDPattern.MatchString(id) }
+
+// newSessionID returns a fresh random session id.
+func newSessionID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return "s_" + hex.EncodeToString(b)
+}
+
+// SessionLink links a session to the papers and claims it used.
+type SessionLink struct {
+	SessionID string   `json:"session_id"` // required, see ValidSessionID
+	UserID    string   `json:"-"`          // owner of the session; "" leaves it unchanged
+	Papers    []string `json:"papers"`     // DOIs, normalised; unknown ones become paper stubs
+	Claims    []int64  `json:"claims"`     // node ids from recall; each must exist in the workspace
+}
+
+// SessionLinks is the result of LinkSession.
+type SessionLinks struct {
+	SessionID    string `json:"session_id"`
+	LinkedPapers int    `json:"linked_papers"` // distinct papers of the request, now linked
+	LinkedClaims int    `json:"linked_claims"` // distinct claims of the request, now linked
+}
+
+// LinkSession records that a session used papers and claims, creating the
+// session on first use. Linking is idempotent: links that exist are kept,
+// and re-linking reports the same counts. A DOI that names no paper of the
+// workspace is recorded as a paper stub: a paper without title or text, so
+// PaperExists reports true and Paper reports cached false until the paper
+// is stored. A claim is any node id recall returned (claims, passages,
+// paper heads, analyses, documents) except per-user memories; an id that
+// names no such node of this workspace fails the call with EINVALID and
+// nothing is written. Links to a paper disappear when it is deleted, and
+// links to a claim when its paper is re-stored (its nodes get new ids).
+// Errors: EINVALID.
+func (w *Workspace) LinkSession(ctx context.Context, l SessionLink) (*SessionLinks, error) {
+	if !ValidSessionID(l.SessionID) {
+		return nil, Errorf(EINVALID, "session_id is required: 1 to 128 letters, digits or . _ : @ + -, starting with a letter or digit.")
+	}
+	if err := checkUserID(l.UserID); err != nil {
+		return nil, err
+	}
+	dois, err := normalizeDOIs(l.Papers, "papers")
+	if err != nil {
+		return nil, err
+	}
+	claims, err := distinctClaims(l.Claims, "claims")
+	if err != nil {
+		return nil, err
+	}
+	err = w.m.write(ctx, func(tx *sql.Tx) error {
+		id, err := w.upsertSession(ctx, tx, l.SessionID, l.UserID)
+		if err != nil {
+			return err
+		}
+		known, err := w.knownClaims(ctx, tx, claims)
+		if err != nil {
+			return err
+		}
+		if len(known) < len(claims) {
+			return unknownClaims(claims, known)
+		}
+		if err := w.linkPapers(ctx, tx, id, dois); err != nil {
+			return err
+		}
+		return w.linkClaims(ctx, tx, id, claims)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &SessionLinks{SessionID: l.SessionID, LinkedPapers: len(dois), LinkedClaims: len(claims)}, nil
+}
+
+// checkUserID bounds an optional user id.
+func checkUserID(user string) error {
+	if len(user) > 256 || !utf8.ValidString(user) {
+		return Errorf(EINVALID, "user_id must be UTF-8 of at most 256 bytes.")
+	}
+	return nil
+}
+
+// normalizeDOIs normalises and de-duplicates DOIs, keeping their order.
+func normalizeDOIs(in []string, field string) ([]string, error) {
+	if len(in) > MaxSessionLinks {
+		return nil, Errorf(EINVALID, "%s holds %d DOIs; at most %d are accepted.", field, len(in), MaxSessionLinks)
+	}
+	out := make([]string, 0, len(in))
+	seen := make(map[string]bool, len(in))
+	for _, s := range in {
+		d := NormalizeDOI(s)
+		if d == "" {
+			return nil, Errorf(EINVALID, "%s: %q is not a DOI.", field, s)
+		}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// distinctClaims de-duplicates claim ids, keeping their order.
+func distinctClaims(in []int64, field string) ([]int64, error) {
+	if len(in) > MaxSessionLinks {
+		return nil, Errorf(EINVALID, "%s holds %d ids; at most %d are accepted.", field, len(in), MaxSessionLinks)
+	}
+	out := make([]int64, 0, len(in))
+	seen := make(map[int64]bool, len(in))
+	for _, id := range in {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// unknownClaims is the EINVALID error naming the ids of claims missing
+// from known.
+func unknownClaims(claims []int64, known map[int64]bool) error {
+	var missing []string
+	for _, id := range claims {
+		if !known[id] {
+			missing = append(missing, strconv.FormatInt(id, 10))
+		}
+	}
+	if len(missing) > 10 {
+		missing = append(missing[:10], "…")
+	}
+	return Errorf(EINVALID, "claims: no node %s in this workspace.", strings.Join(missing, ", "))
+}
+
+// upsertSession registers a session on first use and returns its row id.
+// The first non-empty user id becomes the session's owner.
+func (w *Workspace) upsertSession(ctx context.Context, tx *sql.Tx, sessionID, user string) (int64, error) {
+	if err := w.ensureWorkspace(ctx, tx); err != nil {
+		return 0, err
+	}
+	now := w.m.nowString()
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO sessions (org_id, session_id, user_id, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, session_id) DO UPDATE SET updated_at = excluded.updated_at,
+			user_id = CASE WHEN sessions.user_id = '' THEN excluded.user_id ELSE sessions.user_id END
+		RETURNING id`, w.org, sessionID, user, now, now).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("upsert session %q: %w", sessionID, err)
+	}
+	return id, nil
+}
+
+// knownClaims returns which of ids are nodes of this workspace that a
+// session may link: any but per-user memories.
+func (w *Workspace) knownClaims(ctx context.Context, q queryer, ids []int64) (map[int64]bool, error) {
+	known := make(map[int64]bool, len(ids))
+	if len(ids) == 0 {
+		return known, nil
+	}
+	args := make([]any, 0, len(ids)+2)
+	args = append(args, w.org, KindMemory)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT id FROM nodes WHERE org_id = ? AND kind != ? AND id IN (`+placeholders(len(ids))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	found, err := scanIDs(rows)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range found {
+		known[id] = true
+	}
+	return known, nil
+}
+
+// linkPapers links session sid to the papers, creating stubs for DOIs the
+// workspace does not hold.
+func (w *Workspace) linkPapers(ctx context.Context, tx *sql.Tx, sid int64, dois []string) error {
+	if len(dois) == 0 {
+		return nil
+	}
+	now := w.m.nowString()
+	stub, err := tx.PrepareContext(ctx, `INSERT INTO papers (org_id, doi, created_at, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (org_id, doi) DO NOTHING`)
+	if err != nil {
+		return err
+	}
+	defer stub.Close()
+	get, err := tx.PrepareContext(ctx, `SELECT id FROM papers WHERE org_id = ? AND doi = ?`)
+	if err != nil {
+		return err
+	}
+	defer get.Close()
+	link, err := tx.PrepareContext(ctx, `INSERT INTO session_papers (session_id, paper_id, org_id, created_at)
+		VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+	if err != nil {
+		return err
+	}
+	defer link.Close()
+	for _, d := range dois {
+		if _, err := stub.ExecContext(ctx, w.org, d, now, now); err != nil {
+			return fmt.Errorf("paper stub %q: %w", d, err)
+		}
+		var pid int64
+		if err := get.QueryRowContext(ctx, w.org, d).Scan(&pid); err != nil {
+			return fmt.Errorf("paper %q: %w", d, err)
+		}
+		if _, err := link.ExecContext(ctx, sid, pid, w.org, now); err != nil {
+			return fmt.Errorf("link paper %q: %w", d, err)
+		}
+	}
+	return nil
+}
+
+// linkClaims links session sid to claim nodes known to exist.
+func (w *Workspace) linkClaims(ctx context.Context, tx *sql.Tx, sid int64, claims []int64) error {
+	if len(claims) == 0 {
+		return nil
+	}
+	now := w.m.nowString()
+	link, err := tx.PrepareContext(ctx, `INSERT INTO session_claims (session_id, node_id, org_id, created_at)
+		VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+	if err != nil {
+		return err
+	}
+	defer link.Close()
+	for _, id := range claims {
+		if _, err := link.ExecContext(ctx, sid, id, w.org, now); err != nil {
+			return fmt.Errorf("link claim %d: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// MaterializeResult counts what Materialize changed.
+type MaterializeResult struct {
+	Created int `json:"related_edges_created"` // edges that did not exist
+	Updated int `json:"related_edges_updated"` // edges kept with a new weight
+	Removed int `json:"related_edges_removed"` // edges now below the threshold
+	Total   int `json:"related_edges"`         // related edges after the run
+}
+
+// Materialize recomputes the workspace's related edges: after it, two
+// sessions are joined by exactly one related edge when the Jaccard index of
+// their paper sets, |A∩B| / |A∪B|, is at least threshold, and the edge's
+// weight is that index. Edges that exist are kept (re-weighted when their
+// index changed), edges now below the threshold are removed, so a second
+// run with the same links creates nothing. Threshold 0 means
+// DefaultRelatedThreshold; otherwise it must lie in (0, 1].
+//
+// Candidate pairs come from an inverted index paper → sessions, never from
+// all pairs of sessions: for each session, an accumulator counts the papers
+// it shares with every later session reached through its papers. Time is
+// O(L + Σ_p s_p²) for L links and s_p sessions per paper p, memory O(L + S
+// + E) for S sessions and E edges; sessions that share no paper cost
+// nothing. A paper linked by more than HubSessions sessions does not
+// generate candidate pairs (it would cost s_p² and join almost everyone),
+// but still counts exactly in the index of every pair found through another
+// paper: the only effect of the cap is that two sessions whose shared
+// papers are all such hubs get no edge. The run is one write transaction.
+// Errors: EINVALID.
+func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*MaterializeResult, error) {
+	if threshold == 0 {
+		threshold = DefaultRelatedThreshold
+	}
+	if math.IsNaN(threshold) || threshold <= 0 || threshold > 1 {
+		return nil, Errorf(EINVALID, "threshold must be greater than 0 and at most 1.")
+	}
+	res := &MaterializeResult{}
+	err := w.m.write(ctx, func(tx *sql.Tx) error {
+		links, err := w.sessionPapers(ctx, tx)
+		if err != nil {
+			return err
+		}
+		want := relatedPairs(links, threshold, HubSessions)
+		have, err := w.relatedEdges(ctx, tx)
+		if err != nil {
+			return err
+		}
+		now := w.m.nowString()
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO session_edges (a, b, org_id, weight, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		upd, err := tx.PrepareContext(ctx, `UPDATE session_edges SET weight = ?, updated_at = ? WHERE org_id = ? AND a = ? AND b = ?`)
+		if err != nil {
+			return err
+		}
+		defer upd.Close()
+		del, err := tx.PrepareContext(ctx, `DELETE FROM session_edges WHERE org_id = ? AND a = ? AND b = ?`)
+		if err != nil {
+			return err
+		}
+		defer del.Close()
+		for _, p := range want {
+			old, ok := have[[2]int64{p.a, p.b}]
+			switch {
+			case !ok:
+				if _, err := ins.ExecContext(ctx, p.a, p.b, w.org, p.weight, now, now); err != nil {
+					return fmt.Errorf("insert related edge: %w", err)
+				}
+				res.Created++
+			case old != p.weight:
+				if _, err := upd.ExecContext(ctx, p.weight, now, w.org, p.a, p.b); err != nil {
+					return fmt.Errorf("update related edge: %w", err)
+				}
+				res.Updated++
+			}
+			delete(have, [2]int64{p.a, p.b})
+		}
+		for k := range have {
+			if _, err := del.ExecContext(ctx, w.org, k[0], k[1]); err != nil {
+				return fmt.Errorf("delete related edge: %w", err)
+			}
+			res.Removed++
+		}
+		res.Total = len(want)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// sessionLink is one session → paper link by row ids.
+type sessionLink struct{ session, paper int64 }
+
+// sessionPapers loads every session → paper link of the workspace.
+func (w *Workspace) sessionPapers(ctx context.Context, q queryer) ([]sessionLink, error) {
+	rows, err := q.QueryContext(ctx, `SELECT session_id, paper_id FROM session_papers WHERE org_id = ?`, w.org)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []sessionLink
+	for rows.Next() {
+		var l sessionLink
+		if err := rows.Scan(&l.session, &l.paper); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// relatedEdges loads the workspace's related edges, keyed by (a, b).
+func (w *Workspace) relatedEdges(ctx context.Context, q queryer) (map[[2]int64]float64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT a, b, weight FROM session_edges WHERE org_id = ?`, w.org)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[[2]int64]float64{}
+	for rows.Next() {
+		var a, b int64
+		var wt float64
+		if err := rows.Scan(&a, &b, &wt); err != nil {
+			return nil, err
+		}
+		out[[2]int64{a, b}] = wt
+	}
+	return out, rows.Err()
+}
+
+// relatedPair is a wanted related edge between session rows a < b.
+type relatedPair struct {
+	a, b   int64
+	weight float64
+}
+
+// jaccardSlack absorbs rounding when an index equals the threshold.
+const jaccardSlack = 1e-12
+
+// relatedPairs returns, ordered by (a, b), every pair of sessions whose
+// paper sets have a Jaccard index >= threshold, found through the inverted
+// index paper → sessions as Materialize describes. Papers linked by more
+// than hub sessions generate no pairs but count in every pair's index.
+func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair {
+	// Dense indexes: sessions in row-id order, so i < j means a < b.
+	sessIDs := make([]int64, 0)
+	sessIdx := map[int64]int32{}
+	paperIdx := map[int64]int32{}
+	for _, l := range links {
+		if _, ok := sessIdx[l.session]; !ok {
+			sessIdx[l.session] = 0
+			sessIDs = append(sessIDs, l.session)
+		}
+		if _, ok := paperIdx[l.paper]; !ok {
+			paperIdx[l.paper] = int32(len(paperIdx))
+		}
+	}
+	slices.Sort(sessIDs)
+	for i, id := range sessIDs {
+		sessIdx[id] = int32(i)
+	}
+	n, np := len(sessIDs), len(paperIdx)
+	byPaper := csr(np, func(emit func(row, col int32)) {
+		for _, l := range links {
+			emit(paperIdx[l.paper], sessIdx[l.session])
+		}
+	})
+	isHub := make([]bool, np)
+	for p := range np {
+		isHub[p] = len(byPaper.row(int32(p))) > hub
+	}
+	bySession := csr(n, func(emit func(row, col int32)) {
+		for _, l := range links {
+			emit(sessIdx[l.session], paperIdx[l.paper])
+		}
+	})
+	hubs := csr(n, func(emit func(row, col int32)) {
+		for _, l := range links {
+			if p := paperIdx[l.paper]; isHub[p] {
+				emit(sessIdx[l.session], p)
+			}
+		}
+	})
+
+	var out []relatedPair
+	count := make([]int32, n)
+	var touched []int32
+	for i := range int32(n) {
+		for _, p := range bySession.row(i) {
+			if isHub[p] {
+				continue
+			}
+			ss := byPaper.row(p)
+			k, _ := slices.BinarySearch(ss, i+1)
+			for _, j := range ss[k:] {
+				if count[j] == 0 {
+					touched = append(touched, j)
+				}
+				count[j]++
+			}
+		}
+		slices.Sort(touched)
+		si := len(bySession.row(i))
+		for _, j := range touched {
+			inter := int(count[j]) + intersectSorted(hubs.row(i), hubs.row(j))
+			union := si + len(bySession.row(j)) - inter
+			jac := float64(inter) / float64(union)
+			if jac+jaccardSlack >= threshold {
+				out = append(out, relatedPair{a: sessIDs[i], b: sessIDs[j], weight: jac})
+			}
+			count[j] = 0
+		}
+		touched = touched[:0]
+	}
+	return out
+}
+
+// compressed is a compressed sparse row matrix: row r's sorted columns are
+// cols[start[r]:start[r+1]].
+type compressed struct {
+	start []int32
+	cols  []int32
+}
+
+func (c compressed) row(r int32) []int32 { return c.cols[c.start[r]:c.start[r+1]] }
+
+// csr builds a compressed matrix of rows rows from the (row, col) pairs
+// fill emits, each row's columns sorted. fill is called twice.
+func csr(rows int, fill func(emit func(row, col int32))) compressed {
+	start := make([]int32, rows+1)
+	fill(func(r, _ int32) { start[r+1]++ })
+	for r := range rows {
+		start[r+1] += start[r]
+	}
+	cols := make([]int32, start[rows])
+	next := slices.Clone(start[:rows])
+	fill(func(r, c int32) {
+		cols[next[r]] = c
+		next[r]++
+	})
+	c := compressed{start: start, cols: cols}
+	for r := range int32(rows) {
+		slices.Sort(c.row(r))
+	}
+	return c
+}
+
+// intersectSorted counts the values two sorted slices share.
+func intersectSorted(a, b []int32) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
+}
+
+// Subgraph is a breadth-first part of a workspace's session graph.
+//
+// Node ids are stable strings: "session:<session_id>", "paper:<doi>" (the
+// normalised DOI or local id) and "claim:<node_id>" (the node id recall
+// reports).
+type Subgraph struct {
+	Seed      string      `json:"seed"`      // id of the node the search started from
+	Hops      int         `json:"hops"`      // depth searched
+	Nodes     []GraphNode `json:"nodes"`     // by distance from the seed, then id
+	Edges     []GraphEdge `json:"edges"`     // every edge between two of Nodes, by source, target, type
+	Truncated bool        `json:"truncated"` // true when MaxGraphNodes cut the search short
+}
+
+// GraphNode is a session, paper or claim. Fields beyond id, type, label and
+// hop are set for the types they concern.
+type GraphNode struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`  // NodeSession, NodePaper or NodeClaim
+	Label     string `json:"label"` // session id, paper title (or DOI), claim text (shortened)
+	Hop       int    `json:"hop"`   // distance from the seed
+	SessionID string `json:"session_id,omitempty"`
+	UserID    string `json:"user_id,omitempty"`    // session owner
+	DOI       string `json:"doi,omitempty"`        // paper, or the paper a claim comes from
+	Cached    *bool  `json:"cached,omitempty"`     // paper: its full text is in memory
+	NodeID    int64  `json:"node_id,omitempty"`    // claim: the recall node id
+	NodeLabel string `json:"node_label,omitempty"` // claim: Claim, Passage, Paper, Analysis or Document
+}
+
+// GraphEdge is a typed, weighted edge. Uses and cites edges weigh 1;
+// related edges weigh the Jaccard index of the two sessions' paper sets.
+type GraphEdge struct {
+	Source string  `json:"source"`
+	Target string  `json:"target"`
+	Type   string  `json:"type"` // EdgeUses, EdgeCites or EdgeRelated
+	Weight float64 `json:"weight"`
+}
+
+// claimLabelRunes bounds a claim node's label.
+const claimLabelRunes = 160
+
+// Graph returns the subgraph around session seed: the sessions, papers and
+// claims within hops edges (0 means DefaultGraphHops, at most MaxGraphHops)
+// and every edge between them. Only the workspace's own sessions are seen.
+// Errors: EINVALID, ENOTFOUND (no such session in this workspace).
+func (w *Workspace) Graph(ctx context.Context, seed string, hops int) (*Subgraph, error) {
+	if strings.TrimSpace(seed) == "" {
+		return nil, Errorf(EINVALID, "seed_session is required.")
+	}
+	return w.Neighborhood(ctx, NodeSession+":"+seed, hops)
+}
+
+// Neighborhood returns the subgraph within hops edges of the node with id
+// nodeID ("session:<id>", "paper:<doi>" or "claim:<node_id>"; see
+// Subgraph). Hops 0 means DefaultGraphHops, at most MaxGraphHops. The
+// search is breadth-first; it stops adding nodes at MaxGraphNodes and then
+// reports Truncated. From a paper it reaches the sessions that use it and
+// the linked claims that come from it. Errors: EINVALID, ENOTFOUND.
+func (w *Workspace) Neighborhood(ctx context.Context, nodeID string, hops int) (*Subgraph, error) {
+	if hops == 0 {
+		hops = DefaultGraphHops
+	}
+	if hops < 0 || hops > MaxGraphHops {
+		return nil, Errorf(EINVALID, "hops must be between 1 and %d.", MaxGraphHops)
+	}
+	seed, err := w.resolveNode(ctx, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	g := &graphSearch{w: w, dist: map[gkey]int{seed: 0}, order: []gkey{seed}, edges: map[gedge]float64{}}
+	frontier := []gkey{seed}
+	// One pass beyond the last hop adds only the edges between nodes
+	// already found, so the result holds every edge among its nodes.
+	for hop := 1; hop <= hops+1 && len(frontier) > 0; hop++ {
+		adj, err := g.adjacent(ctx, frontier)
+		if err != nil {
+			return nil, err
+		}
+		frontier = g.add(adj, hop, hop > hops)
+	}
+	return g.result(ctx, nodeID, hops)
+}
+
+// gkey names a graph node by type and row id (session and paper rows,
+// node id for claims).
+type gkey struct {
+	typ string
+	id  int64
+}
+
+// gedge is an edge between two gkeys.
+type gedge struct {
+	src, dst gkey
+	typ      string
+}
+
+// graphSearch holds the state of one breadth-first search.
+type graphSearch struct {
+	w         *Workspace
+	dist      map[gkey]int
+	order     []gkey
+	edges     map[gedge]float64
+	truncated bool
+}
+
+// resolveNode parses a node id and checks that the node exists in the
+// workspace.
+func (w *Workspace) resolveNode(ctx context.Context, nodeID string) (gkey, error) {
+	typ, rest, ok := strings.Cut(nodeID, ":")
+	if !ok || rest == "" {
+		return gkey{}, Errorf(EINVALID, "%q is not a graph node id (session:<id>, paper:<doi> or claim:<node_id>).", nodeID)
+	}
+	var id int64
+	var err error
+	switch typ {
+	case NodeSession:
+		err = w.m.db.QueryRowContext(ctx, `SELECT id FROM sessions WHERE org_id = ? AND session_id = ?`, w.org, rest).Scan(&id)
+		err = dbError(err, "No session "+rest+" in this workspace.")
+	case NodePaper:
+		d := NormalizeDOI(rest)
+		if d == "" {
+			return gkey{}, Errorf(EINVALID, "%q is not a DOI.", rest)
+		}
+		err = w.m.db.QueryRowContext(ctx, `SELECT id FROM papers WHERE org_id = ? AND doi = ?`, w.org, d).Scan(&id)
+		err = dbError(err, "Paper "+d+" is not in memory.")
+	case NodeClaim:
+		n, perr := strconv.ParseInt(rest, 10, 64)
+		if perr != nil {
+			return gkey{}, Errorf(EINVALID, "%q is not a claim node id.", rest)
+		}
+		err = w.m.db.QueryRowContext(ctx, `SELECT id FROM nodes WHERE org_id = ? AND id = ? AND kind != ?`, w.org, n, KindMemory).Scan(&id)
+		err = dbError(err, "No claim "+rest+" in this workspace.")
+	default:
+		return gkey{}, Errorf(EINVALID, "%q is not a graph node id (session:<id>, paper:<doi> or claim:<node_id>).", nodeID)
+	}
+	return gkey{typ, id}, err
+}
+
+// edgeOrder ranks edge types for the order in which a truncated search
+// keeps neighbours: related sessions first, then what sessions use.
+var edgeOrder = map[string]int{EdgeRelated: 0, EdgeUses: 1, EdgeCites: 2}
+
+// add takes the edges found around the frontier: endpoints not yet seen
+// join the graph at distance hop (unless onlyEdges, or the node cap is
+// reached), and edges whose endpoints are both in the graph are kept. It
+// returns the new frontier.
+func (g *graphSearch) add(adj []adjacency, hop int, onlyEdges bool) []gkey {
+	sort.Slice(adj, func(i, j int) bool {
+		a, b := adj[i], adj[j]
+		if edgeOrder[a.e.typ] != edgeOrder[b.e.typ] {
+			return edgeOrder[a.e.typ] < edgeOrder[b.e.typ]
+		}
+		if a.weight != b.weight {
+			return a.weight > b.weight
+		}
+		if a.e.src != b.e.src {
+			return lessKey(a.e.src, b.e.src)
+		}
+		return lessKey(a.e.dst, b.e.dst)
+	})
+	var next []gkey
+	for _, a := range adj {
+		in := true
+		for _, k := range []gkey{a.e.src, a.e.dst} {
+			if _, ok := g.dist[k]; ok {
+				continue
+			}
+			if onlyEdges {
+				in = false
+				break
+			}
+			if len(g.order) >= MaxGraphNodes {
+				g.truncated = true
+				in = false
+				break
+			}
+			g.dist[k] = hop
+			g.order = append(g.order, k)
+			next = append(next, k)
+		}
+		if in {
+			g.edges[a.e] = a.weight
+		}
+	}
+	return next
+}
+
+func lessKey(a, b gkey) bool {
+	if a.typ != b.typ {
+		return a.typ < b.typ
+	}
+	return a.id < b.id
+}
+
+// adjacency is an edge found next to a frontier node.
+type adjacency struct {
+	e      gedge
+	weight float64
+}
+
+// adjacent returns every edge touching a node of frontier.
+func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacency, error) {
+	ids := map[string][]any{}
+	for _, k := range frontier {
+		ids[k.typ] = append(ids[k.typ], k.id)
+	}
+	w := g.w
+	var out []adjacency
+	pairs := func(q string, args []any, typ string, src, dst string, weighted bool) error {
+		rows, err := w.m.db.QueryContext(ctx, q, append([]any{w.org}, args...)...)
+		if err != nil {
+			return fmt.Errorf("graph: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a, b int64
+			wt := 1.0
+			dest := []any{&a, &b}
+			if weighted {
+				dest = append(dest, &wt)
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+			out = append(out, adjacency{e: gedge{src: gkey{src, a}, dst: gkey{dst, b}, typ: typ}, weight: wt})
+		}
+		return rows.Err()
+	}
+	if s := ids[NodeSession]; len(s) > 0 {
+		in := placeholders(len(s))
+		if err := pairs(`SELECT session_id, paper_id FROM session_papers WHERE org_id = ? AND session_id IN (`+in+`)`, s, EdgeUses, NodeSession, NodePaper, false); err != nil {
+			return nil, err
+		}
+		if err := pairs(`SELECT session_id, node_id FROM session_claims WHERE org_id = ? AND session_id IN (`+in+`)`, s, EdgeUses, NodeSession, NodeClaim, false); err != nil {
+			return nil, err
+		}
+		both := append(slices.Clone(s), s...)
+		if err := pairs(`SELECT a, b, weight FROM session_edges WHERE org_id = ? AND (a IN (`+in+`) OR b IN (`+in+`))`, both, EdgeRelated, NodeSession, NodeSession, true); err != nil {
+			return nil, err
+		}
+	}
+	if p := ids[NodePaper]; len(p) > 0 {
+		in := placeholders(len(p))
+		if err := pairs(`SELECT session_id, paper_id FROM session_papers WHERE org_id = ? AND paper_id IN (`+in+`)`, p, EdgeUses, NodeSession, NodePaper, false); err != nil {
+			return nil, err
+		}
+		// Claims from the paper's own nodes and from its analysis, as
+		// far as some session links them.
+		if err := pairs(`SELECT DISTINCT n.id, n.owner_id FROM nodes n JOIN session_claims sc ON sc.node_id = n.id AND sc.org_id = n.org_id
+			WHERE n.org_id = ? AND n.kind = 'paper' AND n.owner_id IN (`+in+`)`, p, EdgeCites, NodeClaim, NodePaper, false); err != nil {
+			return nil, err
+		}
+		if err := pairs(`SELECT DISTINCT n.id, p.id FROM papers p
+			JOIN analyses a ON a.org_id = p.org_id AND a.doi = p.doi
+			JOIN nodes n ON n.org_id = a.org_id AND n.kind = 'analysis' AND n.owner_id = a.id
+			JOIN session_claims sc ON sc.node_id = n.id AND sc.org_id = n.org_id
+			WHERE p.org_id = ? AND p.id IN (`+in+`)`, p, EdgeCites, NodeClaim, NodePaper, false); err != nil {
+			return nil, err
+		}
+	}
+	if c := ids[NodeClaim]; len(c) > 0 {
+		in := placeholders(len(c))
+		if err := pairs(`SELECT session_id, node_id FROM session_claims WHERE org_id = ? AND node_id IN (`+in+`)`, c, EdgeUses, NodeSession, NodeClaim, false); err != nil {
+			return nil, err
+		}
+		if err := pairs(`SELECT n.id, `+claimPaper+` FROM nodes n WHERE n.org_id = ? AND n.id IN (`+in+`) AND `+claimPaper+` IS NOT NULL`, c, EdgeCites, NodeClaim, NodePaper, false); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// claimPaper is the SQL expression for the paper row a node n comes from:
+// its owner for paper nodes, the analysed paper for analysis nodes, NULL
+// otherwise.
+const claimPaper = `(CASE n.kind WHEN 'paper' THEN n.owner_id
+	WHEN 'analysis' THEN (SELECT p.id FROM analyses a JOIN papers p ON p.org_id = a.org_id AND p.doi = a.doi
+		WHERE a.org_id = n.org_id AND a.id = n.owner_id) END)`
+
+// result loads the nodes' details and builds the Subgraph.
+func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgraph, error) {
+	nodes := make(map[gkey]*GraphNode, len(g.order))
+	ids := map[string][]any{}
+	for _, k := range g.order {
+		ids[k.typ] = append(ids[k.typ], k.id)
+	}
+	w := g.w
+	each := func(q string, args []any, scan func(rows *sql.Rows) error) error {
+		if len(args) == 0 {
+			return nil
+		}
+		rows, err := w.m.db.QueryContext(ctx, q+` IN (`+placeholders(len(args))+`)`, append([]any{w.org}, args...)...)
+		if err != nil {
+			return fmt.Errorf("graph nodes: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	err := each(`SELECT id, session_id, user_id FROM sessions WHERE org_id = ? AND id`, ids[NodeSession], func(rows *sql.Rows) error {
+		var id int64
+		var n GraphNode
+		if err := rows.Scan(&id, &n.SessionID, &n.UserID); err != nil {
+			return err
+		}
+		n.ID, n.Type, n.Label = NodeSession+":"+n.SessionID, NodeSession, n.SessionID
+		nodes[gkey{NodeSession, id}] = &n
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT id, doi, title, text != '' FROM papers WHERE org_id = ? AND id`, ids[NodePaper], func(rows *sql.Rows) error {
+		var id int64
+		var n GraphNode
+		var title string
+		var cached bool
+		if err := rows.Scan(&id, &n.DOI, &title, &cached); err != nil {
+			return err
+		}
+		n.ID, n.Type, n.Label, n.Cached = NodePaper+":"+n.DOI, NodePaper, title, &cached
+		if n.Label == "" {
+			n.Label = n.DOI
+		}
+		nodes[gkey{NodePaper, id}] = &n
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT n.id, n.label, n.text, coalesce((SELECT doi FROM papers WHERE org_id = n.org_id AND id = `+claimPaper+`), '')
+		FROM nodes n WHERE n.org_id = ? AND n.id`, ids[NodeClaim], func(rows *sql.Rows) error {
+		var n GraphNode
+		var text string
+		if err := rows.Scan(&n.NodeID, &n.NodeLabel, &text, &n.DOI); err != nil {
+			return err
+		}
+		n.ID, n.Type, n.Label = NodeClaim+":"+strconv.FormatInt(n.NodeID, 10), NodeClaim, shorten(text, claimLabelRunes)
+		nodes[gkey{NodeClaim, n.NodeID}] = &n
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	root, ok := nodes[g.order[0]]
+	if !ok {
+		return nil, Errorf(ENOTFOUND, "No node %s in this workspace.", seed)
+	}
+	sg := &Subgraph{Seed: root.ID, Hops: hops, Nodes: []GraphNode{}, Edges: []GraphEdge{}, Truncated: g.truncated}
+	for _, k := range g.order {
+		n, ok := nodes[k]
+		if !ok {
+			continue // deleted while searching
+		}
+		n.Hop = g.dist[k]
+		sg.Nodes = append(sg.Nodes, *n)
+	}
+	sort.SliceStable(sg.Nodes, func(i, j int) bool {
+		a, b := sg.Nodes[i], sg.Nodes[j]
+		if a.Hop != b.Hop {
+			return a.Hop < b.Hop
+		}
+		return a.ID < b.ID
+	})
+	for e, wt := range g.edges {
+		s, t := nodes[e.src], nodes[e.dst]
+		if s == nil || t == nil {
+			continue
+		}
+		sg.Edges = append(sg.Edges, GraphEdge{Source: s.ID, Target: t.ID, Type: e.typ, Weight: wt})
+	}
+	sort.Slice(sg.Edges, func(i, j int) bool {
+		a, b := sg.Edges[i], sg.Edges[j]
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		if a.Target != b.Target {
+			return a.Target < b.Target
+		}
+		return a.Type < b.Type
+	})
+	return sg, nil
+}
+
+// shorten cuts s to at most n runes, on a word boundary when one is near,
+// marking the cut with an ellipsis.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	cut := string(r)
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)*3/4 {
+		cut = cut[:i]
+	}
+	return cut + "…"
+}
