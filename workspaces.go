@@ -3,6 +3,7 @@ package papermem
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -13,6 +14,20 @@ import (
 
 // DefaultTokenTTL is a new workspace's session-token lifetime.
 const DefaultTokenTTL = 24 * time.Hour
+
+// Sentinels in the chain of some errors, for callers that tell them apart
+// (errors.Is): the HTTP layer gives them their own API codes.
+var (
+	// ErrWorkspaceID: a workspace id is malformed or already taken.
+	ErrWorkspaceID = errors.New("invalid or taken workspace id")
+	// ErrDuplicateEmail: an account with the email exists.
+	ErrDuplicateEmail = errors.New("duplicate email")
+)
+
+// errWorkspaceID is the EINVALID error of a malformed workspace id.
+func errWorkspaceID(field string) error {
+	return &Error{Code: EINVALID, Message: field + " must match ^[a-z0-9][a-z0-9_-]{2,63}$.", Err: ErrWorkspaceID}
+}
 
 // CreatorUser names a user as the creator of a workspace or API key.
 func CreatorUser(userID string) string { return "user:" + userID }
@@ -58,7 +73,7 @@ func (r *WorkspaceRecord) TokenTTL() time.Duration {
 func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string) (*WorkspaceRecord, *NewAPIKey, error) {
 	org = strings.TrimSpace(org)
 	if !ValidWorkspaceID(org) {
-		return nil, nil, Errorf(EINVALID, "org_id must match ^[a-z0-9][a-z0-9_-]{2,63}$.")
+		return nil, nil, errWorkspaceID("org_id")
 	}
 	name = strings.TrimSpace(name)
 	if utf8.RuneCountInString(name) > 200 || !utf8.ValidString(name) {
@@ -70,7 +85,7 @@ func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string)
 		_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
 			VALUES (?, ?, ?, ?, ?)`, org, name, PlanStarter, creator, m.nowString())
 		if store.IsUnique(err) {
-			return &Error{Code: ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", org), Err: err}
+			return &Error{Code: ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", org), Err: ErrWorkspaceID}
 		}
 		if err != nil {
 			return fmt.Errorf("create workspace: %w", err)
@@ -91,6 +106,9 @@ func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string)
 // the workspaces made by any of creators, current first then oldest first.
 // Errors: EINVALID (current is not a valid id).
 func (m *Memory) Workspaces(ctx context.Context, current string, creators ...string) ([]WorkspaceRecord, error) {
+	if !ValidWorkspaceID(current) {
+		return nil, errWorkspaceID("org_id")
+	}
 	err := m.write(ctx, func(tx *sql.Tx) error {
 		return m.Workspace(current).ensureWorkspace(ctx, tx)
 	})

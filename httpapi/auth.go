@@ -1,0 +1,372 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/papermem/papermem"
+)
+
+// access is the credential a route needs.
+type access int
+
+const (
+	public   access = iota // none
+	optional               // read when present, never required, never an error
+	bearer                 // an API key or a session token
+	session                // a session token only
+	memory                 // bearer, or the developer headers when Config.DevAuth is on
+	founder                // bearer of an account with founder access
+)
+
+// Credential kinds, as logged.
+const (
+	credSession = "session"
+	credAPIKey  = "api_key"
+	credDev     = "dev"
+)
+
+// Request headers naming users and developer workspaces.
+const (
+	headerUserID  = "X-User-Id"
+	headerDevOrg  = "X-Dev-Org-Id"
+	headerDevUser = "X-Dev-User-Id"
+)
+
+// principal is who a request acts for.
+type principal struct {
+	org   string // workspace every call is scoped to
+	user  string // "" when the credential names no user
+	cred  string // credSession, credAPIKey or credDev
+	keyID string // the API key's id, for credAPIKey
+}
+
+// rateKey identifies the credential for rate limiting.
+func (p *principal) rateKey() string {
+	switch p.cred {
+	case credAPIKey:
+		return "key:" + p.keyID
+	case credSession:
+		return "user:" + p.user
+	}
+	return "dev:" + p.org
+}
+
+// creators are the creator names of workspaces this principal made.
+func (p *principal) creators() []string {
+	c := []string{papermem.CreatorWorkspace(p.org)}
+	if p.user != "" {
+		c = append(c, papermem.CreatorUser(p.user))
+	}
+	return c
+}
+
+// creator is the name recorded for what this principal creates.
+func (p *principal) creator() string {
+	if p.user != "" {
+		return papermem.CreatorUser(p.user)
+	}
+	return papermem.CreatorWorkspace(p.org)
+}
+
+type principalKey struct{}
+
+// principalFrom returns the request's principal; routes other than public
+// and optional ones always have one.
+func principalFrom(ctx context.Context) *principal {
+	p, _ := ctx.Value(principalKey{}).(*principal)
+	return p
+}
+
+// workspace is the principal's workspace.
+func (s *server) workspace(r *http.Request) *papermem.Workspace {
+	return s.m.Workspace(principalFrom(r.Context()).org)
+}
+
+// userOf returns the principal's user id, or errMissingUser.
+func userOf(r *http.Request) (string, error) {
+	if u := principalFrom(r.Context()).user; u != "" {
+		return u, nil
+	}
+	return "", errMissingUser
+}
+
+var (
+	errNoCredential = papermem.Errorf(papermem.EUNAUTHORIZED, "Missing credential: send Authorization: Bearer <API key or session token>.")
+	errBadToken     = papermem.Errorf(papermem.EUNAUTHORIZED, "Invalid or expired session token.")
+	errNeedSession  = papermem.Errorf(papermem.EUNAUTHORIZED, "This route needs a session token from signup or login.")
+	errNotFounder   = papermem.Errorf(papermem.EFORBIDDEN, "This route needs founder access.")
+)
+
+// chain wraps a route's handler with its authentication and rate limit.
+func (s *server) chain(rt route) http.Handler {
+	h := s.adapt(rt.h)
+	if rt.access == public || rt.access == optional {
+		return h
+	}
+	return s.adapt(func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.authenticate(r, rt.access)
+		if err != nil {
+			return err
+		}
+		info := infoFrom(r.Context())
+		info.org, info.cred = p.org, p.cred
+		if err := limit(w, s.rates, p.rateKey(), func() int { return s.planLimit(r.Context(), p.org) }); err != nil {
+			return err
+		}
+		if rt.access == founder && !s.isFounder(r.Context(), p) {
+			return errNotFounder
+		}
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+		return nil
+	})
+}
+
+// authenticate resolves the request's credential for a route needing a.
+func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
+	ctx := r.Context()
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		if a == memory && s.cfg.DevAuth && r.Header.Get(headerDevOrg) != "" {
+			return s.devPrincipal(r)
+		}
+		return nil, errNoCredential
+	}
+	scheme, cred, ok := strings.Cut(auth, " ")
+	cred = strings.TrimSpace(cred)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || cred == "" {
+		return nil, errNoCredential
+	}
+	named := strings.TrimSpace(r.Header.Get(headerUserID))
+	if strings.HasPrefix(cred, papermem.KeyPrefix) {
+		if a == session {
+			return nil, errNeedSession
+		}
+		k, err := s.m.AuthenticateAPIKey(ctx, cred)
+		if err != nil {
+			return nil, err
+		}
+		p := &principal{org: k.OrgID, cred: credAPIKey, keyID: k.KeyID}
+		if named != "" {
+			if _, err := s.m.Workspace(k.OrgID).User(ctx, named); err != nil {
+				if papermem.ErrorCode(err) == papermem.ENOTFOUND {
+					return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
+				}
+				return nil, err
+			}
+			p.user = named
+		}
+		return p, nil
+	}
+	c, err := s.parseToken(ctx, cred)
+	if err != nil {
+		return nil, err
+	}
+	if named != "" && named != c.UserID {
+		return nil, papermem.Errorf(papermem.EFORBIDDEN, "A session token cannot act for another user.")
+	}
+	return &principal{org: c.OrgID, user: c.UserID, cred: credSession}, nil
+}
+
+// devPrincipal trusts the developer headers, from loopback clients only.
+func (s *server) devPrincipal(r *http.Request) (*principal, error) {
+	if ip := net.ParseIP(clientAddr(r)); ip == nil || !ip.IsLoopback() {
+		return nil, papermem.Errorf(papermem.EUNAUTHORIZED, "Developer headers are accepted from loopback clients only.")
+	}
+	org := strings.TrimSpace(r.Header.Get(headerDevOrg))
+	if !papermem.ValidWorkspaceID(org) {
+		return nil, &papermem.Error{Code: papermem.EINVALID, Err: papermem.ErrWorkspaceID,
+			Message: headerDevOrg + " must match ^[a-z0-9][a-z0-9_-]{2,63}$."}
+	}
+	return &principal{org: org, user: strings.TrimSpace(r.Header.Get(headerDevUser)), cred: credDev}, nil
+}
+
+// isFounder reports whether the principal's user has founder access:
+// granted in the database or listed in Config.FounderEmails.
+func (s *server) isFounder(ctx context.Context, p *principal) bool {
+	if p == nil || p.user == "" || p.cred == credDev {
+		return false
+	}
+	u, err := s.m.User(ctx, p.user)
+	if err != nil || u.OrgID != p.org {
+		return false
+	}
+	return u.IsFounder || s.founders[u.Email]
+}
+
+// claims are the claims of a session token.
+type claims struct {
+	UserID string `json:"user_id"`
+	OrgID  string `json:"org_id"`
+	Name   string `json:"name"`
+	Email  string `json:"email"`
+	jwt.RegisteredClaims
+}
+
+// issueToken signs a session token for u, valid for its workspace's TTL.
+func (s *server) issueToken(ctx context.Context, u *papermem.User) (*tokenResponse, error) {
+	secret, err := s.jwtSecret(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := s.m.Workspace(u.OrgID).Record(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ttl := rec.TokenTTL()
+	now := s.now()
+	c := claims{UserID: u.UserID, OrgID: u.OrgID, Name: u.Name, Email: u.Email,
+		RegisteredClaims: jwt.RegisteredClaims{
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
+			ID:        randomID(),
+		}}
+	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(secret)
+	if err != nil {
+		return nil, err
+	}
+	return &tokenResponse{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(ttl / time.Second), User: *u}, nil
+}
+
+// parseToken verifies a session token: HS256 only, signed with our secret,
+// not expired.
+func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
+	secret, err := s.jwtSecret(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var c claims
+	_, err = jwt.ParseWithClaims(tok, &c, func(*jwt.Token) (any, error) { return secret, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithTimeFunc(s.now))
+	if err != nil || c.UserID == "" || !papermem.ValidWorkspaceID(c.OrgID) {
+		return nil, errBadToken
+	}
+	return &c, nil
+}
+
+// signupRequest creates an account and its workspace.
+type signupRequest struct {
+	Email         string `json:"email" required:"true" doc:"unique on the platform, compared case-insensitively"`
+	Password      string `json:"password" required:"true" doc:"8 to 72 bytes; stored only as a bcrypt hash"`
+	Name          string `json:"name" doc:"display name; default empty"`
+	OrgID         string `json:"org_id" doc:"id of the new workspace, ^[a-z0-9][a-z0-9_-]{2,63}$; default a fresh id. An existing id is refused (400 invalid_workspace): users join a workspace through the admin route."`
+	WorkspaceName string `json:"workspace_name" doc:"display name of the new workspace"`
+}
+
+// tokenResponse answers signup and login.
+type tokenResponse struct {
+	AccessToken string        `json:"access_token" doc:"session token (JWT, HS256) for Authorization: Bearer"`
+	TokenType   string        `json:"token_type" doc:"always bearer"`
+	ExpiresIn   int           `json:"expires_in" doc:"seconds until the token expires: the workspace's token TTL"`
+	User        papermem.User `json:"user"`
+}
+
+func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
+	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+		return err
+	}
+	var req signupRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	u, err := s.m.Signup(r.Context(), papermem.SignupInput{
+		NewUser: papermem.NewUser{Email: req.Email, Password: req.Password, Name: req.Name},
+		OrgID:   req.OrgID, WorkspaceName: req.WorkspaceName})
+	if err != nil {
+		return err
+	}
+	tok, err := s.issueToken(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, tok)
+}
+
+// loginRequest exchanges an email and password for a session token.
+type loginRequest struct {
+	Email    string `json:"email" required:"true"`
+	Password string `json:"password" required:"true"`
+}
+
+func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
+	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+		return err
+	}
+	var req loginRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	u, err := s.m.Login(r.Context(), req.Email, req.Password)
+	if err != nil {
+		return err
+	}
+	tok, err := s.issueToken(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, tok)
+}
+
+// meResponse is the current user.
+type meResponse struct {
+	papermem.User
+	IsFounder bool `json:"is_founder" doc:"whether the account has founder access"`
+}
+
+func (s *server) handleMe(w http.ResponseWriter, r *http.Request) error {
+	p := principalFrom(r.Context())
+	u, err := s.m.Workspace(p.org).User(r.Context(), p.user)
+	if err != nil {
+		if papermem.ErrorCode(err) == papermem.ENOTFOUND {
+			return errBadToken
+		}
+		return err
+	}
+	return writeJSON(w, http.StatusOK, meResponse{User: *u, IsFounder: s.isFounder(r.Context(), p)})
+}
+
+// adminMeResponse says whether the caller is a founder.
+type adminMeResponse struct {
+	IsFounder bool `json:"is_founder" doc:"false without a credential, with an invalid one, or for ordinary users"`
+}
+
+// handleAdminMe reads an optional credential and never fails.
+func (s *server) handleAdminMe(w http.ResponseWriter, r *http.Request) error {
+	var res adminMeResponse
+	if r.Header.Get("Authorization") != "" {
+		if p, err := s.authenticate(r, bearer); err == nil {
+			res.IsFounder = s.isFounder(r.Context(), p)
+		} else if !errors.Is(err, errNoCredential) && papermem.ErrorCode(err) == papermem.EINTERNAL {
+			s.log.ErrorContext(r.Context(), "admin me: authenticate", keyErr, err)
+		}
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+var (
+	signupOp = op{tag: "auth", summary: "Create an account and its workspace", req: signupRequest{},
+		resp: tokenResponse{}, status: http.StatusCreated, errs: []int{http.StatusTooManyRequests},
+		notes: "The new user is the workspace's owner. Duplicate email: 400 duplicate_email; invalid or existing org_id: 400 invalid_workspace; other bad input: 400 invalid_input. Limited per client address."}
+	loginOp = op{tag: "auth", summary: "Exchange an email and password for a session token", req: loginRequest{},
+		resp: tokenResponse{}, errs: []int{http.StatusTooManyRequests},
+		notes: "Wrong email or password: 401 with the same message either way. Limited per client address."}
+	meOp = op{tag: "auth", summary: "The current user", resp: meResponse{},
+		notes: "Needs a session token (an API key is 401)."}
+	adminMeOp = op{tag: "admin", summary: "Whether the caller has founder access", resp: adminMeResponse{},
+		notes: "Public: reads an optional bearer credential and never fails; anything but a valid credential of a founder account answers false."}
+)
+
+// randomID returns a random 128-bit id in hex, for token ids.
+func randomID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,146 @@
+// Package httpapi serves papermem's /v1 JSON API over a *papermem.Memory.
+//
+// New returns the handler. Every route is listed in routes.go with the
+// credential it needs; error statuses are chosen in error.go only; the
+// OpenAPI document served at /v1/openapi.json is generated from the same
+// route table, so it cannot drift from what is served.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/papermem/papermem"
+)
+
+// Defaults used when the corresponding Config field is zero.
+const (
+	DefaultMaxBodyBytes  = 16 << 20 // largest JSON request body
+	DefaultAuthRateLimit = 20       // signup and login attempts a minute per client address
+)
+
+// ServiceName is what GET / reports as the service.
+const ServiceName = "papermem"
+
+// Config configures the handler. The zero Config is a working production
+// setup: generated JWT secret, plan rate limits, no developer headers.
+type Config struct {
+	// JWTSecret signs session tokens (HS256). Nil means a random secret
+	// generated once and kept in the database, so tokens survive restarts.
+	JWTSecret []byte
+
+	// FounderEmails are the accounts with founder access besides those
+	// granted with Memory.GrantFounder. Compared case-insensitively.
+	FounderEmails []string
+
+	// DevAuth accepts the developer headers X-Dev-Org-Id and X-Dev-User-Id
+	// on memory endpoints, from loopback clients only. False means they are
+	// ignored. Never enable it on a server reachable from elsewhere.
+	DevAuth bool
+
+	// RateLimit is the number of requests a minute allowed to each
+	// credential. Zero means the limit of the workspace's plan.
+	RateLimit int
+
+	// AuthRateLimit is the number of signup and login attempts a minute
+	// allowed to each client address. Zero means DefaultAuthRateLimit.
+	AuthRateLimit int
+
+	// MaxBodyBytes caps a JSON request body. Zero means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+
+	// Logger receives the request log. Nil means slog.Default().
+	Logger *slog.Logger
+
+	// Now returns the current time for tokens. Nil means time.Now.
+	Now func() time.Time
+}
+
+// server holds what the handlers share.
+type server struct {
+	m        *papermem.Memory
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
+	started  time.Time
+	router   *mux.Router
+	founders map[string]bool
+	rates    *limiters // per credential
+	auths    *limiters // per client address on signup and login
+
+	secretMu sync.Mutex
+	secret   []byte
+
+	openAPIOnce sync.Once
+	openAPIDoc  []byte
+	openAPIErr  error
+}
+
+// New returns the handler of the /v1 API over m. m must stay open while the
+// handler serves.
+func New(m *papermem.Memory, cfg Config) http.Handler {
+	s := &server{m: m, cfg: cfg, log: cfg.Logger, now: cfg.Now, founders: map[string]bool{}}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.cfg.MaxBodyBytes <= 0 {
+		s.cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if s.cfg.AuthRateLimit <= 0 {
+		s.cfg.AuthRateLimit = DefaultAuthRateLimit
+	}
+	for _, e := range cfg.FounderEmails {
+		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
+			s.founders[e] = true
+		}
+	}
+	s.started = s.now()
+	s.secret = cfg.JWTSecret
+	s.rates = newLimiters()
+	s.auths = newLimiters()
+	s.router = mux.NewRouter().UseEncodedPath()
+	s.router.NotFoundHandler = s.adapt(func(w http.ResponseWriter, r *http.Request) error {
+		return papermem.Errorf(papermem.ENOTFOUND, "No route %s %s.", r.Method, r.URL.EscapedPath())
+	})
+	s.router.MethodNotAllowedHandler = s.adapt(func(w http.ResponseWriter, r *http.Request) error {
+		return errMethodNotAllowed
+	})
+	for _, rt := range s.routes() {
+		s.router.Handle(rt.path, s.chain(rt)).Methods(rt.method)
+	}
+	return s.logRequests(s.router)
+}
+
+// handlerFunc is a handler that returns its error instead of writing it.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// adapt turns a handlerFunc into an http.Handler that writes its error.
+func (s *server) adapt(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// jwtSecret returns the configured secret or the one kept in the database.
+func (s *server) jwtSecret(ctx context.Context) ([]byte, error) {
+	s.secretMu.Lock()
+	defer s.secretMu.Unlock()
+	if s.secret == nil {
+		b, err := s.m.Secret(ctx, "jwt")
+		if err != nil {
+			return nil, err
+		}
+		s.secret = b
+	}
+	return s.secret, nil
+}

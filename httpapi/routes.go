@@ -1,0 +1,66 @@
+package httpapi
+
+import "net/http"
+
+// route is one endpoint: method, mux path template, the credential it
+// needs, its handler and its OpenAPI description.
+type route struct {
+	method string
+	path   string
+	access access
+	h      handlerFunc
+	op     op
+}
+
+// routes lists every /v1 route, grouped by resource. Each group's access
+// column says which authentication wraps it (see chain): public, optional,
+// bearer (API key or session token), session (token only), memory (bearer
+// or developer headers) and founder. Adding a route is adding a line.
+func (s *server) routes() []route {
+	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
+	return []route{
+		// Health and discovery.
+		{get, "/", public, s.handleRoot, rootOp},
+		{get, "/v1/health", public, s.handleHealth, healthOp},
+		{get, "/v1/status", public, s.handleStatus, statusOp},
+		{get, "/v1/openapi.json", public, s.handleOpenAPI, openAPIOp},
+
+		// Auth.
+		{post, "/v1/auth/signup", public, s.handleSignup, signupOp},
+		{post, "/v1/auth/login", public, s.handleLogin, loginOp},
+		{get, "/v1/auth/me", session, s.handleMe, meOp},
+
+		// Recall.
+		{post, "/v1/recall", memory, s.handleRecall, recallOp},
+
+		// Papers. {doi:.+} takes DOIs with raw or %2F-encoded slashes.
+		{get, "/v1/papers/recall", memory, s.handleRecallPapers, recallPapersOp},
+		{get, "/v1/papers/{doi:.+}/exists", memory, s.handlePaperExists, paperExistsOp},
+		{post, "/v1/papers", memory, s.handleStorePaper, storePaperOp},
+		{post, "/v1/papers/batch", memory, s.handleStorePapers, storePapersOp},
+		{post, "/v1/papers/{doi:.+}/fetch", memory, s.handleFetchPaper, fetchPaperOp},
+		{del, "/v1/papers/{doi:.+}", memory, s.handleDeletePaper, deletePaperOp},
+
+		// Analyses.
+		{post, "/v1/analysis", memory, s.handleStoreAnalysis, storeAnalysisOp},
+		{get, "/v1/analysis/{doi:.+}", memory, s.handleAnalysis, analysisOp},
+
+		// Per-user memory.
+		{post, "/v1/user/remember", memory, s.handleRemember, rememberOp},
+		{post, "/v1/user/recall", memory, s.handleRecallUser, recallUserOp},
+		{del, "/v1/user/memory/{key:.+}", memory, s.handleForget, forgetOp},
+
+		// Users and workspaces.
+		{get, "/v1/users", bearer, s.handleUsers, usersOp},
+		{get, "/v1/workspaces", bearer, s.handleWorkspaces, workspacesOp},
+		{post, "/v1/workspaces", bearer, s.handleCreateWorkspace, createWorkspaceOp},
+
+		// API keys.
+		{post, "/v1/account/api-keys", bearer, s.handleCreateAPIKey, createAPIKeyOp},
+		{get, "/v1/account/api-keys", bearer, s.handleAPIKeys, apiKeysOp},
+		{del, "/v1/account/api-keys/{key_id}", bearer, s.handleRevokeAPIKey, revokeAPIKeyOp},
+
+		// Admin.
+		{get, "/v1/admin/me", optional, s.handleAdminMe, adminMeOp},
+	}
+}
