@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 )
@@ -256,4 +257,100 @@ func (m *Memory) usageTotal(ctx context.Context, org, counter string) (int64, er
 		return 0, fmt.Errorf("read usage: %w", err)
 	}
 	return n, nil
+}
+
+// MemoryStats is the size of a workspace's memory.
+type MemoryStats struct {
+	Nodes     int64 `json:"nodes"`     // recallable units, per-user memories included
+	Papers    int64 `json:"papers"`    //
+	Documents int64 `json:"documents"` //
+	Analyses  int64 `json:"analyses"`  //
+	Memories  int64 `json:"memories"`  // per-user memories
+	Bytes     int64 `json:"bytes"`     // stored source text: papers, documents, analyses, memories
+}
+
+func (w *Workspace) memoryStats(ctx context.Context) (MemoryStats, error) {
+	var s MemoryStats
+	err := w.m.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM nodes WHERE org_id = ?1),
+		(SELECT count(*) FROM papers WHERE org_id = ?1),
+		(SELECT count(*) FROM documents WHERE org_id = ?1),
+		(SELECT count(*) FROM analyses WHERE org_id = ?1),
+		(SELECT count(*) FROM memories WHERE org_id = ?1),
+		(SELECT coalesce(sum(octet_length(text)), 0) FROM papers WHERE org_id = ?1) +
+		(SELECT coalesce(sum(bytes), 0) FROM documents WHERE org_id = ?1) +
+		(SELECT coalesce(sum(octet_length(markdown)), 0) FROM analyses WHERE org_id = ?1) +
+		(SELECT coalesce(sum(octet_length(text)), 0) FROM memories WHERE org_id = ?1)`, w.org).
+		Scan(&s.Nodes, &s.Papers, &s.Documents, &s.Analyses, &s.Memories, &s.Bytes)
+	if err != nil {
+		return s, fmt.Errorf("memory stats: %w", err)
+	}
+	return s, nil
+}
+
+// Analytics describes a workspace's memory and how it is used.
+type Analytics struct {
+	OrgID      string        `json:"org_id"`
+	Memory     MemoryStats   `json:"memory"`
+	Cache      CacheStats    `json:"cache"`
+	TopDomains []DomainCount `json:"top_domains"` // at most 10, largest first
+}
+
+// CacheStats measures how often paper fetches were answered from memory,
+// over the workspace's whole history.
+type CacheStats struct {
+	Fetches    int64   `json:"fetches"`
+	WarmHits   int64   `json:"warm_hits"`
+	HitRate    float64 `json:"hit_rate"`    // WarmHits / Fetches, 0 without fetches, 4 decimals
+	BytesSaved int64   `json:"bytes_saved"` // bytes not downloaded thanks to warm hits
+}
+
+// DomainCount is how many papers and documents carry a domain.
+type DomainCount struct {
+	Domain string `json:"domain"`
+	Count  int64  `json:"count"`
+}
+
+// topDomains is how many domains Analytics reports.
+const topDomains = 10
+
+// Analytics returns the size of the workspace's memory, the cache
+// efficiency of its paper fetches and its largest domains.
+func (w *Workspace) Analytics(ctx context.Context) (*Analytics, error) {
+	if err := w.m.flushUsage(ctx); err != nil {
+		return nil, err
+	}
+	a := &Analytics{OrgID: w.org, TopDomains: []DomainCount{}}
+	var err error
+	if a.Memory, err = w.memoryStats(ctx); err != nil {
+		return nil, err
+	}
+	c := &a.Cache
+	for _, f := range []struct {
+		counter string
+		dst     *int64
+	}{{CounterFetchRequests, &c.Fetches}, {CounterFetchWarmHits, &c.WarmHits}, {counterBytesSaved, &c.BytesSaved}} {
+		if *f.dst, err = w.m.usageTotal(ctx, w.org, f.counter); err != nil {
+			return nil, err
+		}
+	}
+	if c.Fetches > 0 {
+		c.HitRate = math.Round(float64(c.WarmHits)/float64(c.Fetches)*10000) / 10000
+	}
+	rows, err := w.m.db.QueryContext(ctx, `SELECT domain, count(*) AS n FROM (
+			SELECT domain FROM papers WHERE org_id = ?1 AND domain <> ''
+			UNION ALL SELECT domain FROM documents WHERE org_id = ?1 AND domain <> '')
+		GROUP BY domain ORDER BY n DESC, domain LIMIT ?2`, w.org, topDomains)
+	if err != nil {
+		return nil, fmt.Errorf("top domains: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d DomainCount
+		if err := rows.Scan(&d.Domain, &d.Count); err != nil {
+			return nil, fmt.Errorf("top domains: %w", err)
+		}
+		a.TopDomains = append(a.TopDomains, d)
+	}
+	return a, rows.Err()
 }

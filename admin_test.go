@@ -1,0 +1,154 @@
+package papermem_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/papermem/papermem"
+)
+
+func TestFounderConsole(t *testing.T) {
+	m, _ := openBilling(t)
+	ada, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "lab-ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "bob@example.org", Password: "battery staple"}, OrgID: "lab-bob"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.GrantFounder(ctx, "ada@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	w := m.Workspace("lab-ada")
+	mustStore(t, w, vitaminD)
+	w.CountAPIRequest()
+	m.Workspace("lab-bob").CountAPIRequest()
+
+	t.Run("Overview", func(t *testing.T) {
+		o, err := m.Overview(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.OrgCount != 2 || o.UserCount != 2 || o.WorkspacesByPlan["starter"] != 2 || o.WorkspacesByPlan["team"] != 0 {
+			t.Errorf("overview = %+v", o)
+		}
+		if o.Usage.Counters[papermem.CounterAPIRequests] != 2 || o.Usage.Counters[papermem.CounterPapersStored] != 1 {
+			t.Errorf("usage = %+v", o.Usage.Counters)
+		}
+		if o.Health == nil || o.Health.Status != papermem.HealthOK {
+			t.Errorf("health = %+v", o.Health)
+		}
+	})
+	t.Run("Health", func(t *testing.T) {
+		h := m.Health(ctx)
+		var names []string
+		for _, c := range h.Components {
+			names = append(names, c.Name)
+			if c.Status != papermem.HealthOK || c.Detail == "" {
+				t.Errorf("component %+v", c)
+			}
+		}
+		want := []string{"storage", "full_text_index", "embedder", "vector_index", "auth", "usage_meter"}
+		if diff := cmp.Diff(want, names); diff != "" {
+			t.Errorf("components (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("AllWorkspaces", func(t *testing.T) {
+		ws, err := m.AllWorkspaces(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ws) != 2 || ws[0].OrgID != "lab-ada" || ws[0].Users != 1 || ws[0].Papers != 1 || ws[0].Plan != "Starter Tier" || ws[1].Papers != 0 {
+			t.Errorf("workspaces = %+v", ws)
+		}
+	})
+	t.Run("AllUsersWithoutHash", func(t *testing.T) {
+		us, err := m.AllUsers(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(us) != 2 || !us[0].Founder || us[1].Founder || us[0].Email != "ada@example.org" {
+			t.Errorf("users = %+v", us)
+		}
+		b, _ := json.Marshal(us)
+		if strings.Contains(string(b), "$2a$") || strings.Contains(string(b), "password") {
+			t.Errorf("user listing leaks a password hash: %s", b)
+		}
+	})
+	t.Run("Activity", func(t *testing.T) {
+		a, err := m.Activity(ctx, "lab-ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.OrgID != "lab-ada" || a.Plan.Slug != "starter" || a.Overview.Memory.Papers != 1 || a.Overview.Memory.Nodes == 0 ||
+			a.Overview.Usage[papermem.CounterAPIRequests] != 1 || len(a.Users) != 1 || a.Users[0].UserID != ada.UserID {
+			t.Errorf("activity = %+v", a)
+		}
+		if _, err := m.Activity(ctx, "lab-none"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+			t.Errorf("unknown workspace: err = %v", err)
+		}
+	})
+	t.Run("SetPlan", func(t *testing.T) {
+		a, err := m.SetPlan(ctx, "lab-bob", "ENTERPRISE")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Plan.Slug != "enterprise" || len(a.Invoices) != 0 {
+			t.Errorf("account = %+v", a)
+		}
+		if _, err := m.SetPlan(ctx, "lab-bob", "platinum"); papermem.ErrorCode(err) != papermem.EUNKNOWNPLAN {
+			t.Errorf("unknown tier: err = %v", err)
+		}
+		if _, err := m.SetPlan(ctx, "lab-none", "team"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+			t.Errorf("unknown workspace: err = %v", err)
+		}
+	})
+}
+
+func TestAnalytics(t *testing.T) {
+	m, _ := openBilling(t)
+	w := m.Workspace("lab-stats")
+	a, err := w.Analytics(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &papermem.Analytics{OrgID: "lab-stats", TopDomains: []papermem.DomainCount{}}
+	if diff := cmp.Diff(want, a); diff != "" {
+		t.Errorf("empty analytics (-want +got):\n%s", diff)
+	}
+	for _, in := range []papermem.PaperInput{
+		vitaminD,
+		{DOI: "10.1000/b", Title: "Bone density", Text: "Bone density fell.", Domain: "medicine"},
+		{DOI: "10.1000/c", Title: "Graph search", Domain: "computing"},
+	} {
+		mustStore(t, w, in)
+	}
+	if _, err := w.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1000/b", Markdown: "The trial is small."}); err != nil {
+		t.Fatal(err)
+	}
+	for _, doi := range []string{"10.1000/vitd", "10.1000/vitd", "10.1000/b"} {
+		if _, err := w.FetchPaper(ctx, doi); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err = w.Analytics(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	textBytes := int64(2*len(vitaminD.Text) + len("Bone density fell."))
+	wantCache := papermem.CacheStats{Fetches: 3, WarmHits: 3, HitRate: 1, BytesSaved: textBytes}
+	if diff := cmp.Diff(wantCache, a.Cache); diff != "" {
+		t.Errorf("cache (-want +got):\n%s", diff)
+	}
+	wantDomains := []papermem.DomainCount{{Domain: "medicine", Count: 2}, {Domain: "computing", Count: 1}}
+	if diff := cmp.Diff(wantDomains, a.TopDomains); diff != "" {
+		t.Errorf("top domains (-want +got):\n%s", diff)
+	}
+	mem := a.Memory
+	wantBytes := int64(len(vitaminD.Text)+len("Bone density fell.")) + int64(len("The trial is small."))
+	if mem.Papers != 3 || mem.Analyses != 1 || mem.Documents != 0 || mem.Nodes == 0 || mem.Bytes != wantBytes {
+		t.Errorf("memory = %+v, want bytes %d", mem, wantBytes)
+	}
+}
