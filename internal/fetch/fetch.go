@@ -1,0 +1,154 @@
+// Package fetch downloads papers from their origin: bounded in time and
+// size, over HTTP(S) only, and refusing loopback, private, link-local,
+// unspecified and multicast addresses after DNS resolution (so that a
+// source_url cannot reach the server's own network) unless told otherwise.
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"syscall"
+	"time"
+)
+
+// Defaults used when the corresponding Fetcher field is zero.
+const (
+	DefaultTimeout      = 30 * time.Second
+	DefaultMaxBytes     = 25 << 20
+	DefaultMaxRedirects = 5
+)
+
+// ErrForbiddenAddress is in the chain of errors for origins that resolve
+// to an address the fetcher refuses.
+var ErrForbiddenAddress = errors.New("origin address not allowed")
+
+// Fetcher implements papermem.Fetcher. The zero value is not usable; call
+// New. A *Fetcher is safe for concurrent use.
+type Fetcher struct {
+	client   *http.Client
+	maxBytes int64
+}
+
+// Options configure New. The zero value means the defaults.
+type Options struct {
+	Timeout      time.Duration // whole download; zero means DefaultTimeout
+	MaxBytes     int64         // largest body; zero means DefaultMaxBytes
+	AllowPrivate bool          // reach loopback and private addresses (tests only)
+}
+
+// New returns a fetcher.
+func New(o Options) *Fetcher {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	dialer := &net.Dialer{Timeout: 10 * time.Second}
+	if !o.AllowPrivate {
+		dialer.Control = guard
+	}
+	transport := &http.Transport{
+		Proxy:                 nil, // a proxy would dial on our behalf, past the guard
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: o.Timeout,
+		MaxIdleConns:          16,
+		IdleConnTimeout:       30 * time.Second,
+	}
+	return &Fetcher{
+		maxBytes: o.MaxBytes,
+		client: &http.Client{
+			Transport: transport,
+			Timeout:   o.Timeout,
+			CheckRedirect: func(req *http.Request, via []*http.Request) error {
+				if len(via) >= DefaultMaxRedirects {
+					return fmt.Errorf("more than %d redirects", DefaultMaxRedirects)
+				}
+				return checkURL(req.URL)
+			},
+		},
+	}
+}
+
+// guard refuses connections to addresses outside the public internet. It
+// runs after DNS resolution, on the address actually dialled.
+func guard(network, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !Public(ip) {
+		return fmt.Errorf("%w: %s", ErrForbiddenAddress, host)
+	}
+	return nil
+}
+
+// Public reports whether ip is a public unicast address: not loopback,
+// private, link-local, unspecified, multicast, or in the shared (CGNAT)
+// or IPv4-mapped forms of those.
+func Public(ip net.IP) bool {
+	if v4 := ip.To4(); v4 != nil {
+		ip = v4
+		if v4[0] == 100 && v4[1]&0xc0 == 64 { // 100.64.0.0/10, shared address space
+			return false
+		}
+		if v4[0] == 0 { // 0.0.0.0/8, "this network"
+			return false
+		}
+	}
+	return !(ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+		ip.IsInterfaceLocalMulticast() || ip.IsMulticast() || ip.IsUnspecified())
+}
+
+// checkURL accepts http and https URLs with a host.
+func checkURL(u *url.URL) error {
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("only http and https URLs can be fetched, not %q", u.Redacted())
+	}
+	return nil
+}
+
+// Fetch downloads rawURL and returns its body and content type. Errors for
+// a bad URL, a refused address, a non-2xx status, a timeout or a body over
+// the size cap.
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string) ([]byte, string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, "", fmt.Errorf("fetch: bad url: %w", err)
+	}
+	if err := checkURL(u); err != nil {
+		return nil, "", fmt.Errorf("fetch: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("fetch: %w", err)
+	}
+	req.Header.Set("User-Agent", "papermem-fetch/1")
+	req.Header.Set("Accept", "application/pdf, text/markdown, text/plain;q=0.9, */*;q=0.5")
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return nil, "", fmt.Errorf("fetch %s: %w", u.Redacted(), err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, "", fmt.Errorf("fetch %s: origin answered %s", u.Redacted(), resp.Status)
+	}
+	if resp.ContentLength > f.maxBytes {
+		return nil, "", fmt.Errorf("fetch %s: body of %d bytes is over the %d-byte cap", u.Redacted(), resp.ContentLength, f.maxBytes)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBytes+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("fetch %s: %w", u.Redacted(), err)
+	}
+	if int64(len(body)) > f.maxBytes {
+		return nil, "", fmt.Errorf("fetch %s: body is over the %d-byte cap", u.Redacted(), f.maxBytes)
+	}
+	return body, resp.Header.Get("Content-Type"), nil
+}
