@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -23,18 +22,6 @@ func formatCents(c int64) string {
 		sign, c = "-", -c
 	}
 	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
-}
-
-// MarshalJSON adds to the plan's fields its price as a decimal string, its
-// currency and whether it is free.
-func (p Plan) MarshalJSON() ([]byte, error) {
-	type plan Plan // without this method
-	return json.Marshal(struct {
-		plan
-		Price    string `json:"price"`
-		Currency string `json:"currency"`
-		Free     bool   `json:"free"`
-	}{plan(p), formatCents(p.PriceCents), Currency, p.PriceCents == 0})
 }
 
 // PaymentProvider takes the payments of paid plans. Checkout asks it for an

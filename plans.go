@@ -10,7 +10,10 @@ type Plan struct {
 	PriceCents        int64         `json:"price_cents"`         // monthly fee in US cents; 0 for a free plan
 	RequestsPerMinute int           `json:"requests_per_minute"` // token-bucket rate of each credential
 	Quotas            Quotas        `json:"quotas"`
-	Overage           []OverageRate `json:"overage"` // price of use beyond Quotas
+	Overage           []OverageRate `json:"overage"`  // price of use beyond Quotas
+	Price             string        `json:"price"`    // PriceCents as a decimal string, "49.00"
+	Currency          string        `json:"currency"` // always Currency
+	Free              bool          `json:"free"`     // PriceCents is 0
 }
 
 // Quotas are the monthly allowances of a plan, in units of the usage
@@ -66,7 +69,7 @@ const (
 )
 
 // Plans lists every plan, cheapest first.
-var Plans = []Plan{
+var Plans = withPrices([]Plan{
 	{Slug: PlanStarter, Name: "Starter Tier", PriceCents: 0, RequestsPerMinute: 600,
 		Quotas:  Quotas{APIRequests: 50_000, RecallTokens: 20_000_000, PapersStored: 1_000, BytesIngested: 500 << 20},
 		Overage: overage(100)},
@@ -76,6 +79,15 @@ var Plans = []Plan{
 	{Slug: PlanEnterprise, Name: "Enterprise Tier", PriceCents: 49_900, RequestsPerMinute: 12_000,
 		Quotas:  Quotas{APIRequests: 20_000_000, RecallTokens: 8_000_000_000, PapersStored: 1_000_000, BytesIngested: 500 << 30},
 		Overage: overage(25)},
+})
+
+// withPrices fills each plan's Price, Currency and Free from PriceCents.
+func withPrices(ps []Plan) []Plan {
+	for i := range ps {
+		p := &ps[i]
+		p.Price, p.Currency, p.Free = formatCents(p.PriceCents), Currency, p.PriceCents == 0
+	}
+	return ps
 }
 
 // LookupPlan finds a plan by slug or display name, case-insensitively
