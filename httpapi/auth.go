@@ -124,6 +124,7 @@ func (s *server) chain(rt route) http.Handler {
 		if rt.access == founder && !s.isFounder(r.Context(), p) {
 			return errNotFounder
 		}
+		s.m.Workspace(p.org).CountAPIRequest() // metered in memory, written in batches
 		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 		return nil
 	})

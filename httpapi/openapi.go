@@ -61,6 +61,7 @@ var pathParamDocs = map[string]string{
 	"doi":    "the paper's DOI, slashes raw (10.1000/xyz) or %2F-encoded (10.1000%2Fxyz)",
 	"key":    "the memory's key (percent-encoded when it holds reserved characters)",
 	"key_id": "the API key's key_id",
+	"org_id": "the workspace's id",
 }
 
 // openAPI builds the OpenAPI 3.0 document of rts.

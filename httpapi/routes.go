@@ -17,7 +17,7 @@ type route struct {
 // bearer (API key or session token), session (token only), memory (bearer
 // or developer headers) and founder. Adding a route is adding a line.
 func (s *server) routes() []route {
-	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
+	const get, post, del, patch = http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodPatch
 	return []route{
 		// Health and discovery.
 		{get, "/", public, s.handleRoot, rootOp},
@@ -60,7 +60,23 @@ func (s *server) routes() []route {
 		{get, "/v1/account/api-keys", bearer, s.handleAPIKeys, apiKeysOp},
 		{del, "/v1/account/api-keys/{key_id}", bearer, s.handleRevokeAPIKey, revokeAPIKeyOp},
 
+		// Account, billing and usage.
+		{get, "/v1/account", bearer, s.handleAccount, accountOp},
+		{patch, "/v1/account", bearer, s.handleUpdateAccount, updateAccountOp},
+		{post, "/v1/billing/checkout", bearer, s.handleCheckout, checkoutOp},
+		{post, "/v1/billing/checkout/confirm", bearer, s.handleConfirmCheckout, confirmCheckoutOp},
+		{get, "/v1/usage", bearer, s.handleUsage, usageOp},
+		{get, "/v1/billing", bearer, s.handleBilling, billingOp},
+		{get, "/v1/analytics", bearer, s.handleAnalytics, analyticsOp},
+
 		// Admin.
 		{get, "/v1/admin/me", optional, s.handleAdminMe, adminMeOp},
+		{get, "/v1/admin/overview", founder, s.handleAdminOverview, adminOverviewOp},
+		{get, "/v1/admin/workspaces", founder, s.handleAdminWorkspaces, adminWorkspacesOp},
+		{get, "/v1/admin/users", founder, s.handleAdminUsers, adminUsersOp},
+		{get, "/v1/admin/health", founder, s.handleAdminHealth, adminHealthOp},
+		{get, "/v1/admin/workspaces/{org_id}/activity", founder, s.handleAdminActivity, adminActivityOp},
+		{post, "/v1/admin/workspaces/{org_id}/plan", founder, s.handleAdminSetPlan, adminSetPlanOp},
+		{post, "/v1/admin/workspaces/{org_id}/users", founder, s.handleAdminCreateUser, adminCreateUserOp},
 	}
 }

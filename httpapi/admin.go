@@ -1,0 +1,166 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/papermem/papermem"
+)
+
+// The founder console. Every route here has founder access: a credential
+// of an account granted founder access (Memory.GrantFounder or
+// Config.FounderEmails); anyone else gets 403.
+
+// health checks the library's components and the rate limiter.
+func (s *server) health(ctx context.Context) *papermem.Health {
+	h := s.m.Health(ctx)
+	h.Add(s.rateLimiterHealth())
+	return h
+}
+
+// rateLimiterHealth checks the token buckets on a throwaway key: a fresh
+// bucket of one token grants one request and refuses the next.
+func (s *server) rateLimiterHealth() papermem.ComponentHealth {
+	return papermem.CheckComponent("rate_limiter", func() (string, error) {
+		probe := newLimiters()
+		one := func() int { return 1 }
+		if _, _, wait := probe.take("probe", one); wait > 0 {
+			return "", errors.New("a fresh bucket refused its first request")
+		}
+		if _, _, wait := probe.take("probe", one); wait == 0 {
+			return "", errors.New("an empty bucket granted a request")
+		}
+		s.rates.mu.Lock()
+		n := len(s.rates.buckets)
+		s.rates.mu.Unlock()
+		return fmt.Sprintf("token buckets enforce limits; %d credential buckets in use", n), nil
+	})
+}
+
+var adminOverviewOp = op{tag: "admin", summary: "Platform overview", resp: papermem.Overview{},
+	notes: "org_count, user_count, workspaces_by_plan, usage (this month, summed over every workspace) and health (as /v1/admin/health)."}
+
+func (s *server) handleAdminOverview(w http.ResponseWriter, r *http.Request) error {
+	o, err := s.m.Overview(r.Context())
+	if err != nil {
+		return err
+	}
+	o.Health.Add(s.rateLimiterHealth())
+	return writeJSON(w, http.StatusOK, o)
+}
+
+// adminWorkspacesResponse lists every workspace.
+type adminWorkspacesResponse struct {
+	Workspaces []papermem.WorkspaceSummary `json:"workspaces"`
+}
+
+var adminWorkspacesOp = op{tag: "admin", summary: "Every workspace on the platform", resp: adminWorkspacesResponse{},
+	notes: "Oldest first, each with its plan and its numbers of users, API keys, papers, documents and memories."}
+
+func (s *server) handleAdminWorkspaces(w http.ResponseWriter, r *http.Request) error {
+	ws, err := s.m.AllWorkspaces(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, adminWorkspacesResponse{Workspaces: ws})
+}
+
+// adminUsersResponse lists every account.
+type adminUsersResponse struct {
+	Users []papermem.UserSummary `json:"users"`
+}
+
+var adminUsersOp = op{tag: "admin", summary: "Every account on the platform", resp: adminUsersResponse{},
+	notes: "Oldest first; is_founder covers both granted founders and PAPERMEM_FOUNDER_EMAILS. Never a password hash."}
+
+func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error {
+	us, err := s.m.AllUsers(r.Context())
+	if err != nil {
+		return err
+	}
+	for i := range us {
+		us[i].Founder = us[i].Founder || s.founders[us[i].Email]
+	}
+	return writeJSON(w, http.StatusOK, adminUsersResponse{Users: us})
+}
+
+var adminHealthOp = op{tag: "admin", summary: "Detailed component health", resp: papermem.Health{},
+	notes: "Each component is checked with a real operation: storage (every table read, journal mode), full_text_index (an FTS5 query), embedder (a probe text embedded), vector_index (a sqlite-vec kNN query), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
+
+func (s *server) handleAdminHealth(w http.ResponseWriter, r *http.Request) error {
+	return writeJSON(w, http.StatusOK, s.health(r.Context()))
+}
+
+var adminActivityOp = op{tag: "admin", summary: "One workspace in detail", resp: papermem.WorkspaceActivity{},
+	errs:  []int{http.StatusNotFound},
+	notes: "{org_id, plan, overview:{name, created_at, api_keys, memory, usage (this month), bill (this month so far)}, users (with activity)}. Unknown workspace: 404."}
+
+func (s *server) handleAdminActivity(w http.ResponseWriter, r *http.Request) error {
+	org, err := pathValue(r, "org_id")
+	if err != nil {
+		return err
+	}
+	a, err := s.m.Activity(r.Context(), org)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, a)
+}
+
+// setPlanRequest names the tier a founder sets.
+type setPlanRequest struct {
+	Tier string `json:"tier" required:"true" doc:"starter, team or enterprise, or Starter Tier, Team Tier, Enterprise Tier; any case. Unknown: 400 unknown_plan"`
+}
+
+var adminSetPlanOp = op{tag: "admin", summary: "Set a workspace's plan without payment", req: setPlanRequest{},
+	resp: papermem.Account{}, errs: []int{http.StatusNotFound},
+	notes: "No checkout and no invoice. Answers the workspace's updated account view. Unknown workspace: 404."}
+
+func (s *server) handleAdminSetPlan(w http.ResponseWriter, r *http.Request) error {
+	org, err := pathValue(r, "org_id")
+	if err != nil {
+		return err
+	}
+	var req setPlanRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Tier) == "" {
+		return papermem.Errorf(papermem.EINVALID, "tier is required.")
+	}
+	a, err := s.m.SetPlan(r.Context(), org, req.Tier)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, a)
+}
+
+// createUserRequest adds a user to a workspace.
+type createUserRequest struct {
+	Email    string `json:"email" required:"true" doc:"unique on the platform; taken is 400 duplicate_email"`
+	Password string `json:"password" required:"true" doc:"8 to 72 bytes; stored only as a bcrypt hash"`
+	Name     string `json:"name" doc:"display name; default empty"`
+}
+
+var adminCreateUserOp = op{tag: "admin", summary: "Create a user in a workspace", req: createUserRequest{},
+	resp: papermem.User{}, status: http.StatusCreated, errs: []int{http.StatusNotFound},
+	notes: "The user joins the workspace as a member and can log in at once. Unknown workspace: 404."}
+
+func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) error {
+	org, err := pathValue(r, "org_id")
+	if err != nil {
+		return err
+	}
+	var req createUserRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	u, err := s.m.CreateUser(r.Context(), org, papermem.NewUser{Email: req.Email, Password: req.Password, Name: req.Name})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, u)
+}
