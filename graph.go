@@ -1,6 +1,7 @@
 package papermem
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -375,7 +376,8 @@ type sessionLink struct{ session, paper int64 }
 
 // sessionPapers loads every session → paper link of the workspace.
 func (w *Workspace) sessionPapers(ctx context.Context, q queryer) ([]sessionLink, error) {
-	rows, err := q.QueryContext(ctx, `SELECT session_id, paper_id FROM session_papers WHERE org_id = ?`, w.org)
+	rows, err := q.QueryContext(ctx, `SELECT session_id, paper_id FROM session_papers WHERE org_id = ?
+		ORDER BY session_id, paper_id`, w.org)
 	if err != nil {
 		return nil, err
 	}
@@ -424,27 +426,44 @@ const jaccardSlack = 1e-12
 // index paper → sessions as Materialize describes. Papers linked by more
 // than hub sessions generate no pairs but count in every pair's index.
 func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair {
-	// Dense indexes: sessions in row-id order, so i < j means a < b.
-	sessIDs := make([]int64, 0)
-	sessIdx := map[int64]int32{}
-	paperIdx := map[int64]int32{}
+	// Dense indexes in row-id order: with links sorted by (session,
+	// paper), every row of the matrices below comes out sorted, and i < j
+	// means a < b.
+	byLink := func(x, y sessionLink) int {
+		if x.session != y.session {
+			return cmp.Compare(x.session, y.session)
+		}
+		return cmp.Compare(x.paper, y.paper)
+	}
+	if !slices.IsSortedFunc(links, byLink) {
+		links = slices.SortedFunc(slices.Values(links), byLink)
+	}
+	links = slices.Compact(links)
+	var sessIDs []int64
+	paperIDs := make([]int64, 0, len(links))
 	for _, l := range links {
-		if _, ok := sessIdx[l.session]; !ok {
-			sessIdx[l.session] = 0
+		if len(sessIDs) == 0 || sessIDs[len(sessIDs)-1] != l.session {
 			sessIDs = append(sessIDs, l.session)
 		}
-		if _, ok := paperIdx[l.paper]; !ok {
-			paperIdx[l.paper] = int32(len(paperIdx))
+		paperIDs = append(paperIDs, l.paper)
+	}
+	slices.Sort(paperIDs)
+	paperIDs = slices.Compact(paperIDs)
+	paperIdx := make(map[int64]int32, len(paperIDs))
+	for i, id := range paperIDs {
+		paperIdx[id] = int32(i)
+	}
+	n, np := len(sessIDs), len(paperIDs)
+	ls, lp := make([]int32, len(links)), make([]int32, len(links))
+	for k, i := 0, int32(-1); k < len(links); k++ {
+		if k == 0 || links[k].session != links[k-1].session {
+			i++
 		}
+		ls[k], lp[k] = i, paperIdx[links[k].paper]
 	}
-	slices.Sort(sessIDs)
-	for i, id := range sessIDs {
-		sessIdx[id] = int32(i)
-	}
-	n, np := len(sessIDs), len(paperIdx)
 	byPaper := csr(np, func(emit func(row, col int32)) {
-		for _, l := range links {
-			emit(paperIdx[l.paper], sessIdx[l.session])
+		for k := range ls {
+			emit(lp[k], ls[k])
 		}
 	})
 	isHub := make([]bool, np)
@@ -452,14 +471,14 @@ func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair
 		isHub[p] = len(byPaper.row(int32(p))) > hub
 	}
 	bySession := csr(n, func(emit func(row, col int32)) {
-		for _, l := range links {
-			emit(sessIdx[l.session], paperIdx[l.paper])
+		for k := range ls {
+			emit(ls[k], lp[k])
 		}
 	})
 	hubs := csr(n, func(emit func(row, col int32)) {
-		for _, l := range links {
-			if p := paperIdx[l.paper]; isHub[p] {
-				emit(sessIdx[l.session], p)
+		for k := range ls {
+			if isHub[lp[k]] {
+				emit(ls[k], lp[k])
 			}
 		}
 	})
@@ -481,7 +500,6 @@ func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair
 				count[j]++
 			}
 		}
-		slices.Sort(touched)
 		si := len(bySession.row(i))
 		for _, j := range touched {
 			inter := int(count[j]) + intersectSorted(hubs.row(i), hubs.row(j))
@@ -494,11 +512,17 @@ func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair
 		}
 		touched = touched[:0]
 	}
+	slices.SortFunc(out, func(x, y relatedPair) int {
+		if x.a != y.a {
+			return cmp.Compare(x.a, y.a)
+		}
+		return cmp.Compare(x.b, y.b)
+	})
 	return out
 }
 
-// compressed is a compressed sparse row matrix: row r's sorted columns are
-// cols[start[r]:start[r+1]].
+// compressed is a compressed sparse row matrix: row r's columns are
+// cols[start[r]:start[r+1]], in the order they were emitted.
 type compressed struct {
 	start []int32
 	cols  []int32
@@ -507,7 +531,7 @@ type compressed struct {
 func (c compressed) row(r int32) []int32 { return c.cols[c.start[r]:c.start[r+1]] }
 
 // csr builds a compressed matrix of rows rows from the (row, col) pairs
-// fill emits, each row's columns sorted. fill is called twice.
+// fill emits. fill is called twice and must emit the same pairs.
 func csr(rows int, fill func(emit func(row, col int32))) compressed {
 	start := make([]int32, rows+1)
 	fill(func(r, _ int32) { start[r+1]++ })
@@ -520,11 +544,7 @@ func csr(rows int, fill func(emit func(row, col int32))) compressed {
 		cols[next[r]] = c
 		next[r]++
 	})
-	c := compressed{start: start, cols: cols}
-	for r := range int32(rows) {
-		slices.Sort(c.row(r))
-	}
-	return c
+	return compressed{start: start, cols: cols}
 }
 
 // intersectSorted counts the values two sorted slices share.

@@ -686,12 +686,13 @@ func BenchmarkMaterialize(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(time.Since(start).Milliseconds()), "first-run-ms")
-	b.ReportMetric(float64(first.Created), "edges")
+	firstRun := time.Since(start)
 	for b.Loop() {
 		res, err := w.Materialize(ctx, 0)
 		if err != nil || res.Created != 0 {
 			b.Fatalf("steady state = %+v, %v", res, err)
 		}
 	}
+	b.ReportMetric(float64(firstRun.Milliseconds()), "first-run-ms")
+	b.ReportMetric(float64(first.Created), "edges")
 }
