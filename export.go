@@ -36,7 +36,7 @@ type SessionRecord struct {
 	SessionID      string         `json:"session_id"`      // "" makes ExportSession generate one
 	UserID         string         `json:"user_id"`         // who ran the session; "" for none
 	OrgID          string         `json:"org_id"`          // the workspace; set on output, ignored on input
-	CreatedAt      time.Time      `json:"created_at"`      // zero means now (or, re-exported, the first export's time)
+	CreatedAt      string         `json:"created_at"`      // ISO-8601 date or time; "" means now (re-exported: the first export's time); stored as RFC 3339 UTC
 	Steps          []Step         `json:"steps"`           // in order
 	RecalledPapers []string       `json:"recalled_papers"` // DOIs; stored normalised and de-duplicated
 	RecalledClaims []int64        `json:"recalled_claims"` // node ids, de-duplicated
@@ -98,9 +98,9 @@ func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Expo
 	}
 	papersJSON, _ := json.Marshal(dois)
 	claimsJSON, _ := json.Marshal(claims)
-	created := ""
-	if !rec.CreatedAt.IsZero() {
-		created = timestamp(rec.CreatedAt)
+	created, err := normalizeTime(rec.CreatedAt)
+	if err != nil {
+		return nil, Errorf(EINVALID, "created_at: %s", ErrorMessage(err))
 	}
 	err = w.m.write(ctx, func(tx *sql.Tx) error {
 		sid, err := w.upsertSession(ctx, tx, rec.SessionID, rec.UserID)
@@ -258,13 +258,10 @@ func (w *Workspace) exports(ctx context.Context, q ExportQuery, limit int, fn fu
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var created, steps, papers, claims, meta string
+		var steps, papers, claims, meta string
 		r := SessionRecord{OrgID: w.org}
-		if err := rows.Scan(&id, &r.SessionID, &r.UserID, &created, &steps, &papers, &claims, &meta); err != nil {
+		if err := rows.Scan(&id, &r.SessionID, &r.UserID, &r.CreatedAt, &steps, &papers, &claims, &meta); err != nil {
 			return err
-		}
-		if r.CreatedAt, err = time.Parse(time.RFC3339Nano, created); err != nil {
-			return fmt.Errorf("export %d: created_at: %w", id, err)
 		}
 		if err := decodeJSON(steps, &r.Steps); err != nil {
 			return fmt.Errorf("export %d: steps: %w", id, err)
@@ -278,7 +275,7 @@ func (w *Workspace) exports(ctx context.Context, q ExportQuery, limit int, fn fu
 		if err := decodeJSON(meta, &r.Metadata); err != nil {
 			return fmt.Errorf("export %d: metadata: %w", id, err)
 		}
-		if err := fn(&r, makeCursor(created, id)); err != nil {
+		if err := fn(&r, makeCursor(r.CreatedAt, id)); err != nil {
 			if err == errStop {
 				return nil
 			}

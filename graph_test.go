@@ -421,12 +421,11 @@ func TestExportSession(t *testing.T) {
 	w := m.Workspace("lab-one")
 	mustStore(t, w, vitaminD)
 	claim := claimID(t, w, "does vitamin D reduce fracture risk")
-	base := time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC)
 
 	rec := papermem.SessionRecord{
 		SessionID: "run-1",
 		UserID:    "ada",
-		CreatedAt: base,
+		CreatedAt: "2025-03-01T10:00:00+01:00",
 		Steps: []papermem.Step{
 			{Agent: "planner", Tool: "recall", Args: map[string]any{"question": "vitamin D", "budget": 9007199254740993}, ResultRef: "spans/1"},
 			{Agent: "writer", Tool: "draft", Args: []any{"a", true}, ResultRef: ""},
@@ -450,6 +449,7 @@ func TestExportSession(t *testing.T) {
 		}
 		want := rec
 		want.OrgID = "lab-one"
+		want.CreatedAt = "2025-03-01T09:00:00.000Z"
 		want.RecalledPapers = []string{"10.1000/vitd", "10.7777/new"}
 		want.Steps = []papermem.Step{
 			{Agent: "planner", Tool: "recall", Args: map[string]any{"question": "vitamin D", "budget": json.Number("9007199254740993")}, ResultRef: "spans/1"},
@@ -488,13 +488,13 @@ func TestExportSession(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if page.Count != 1 || len(page.Records[0].Steps) != 1 || !page.Records[0].CreatedAt.Equal(base) {
+		if page.Count != 1 || len(page.Records[0].Steps) != 1 || page.Records[0].CreatedAt != "2025-03-01T09:00:00.000Z" {
 			t.Errorf("re-exported = %+v; want one record, new steps, first created_at", page)
 		}
 	})
 
 	t.Run("GeneratedID", func(t *testing.T) {
-		got, err := w.ExportSession(ctx, papermem.SessionRecord{CreatedAt: base.Add(time.Hour)})
+		got, err := w.ExportSession(ctx, papermem.SessionRecord{CreatedAt: "2025-03-01"})
 		if err != nil || !papermem.ValidSessionID(got.SessionID) {
 			t.Fatalf("ExportSession without id = %+v, %v", got, err)
 		}
@@ -510,6 +510,7 @@ func TestExportSession(t *testing.T) {
 			"BadDOI":     {SessionID: "x", RecalledPapers: []string{"nope"}},
 			"BadArgs":    {SessionID: "x", Steps: []papermem.Step{{Args: func() {}}}},
 			"BadMeta":    {SessionID: "x", Metadata: map[string]any{"c": make(chan int)}},
+			"BadTime":    {SessionID: "x", CreatedAt: "yesterday"},
 		} {
 			if _, err := w.ExportSession(ctx, r); papermem.ErrorCode(err) != papermem.EINVALID {
 				t.Errorf("%s: err = %v, want EINVALID", name, err)
@@ -537,7 +538,7 @@ func TestExportsPages(t *testing.T) {
 		if i == 6 {
 			at = base.Add(5 * 24 * time.Hour)
 		}
-		if _, err := w.ExportSession(ctx, papermem.SessionRecord{SessionID: fmt.Sprintf("s%d", i), CreatedAt: at}); err != nil {
+		if _, err := w.ExportSession(ctx, papermem.SessionRecord{SessionID: fmt.Sprintf("s%d", i), CreatedAt: at.Format(time.RFC3339)}); err != nil {
 			t.Fatal(err)
 		}
 	}
