@@ -428,3 +428,23 @@ func TestPlanJSON(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCountAPIRequest measures the metering a request pays: an
+// in-memory add, no database write.
+func BenchmarkCountAPIRequest(b *testing.B) {
+	m := testutil.Open(b, nil)
+	w := m.Workspace("lab-bench")
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			w.CountAPIRequest()
+		}
+	})
+	b.StopTimer()
+	u, err := w.Usage(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if u.Counters[papermem.CounterAPIRequests] == 0 {
+		b.Fatal("nothing counted")
+	}
+}
