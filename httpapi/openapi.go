@@ -201,6 +201,9 @@ type schemaGen struct {
 }
 
 func (g *schemaGen) schema(t reflect.Type) map[string]any {
+	if t == reflect.TypeFor[json.RawMessage]() {
+		return map[string]any{} // any JSON value, kept verbatim
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		s := g.schema(t.Elem())

@@ -50,6 +50,17 @@ func (s *server) routes() []route {
 		{post, "/v1/user/recall", memory, s.handleRecallUser, recallUserOp},
 		{del, "/v1/user/memory/{key:.+}", memory, s.handleForget, forgetOp},
 
+		// Sessions and graph. {node_id:.+} takes paper ids with slashes.
+		{post, "/v1/sessions/link", memory, s.handleLinkSession, linkSessionOp},
+		{get, "/v1/graph", memory, s.handleGraph, graphOp},
+		{get, "/v1/graph/neighborhood/{node_id:.+}", memory, s.handleNeighborhood, neighborhoodOp},
+		{post, "/v1/graph/materialize", memory, s.handleMaterialize, materializeOp},
+
+		// Export.
+		{post, "/v1/export/session", memory, s.handleExportSession, exportSessionOp},
+		{get, "/v1/export", memory, s.handleExports, exportsOp},
+		{get, "/v1/export/download", memory, s.handleExportDownload, exportDownloadOp},
+
 		// Users and workspaces.
 		{get, "/v1/users", bearer, s.handleUsers, usersOp},
 		{get, "/v1/workspaces", bearer, s.handleWorkspaces, workspacesOp},

@@ -1,0 +1,179 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/papermem/papermem"
+)
+
+// stepRequest is one step of a session. Args are kept byte for byte, so
+// large numbers survive.
+type stepRequest struct {
+	Agent     string          `json:"agent" doc:"the agent that acted"`
+	Tool      string          `json:"tool" doc:"the tool it called"`
+	Args      json.RawMessage `json:"args" doc:"the tool's arguments, any JSON value"`
+	ResultRef string          `json:"result_ref" doc:"where the result is kept, free text"`
+}
+
+// exportRequest is a session's export record.
+type exportRequest struct {
+	SessionID      string                     `json:"session_id" doc:"absent or empty: a new id is generated and returned"`
+	UserID         string                     `json:"user_id" doc:"who ran the session; defaults to the credential's user, and must equal it when both are given (else 403)"`
+	CreatedAt      string                     `json:"created_at" doc:"ISO-8601 date or time; absent means now (re-exported: the first export's time)"`
+	Steps          []stepRequest              `json:"steps" doc:"in order, at most 10000"`
+	RecalledPapers []string                   `json:"recalled_papers" doc:"DOIs; linked to the session like POST /v1/sessions/link (unknown ones become paper stubs)"`
+	RecalledClaims []int64                    `json:"recalled_claims" doc:"node ids; kept in the record, and linked when they name a node of this workspace"`
+	Metadata       map[string]json.RawMessage `json:"metadata" doc:"free JSON object; metadata.domain (a string) counts among the user's domains"`
+}
+
+var exportSessionOp = op{tag: "export", summary: "Write a session's export record", req: exportRequest{},
+	resp: papermem.Exported{},
+	notes: "One record per session: exporting a session again replaces its record (links only accumulate). " +
+		"The record is {session_id, user_id, org_id, created_at, steps, recalled_papers (normalised), recalled_claims, metadata}. " +
+		"Unlike POST /v1/sessions/link, an unknown claim id is not an error: the record keeps it and only existing claims are linked."}
+
+func (s *server) handleExportSession(w http.ResponseWriter, r *http.Request) error {
+	var req exportRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	user := principalFrom(r.Context()).user
+	switch {
+	case user == "":
+		user = req.UserID
+	case req.UserID != "" && req.UserID != user:
+		return papermem.Errorf(papermem.EFORBIDDEN, "user_id names another user than the credential's.")
+	}
+	rec := papermem.SessionRecord{SessionID: req.SessionID, UserID: user, CreatedAt: req.CreatedAt,
+		RecalledPapers: req.RecalledPapers, RecalledClaims: req.RecalledClaims}
+	rec.Steps = make([]papermem.Step, len(req.Steps))
+	for i, st := range req.Steps {
+		rec.Steps[i] = papermem.Step{Agent: st.Agent, Tool: st.Tool, ResultRef: st.ResultRef}
+		if st.Args != nil {
+			rec.Steps[i].Args = st.Args
+		}
+	}
+	if req.Metadata != nil {
+		rec.Metadata = make(map[string]any, len(req.Metadata))
+		for k, v := range req.Metadata {
+			rec.Metadata[k] = v
+		}
+	}
+	res, err := s.workspace(r).ExportSession(r.Context(), rec)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}
+
+// Query parameters of the export routes.
+var (
+	sinceParam = param{name: "since", typ: "string", doc: "ISO-8601 date or time; records created at or after it. A date means its start (UTC)"}
+	untilParam = param{name: "until", typ: "string", doc: "ISO-8601 date or time; records created at or before it. A date means its end (UTC), so since=until=2025-03-01 is that whole day"}
+	sessParam  = param{name: "session_id", typ: "string", doc: "only this session's record"}
+)
+
+var exportsOp = op{tag: "export", summary: "Query session export records",
+	query: []param{sessParam, sinceParam, untilParam,
+		{name: "limit", typ: "integer", doc: "records a page, 1..1000; default 100"},
+		{name: "cursor", typ: "string", doc: "next_cursor of the previous page"}},
+	resp: papermem.ExportPage{},
+	notes: "Every parameter is optional. Records come newest first (created_at, then latest written); count is the number on this page. " +
+		"When more records follow, next_cursor is set: pass it as cursor for the next page (records written meanwhile neither repeat nor shift pages). " +
+		"400 for an unparseable since or until, since after until, a limit outside 1..1000 or a foreign cursor."}
+
+func (s *server) handleExports(w http.ResponseWriter, r *http.Request) error {
+	q, err := exportQuery(r)
+	if err != nil {
+		return err
+	}
+	if v := r.URL.Query().Get("limit"); v != "" {
+		if q.Limit, err = strconv.Atoi(v); err != nil || q.Limit < 1 {
+			return papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", papermem.MaxExportLimit)
+		}
+	}
+	q.Cursor = r.URL.Query().Get("cursor")
+	page, err := s.workspace(r).Exports(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, page)
+}
+
+var exportDownloadOp = op{tag: "export", summary: "Download session export records as JSON Lines",
+	query: []param{sessParam, sinceParam, untilParam}, respType: "text/plain", resp: "",
+	notes: "The records of GET /v1/export (same filters, same order, same JSON), every one of them, one JSON object a line, streamed as they are read: " +
+		"memory stays bounded whatever their number. Content-Type text/plain; charset=utf-8; no records is an empty body. " +
+		"400 for an unparseable since or until; a failure after the first line aborts the connection, so a download that ends cleanly is complete."}
+
+func (s *server) handleExportDownload(w http.ResponseWriter, r *http.Request) error {
+	q, err := exportQuery(r)
+	if err != nil {
+		return err
+	}
+	rc := http.NewResponseController(w)
+	started := false
+	start := func() {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusOK)
+		started = true
+	}
+	enc := json.NewEncoder(w) // Encode ends each record with a newline
+	enc.SetEscapeHTML(false)
+	err = s.workspace(r).StreamExports(r.Context(), q, func(rec *papermem.SessionRecord) error {
+		if !started {
+			start()
+		}
+		if err := enc.Encode(rec); err != nil {
+			return err
+		}
+		return rc.Flush()
+	})
+	switch {
+	case err != nil && !started:
+		return err
+	case err != nil:
+		if r.Context().Err() == nil { // not merely a client gone away
+			s.log.ErrorContext(r.Context(), "export download failed", keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyErr, err)
+		}
+		panic(http.ErrAbortHandler)
+	case !started:
+		start()
+	}
+	return nil
+}
+
+// exportQuery reads session_id, since and until.
+func exportQuery(r *http.Request) (papermem.ExportQuery, error) {
+	v := r.URL.Query()
+	q := papermem.ExportQuery{SessionID: v.Get("session_id")}
+	var err error
+	if q.Since, err = timeParam("since", v.Get("since"), false); err != nil {
+		return q, err
+	}
+	if q.Until, err = timeParam("until", v.Get("until"), true); err != nil {
+		return q, err
+	}
+	return q, nil
+}
+
+// timeParam parses an optional ISO-8601 date or time. A bare date as an
+// upper bound means the last millisecond of that day.
+func timeParam(name, v string, upper bool) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := papermem.ParseTime(v)
+	if err != nil {
+		return time.Time{}, papermem.Errorf(papermem.EINVALID, "%s: %s", name, papermem.ErrorMessage(err))
+	}
+	if upper && len(strings.TrimSpace(v)) == len("2006-01-02") {
+		t = t.Add(24*time.Hour - time.Millisecond)
+	}
+	return t, nil
+}
