@@ -84,6 +84,12 @@ type server struct {
 // New returns the handler of the /v1 API over m. m must stay open while the
 // handler serves.
 func New(m *papermem.Memory, cfg Config) http.Handler {
+	s := newServer(m, cfg)
+	return s.logRequests(s.router)
+}
+
+// newServer builds the server and its router.
+func newServer(m *papermem.Memory, cfg Config) *server {
 	s := &server{m: m, cfg: cfg, log: cfg.Logger, now: cfg.Now, founders: map[string]bool{}}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -116,7 +122,7 @@ func New(m *papermem.Memory, cfg Config) http.Handler {
 	for _, rt := range s.routes() {
 		s.router.Handle(rt.path, s.chain(rt)).Methods(rt.method)
 	}
-	return s.logRequests(s.router)
+	return s
 }
 
 // handlerFunc is a handler that returns its error instead of writing it.
