@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server's and the test's
+// goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+var listening = regexp.MustCompile(`"msg":"listening","addr":"(http://[^"]+)"`)
+
+// start runs the server on a free loopback port and returns its base URL
+// once /v1/health answers, and a function that stops it and returns run's
+// error.
+func start(t *testing.T, args []string, vars map[string]string) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, args, env(vars), out) }()
+	stop := func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(time.Minute):
+			t.Fatal("server did not stop")
+			return nil
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-done:
+			t.Fatalf("run returned early: %v\n%s", err, out.String())
+		default:
+		}
+		if m := listening.FindStringSubmatch(out.String()); m != nil {
+			res, err := http.Get(m[1] + "/v1/health")
+			if err == nil {
+				res.Body.Close()
+				if res.StatusCode == http.StatusOK {
+					return m[1], stop
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	t.Fatalf("server never became healthy:\n%s", out.String())
+	return "", nil
+}
+
+func call(t *testing.T, method, url, token string, body any) (int, map[string]any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
+func TestRunServesOverTCP(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "papermem.db")
+	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, map[string]string{
+		"PAPERMEM_FOUNDER_EMAILS": "root@example.org, other@example.org",
+	})
+
+	status, body := call(t, "GET", base+"/v1/health", "", nil)
+	if status != 200 || body["status"] != "ok" || body["storage_mode"] != "sqlite" || body["vector_enabled"] != true {
+		t.Fatalf("health %d %v", status, body)
+	}
+	status, body = call(t, "GET", base+"/", "", nil)
+	if status != 200 || body["service"] != "papermem" || body["api_version"] != "v1" {
+		t.Fatalf("root %d %v", status, body)
+	}
+	status, body = call(t, "POST", base+"/v1/auth/signup", "", map[string]any{"email": "root@example.org", "password": "long enough"})
+	if status != 201 {
+		t.Fatalf("signup %d %v", status, body)
+	}
+	token := body["access_token"].(string)
+	status, body = call(t, "POST", base+"/v1/papers", token, map[string]any{"doi": "10.1000/tcp", "title": "Over TCP", "text": "We show that TCP works."})
+	if status != 201 || body["doi"] != "10.1000/tcp" {
+		t.Fatalf("store %d %v", status, body)
+	}
+	status, body = call(t, "GET", base+"/v1/papers/10.1000%2Ftcp/exists", token, nil)
+	if status != 200 || body["exists"] != true {
+		t.Fatalf("exists %d %v", status, body)
+	}
+	status, body = call(t, "GET", base+"/v1/admin/me", token, nil)
+	if status != 200 || body["is_founder"] != true {
+		t.Fatalf("admin me %d %v", status, body)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("graceful stop: %v", err)
+	}
+
+	// The data and the generated JWT secret survive a restart.
+	base, stop = start(t, []string{"-addr", "127.0.0.1:0"}, map[string]string{"PAPERMEM_DB": db})
+	defer stop()
+	status, body = call(t, "GET", base+"/v1/papers/10.1000/tcp/exists", token, nil)
+	if status != 200 || body["exists"] != true {
+		t.Fatalf("after restart: %d %v", status, body)
+	}
+}
+
+func TestRunInMemory(t *testing.T) {
+	base, stop := start(t, []string{"-db", ":memory:"}, map[string]string{"PAPERMEM_ADDR": "127.0.0.1:0", "PAPERMEM_DEV_AUTH": "1"})
+	defer stop()
+	status, body := call(t, "GET", base+"/v1/health", "", nil)
+	if status != 200 || body["storage_mode"] != "memory" {
+		t.Fatalf("health %d %v", status, body)
+	}
+}
+
+func TestGrantFounder(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "papermem.db")
+	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, nil)
+	status, body := call(t, "POST", base+"/v1/auth/signup", "", map[string]any{"email": "ada@example.org", "password": "long enough"})
+	if status != 201 {
+		t.Fatalf("signup %d %v", status, body)
+	}
+	token := body["access_token"].(string)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-db", db, "grant-founder", "ADA@example.org"}, env(nil), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "granted founder access to ada@example.org") {
+		t.Fatalf("output %q", out.String())
+	}
+	if err := run(context.Background(), []string{"-db", db, "grant-founder", "nobody@example.org"}, env(nil), io.Discard); err == nil {
+		t.Fatal("granting an unknown email succeeded")
+	}
+	base, stop = start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, nil)
+	defer stop()
+	status, body = call(t, "GET", base+"/v1/admin/me", token, nil)
+	if status != 200 || body["is_founder"] != true {
+		t.Fatalf("admin me after grant %d %v", status, body)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "papermem.db")
+	for name, tc := range map[string]struct {
+		args []string
+		vars map[string]string
+	}{
+		"DevAuthOnAllInterfaces": {[]string{"-addr", ":0"}, map[string]string{"PAPERMEM_DEV_AUTH": "1"}},
+		"DevAuthOnPublicAddress": {[]string{"-addr", "0.0.0.0:8080"}, map[string]string{"PAPERMEM_DEV_AUTH": "1"}},
+		"DevAuthNotASwitch":      {nil, map[string]string{"PAPERMEM_DEV_AUTH": "yes"}},
+		"BadRateLimit":           {nil, map[string]string{"PAPERMEM_RATE_LIMIT": "many"}},
+		"NegativeAuthRateLimit":  {nil, map[string]string{"PAPERMEM_AUTH_RATE_LIMIT": "-3"}},
+		"BadUploadSize":          {nil, map[string]string{"PAPERMEM_MAX_UPLOAD_BYTES": "1e9"}},
+		"ShortJWTSecret":         {nil, map[string]string{"PAPERMEM_JWT_SECRET": "short"}},
+		"ModelMissing":           {nil, map[string]string{"PAPERMEM_EMBEDDINGS_URL": "http://127.0.0.1:1/v1/embeddings"}},
+		"UnknownFlag":            {[]string{"-port", "80"}, nil},
+		"UnknownCommand":         {[]string{"-db", db, "launch"}, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
+				t.Fatal("run succeeded")
+			}
+		})
+	}
+}
+
+func TestConfigFromEnvironment(t *testing.T) {
+	c, rest, err := loadConfig([]string{"-addr", "localhost:9999"}, env(map[string]string{
+		"PAPERMEM_ADDR":                "127.0.0.1:1",
+		"PAPERMEM_DB":                  "/tmp/x.db",
+		"PAPERMEM_JWT_SECRET":          strings.Repeat("s", 32),
+		"PAPERMEM_FOUNDER_EMAILS":      "a@x.org,,b@x.org ",
+		"PAPERMEM_PAYMENT_SECRET":      "pay",
+		"PAPERMEM_DEV_AUTH":            "1",
+		"PAPERMEM_RATE_LIMIT":          "120",
+		"PAPERMEM_AUTH_RATE_LIMIT":     "5",
+		"PAPERMEM_MAX_UPLOAD_BYTES":    "1048576",
+		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1",
+	}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.opts.Payments != nil, c.api.DevAuth,
+		c.api.RateLimit, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, len(rest))
+	want := fmt.Sprint("localhost:9999", "/tmp/x.db", strings.Repeat("s", 32), []string{"a@x.org", "b@x.org"}, true, true,
+		120, 5, int64(1048576), true, int64(1048576), 0)
+	if got != want {
+		t.Fatalf("config\n got %s\nwant %s", got, want)
+	}
+	c, _, err = loadConfig(nil, env(nil), io.Discard)
+	if err != nil || c.addr != defaultAddr || c.db != defaultDB || c.api.DevAuth || c.opts.Embedder != nil {
+		t.Fatalf("defaults %+v %v", c, err)
+	}
+}
+
+func TestHTTPEmbedder(t *testing.T) {
+	var calls atomic.Int64
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != "nomic-embed-text" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var data []item
+		for i := len(req.Input) - 1; i >= 0; i-- { // out of order on purpose
+			v := make([]float32, 16)
+			v[len(req.Input[i])%16] = 1
+			data = append(data, item{i, v})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	defer fake.Close()
+	e, err := embedderFromEnv(env(map[string]string{"PAPERMEM_EMBEDDINGS_URL": fake.URL, "PAPERMEM_EMBEDDINGS_MODEL": "nomic-embed-text"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Dim() != 16 || e.Name() != "openai-compatible:nomic-embed-text" {
+		t.Fatalf("embedder %s %d", e.Name(), e.Dim())
+	}
+	vs, err := e.Embed(context.Background(), []string{"a", "bb"})
+	if err != nil || len(vs) != 2 || vs[0][1] != 1 || vs[1][2] != 1 {
+		t.Fatalf("vectors %v %v", vs, err)
+	}
+	if _, err := embedderFromEnv(env(map[string]string{"PAPERMEM_EMBEDDINGS_URL": fake.URL, "PAPERMEM_EMBEDDINGS_MODEL": "other"})); err == nil {
+		t.Fatal("a failing endpoint was accepted")
+	}
+
+	// A server over the HTTP embedder recalls through it.
+	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", filepath.Join(t.TempDir(), "e.db")}, map[string]string{
+		"PAPERMEM_EMBEDDINGS_URL": fake.URL, "PAPERMEM_EMBEDDINGS_MODEL": "nomic-embed-text", "PAPERMEM_DEV_AUTH": "1"})
+	defer stop()
+	before := calls.Load()
+	req, _ := http.NewRequest("POST", base+"/v1/recall", strings.NewReader(`{"question":"anything"}`))
+	req.Header.Set("X-Dev-Org-Id", "lab-one")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 || calls.Load() == before {
+		t.Fatalf("recall %d, embedder calls %d → %d", res.StatusCode, before, calls.Load())
+	}
+}
