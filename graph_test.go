@@ -697,3 +697,56 @@ func BenchmarkMaterialize(b *testing.B) {
 	b.ReportMetric(float64(firstRun.Milliseconds()), "first-run-ms")
 	b.ReportMetric(float64(first.Created), "edges")
 }
+
+// FuzzNeighborhood feeds arbitrary node ids to the graph search: it must
+// answer a graph, EINVALID or ENOTFOUND, never panic or fail otherwise.
+func FuzzNeighborhood(f *testing.F) {
+	w := mustOpen(f).Workspace("lab-one")
+	link(f, w, "s1", []string{"10.1/a", "10.1/b"})
+	link(f, w, "s2", []string{"10.1/a"})
+	for _, seed := range []string{"session:s1", "paper:10.1/a", "paper:10.1%2Fb", "claim:1", "claim:-1", "session:", ":", "paper:local:x", "claim:99999999999999999999"} {
+		f.Add(seed, 1)
+	}
+	f.Fuzz(func(t *testing.T, id string, hops int) {
+		g, err := w.Neighborhood(ctx, id, hops)
+		switch code := papermem.ErrorCode(err); code {
+		case "":
+			if len(g.Nodes) == 0 || g.Nodes[0].ID != g.Seed {
+				t.Fatalf("Neighborhood(%q) = %+v", id, g)
+			}
+		case papermem.EINVALID, papermem.ENOTFOUND:
+		default:
+			t.Fatalf("Neighborhood(%q, %d): %v", id, hops, err)
+		}
+	})
+}
+
+// FuzzExportsCursor feeds arbitrary cursors to Exports: a cursor is
+// accepted or refused with EINVALID, never anything else.
+func FuzzExportsCursor(f *testing.F) {
+	w := mustOpen(f).Workspace("lab-one")
+	for i := range 3 {
+		if _, err := w.ExportSession(ctx, papermem.SessionRecord{SessionID: fmt.Sprintf("s%d", i)}); err != nil {
+			f.Fatal(err)
+		}
+	}
+	page, err := w.Exports(ctx, papermem.ExportQuery{Limit: 1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{page.NextCursor, "", "x", "bm90LWEtdGltZXwx", "MjAyNS0wMS0wMVQwMDowMDowMC4wMDBafDE"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, cursor string) {
+		page, err := w.Exports(ctx, papermem.ExportQuery{Cursor: cursor, Limit: 2})
+		switch code := papermem.ErrorCode(err); code {
+		case "":
+			if page.Count != len(page.Records) || page.Count > 2 {
+				t.Fatalf("page %+v", page)
+			}
+		case papermem.EINVALID:
+		default:
+			t.Fatalf("Exports(cursor %q): %v", cursor, err)
+		}
+	})
+}
