@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -307,4 +308,97 @@ func countLabel(ns []node, label string) int {
 		}
 	}
 	return n
+}
+
+// Paper recall limits.
+const (
+	DefaultPaperLimit = 20  // papers RecallPapers returns when limit is 0
+	MaxPaperLimit     = 100 // most papers RecallPapers returns
+)
+
+// PaperRecallRequest asks for the papers that best match a query.
+type PaperRecallRequest struct {
+	Query     string    // required
+	Limit     int       // 0 means DefaultPaperLimit; at most MaxPaperLimit
+	Retrieval Retrieval // zero means hybrid
+}
+
+// RecallPapers ranks the workspace's papers for a query, best first, each
+// DOI once, with Score set. A paper's score is that of its best node
+// (title and abstract, passage or claim). Errors: EINVALID.
+func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([]Paper, error) {
+	q, limit := strings.TrimSpace(req.Query), req.Limit
+	if q == "" {
+		return nil, Errorf(EINVALID, "q is required.")
+	}
+	switch {
+	case limit == 0:
+		limit = DefaultPaperLimit
+	case limit < 1 || limit > MaxPaperLimit:
+		return nil, Errorf(EINVALID, "limit must be between 1 and %d.", MaxPaperLimit)
+	}
+	if err := req.Retrieval.valid(); err != nil {
+		return nil, err
+	}
+	cands, err := w.m.candidates(ctx, query{org: w.org, kind: KindPaper, retrieval: req.Retrieval, limit: paperCandidates(limit)}, q, nil)
+	if err != nil {
+		return nil, err
+	}
+	best := map[int64]float64{}
+	for _, c := range cands {
+		best[c.ownerID] = max(best[c.ownerID], c.Score)
+	}
+	ids := make([]int64, 0, len(best))
+	for id := range best {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if best[ids[i]] != best[ids[j]] {
+			return best[ids[i]] > best[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
+	if len(ids) > limit {
+		ids = ids[:limit]
+	}
+	byID, err := w.papersByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Paper, 0, len(ids))
+	for _, id := range ids {
+		if p, ok := byID[id]; ok {
+			p.Score = best[id]
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// paperCandidates is how many nodes each source contributes when ranking
+// limit papers: papers have several nodes each.
+func paperCandidates(limit int) int { return max(candidateLimit, 4*limit) }
+
+func (w *Workspace) papersByID(ctx context.Context, ids []int64) (map[int64]Paper, error) {
+	out := make(map[int64]Paper, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := []any{w.org}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := w.m.db.QueryContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND id IN (`+placeholders(len(ids))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanPaper(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[p.id] = p.Paper
+	}
+	return out, rows.Err()
 }

@@ -105,12 +105,15 @@ func (r *RecallRequest) validate() error {
 			return Errorf(EINVALID, "Unknown scope signal %q; allowed: %s.", s, strings.Join(ScopeSignals, ", "))
 		}
 	}
-	switch r.Retrieval {
+	return r.Retrieval.valid()
+}
+
+func (r Retrieval) valid() error {
+	switch r {
 	case RetrievalHybrid, RetrievalLexical, RetrievalVector:
-	default:
-		return Errorf(EINVALID, "Unknown retrieval mode %q.", r.Retrieval)
+		return nil
 	}
-	return nil
+	return Errorf(EINVALID, "Unknown retrieval mode %q.", r)
 }
 
 // Recall returns the spans of the workspace's memory that best answer
