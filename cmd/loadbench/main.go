@@ -1,0 +1,262 @@
+// Command loadbench measures what the HTTP layer adds to papermem calls:
+// recall and paper-exists requests over loopback HTTP at 16 and 64
+// concurrent connections, beside the same calls made in-process, printing
+// throughput, p50/p99 latency, errors and the ratios.
+//
+//	go run -tags sqlite_fts5 ./cmd/loadbench [-duration 30s] [-papers 500]
+//
+// It listens on 127.0.0.1 only and stops after 8 × duration plus seeding.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/httpapi"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "loadbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("loadbench", flag.ContinueOnError)
+	duration := fs.Duration("duration", 3*time.Second, "length of each measurement (the issue's figure: 30s)")
+	papers := fs.Int("papers", 500, "papers seeded before measuring")
+	conc := fs.String("concurrency", "16,64", "comma-separated numbers of concurrent connections")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var levels []int
+	for _, s := range strings.Split(*conc, ",") {
+		var n int
+		if _, err := fmt.Sscan(strings.TrimSpace(s), &n); err != nil || n < 1 || n > 1024 {
+			return fmt.Errorf("bad concurrency %q", s)
+		}
+		levels = append(levels, n)
+	}
+
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "papermem-loadbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	quiet := slog.New(slog.DiscardHandler)
+	m, err := papermem.Open(ctx, filepath.Join(dir, "bench.db"), &papermem.Options{Logger: quiet})
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	ws := m.Workspace("bench")
+	start := time.Now()
+	dois, err := seed(ctx, ws, *papers)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "seeded %d papers in %v\n", len(dois), time.Since(start).Round(time.Millisecond))
+	key, err := ws.CreateAPIKey(ctx, "loadbench", papermem.CreatorWorkspace("bench"))
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: httpapi.New(m, httpapi.Config{Logger: quiet, RateLimit: 1 << 30}),
+		ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	base := "http://" + ln.Addr().String()
+
+	calls := []struct {
+		name    string
+		inProc  func(i int) error
+		request func(i int) (*http.Request, error)
+	}{
+		{
+			name: "recall",
+			inProc: func(i int) error {
+				_, err := ws.Recall(ctx, papermem.RecallRequest{Question: questions[i%len(questions)], BudgetTokens: 2000})
+				return err
+			},
+			request: func(i int) (*http.Request, error) {
+				body := fmt.Sprintf(`{"question":%q,"budget_tokens":2000}`, questions[i%len(questions)])
+				return http.NewRequest("POST", base+"/v1/recall", strings.NewReader(body))
+			},
+		},
+		{
+			name: "paper-exists",
+			inProc: func(i int) error {
+				_, err := ws.PaperExists(ctx, dois[i%len(dois)])
+				return err
+			},
+			request: func(i int) (*http.Request, error) {
+				return http.NewRequest("GET", base+"/v1/papers/"+dois[i%len(dois)]+"/exists", nil)
+			},
+		},
+	}
+
+	fmt.Fprintf(out, "each run %v; HTTP over loopback with an API key, keep-alive connections\n\n", *duration)
+	fmt.Fprintf(out, "%-13s %5s | %-38s | %-30s | %s\n", "call", "conns", "HTTP rps      p50      p99   errors", "in-process rps   p50      p99", "p50 added  rps ratio")
+	for _, c := range calls {
+		for _, n := range levels {
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
+			h := measure(n, *duration, func(i int) error {
+				req, err := c.request(i)
+				if err != nil {
+					return err
+				}
+				req.Header.Set("Authorization", "Bearer "+key.Key)
+				res, err := client.Do(req)
+				if err != nil {
+					return err
+				}
+				defer res.Body.Close()
+				if _, err := io.Copy(io.Discard, res.Body); err != nil {
+					return err
+				}
+				if res.StatusCode != http.StatusOK {
+					return fmt.Errorf("status %d", res.StatusCode)
+				}
+				return nil
+			})
+			client.CloseIdleConnections()
+			p := measure(n, *duration, c.inProc)
+			fmt.Fprintf(out, "%-13s %5d | %8.0f %8s %8s %6d | %8.0f %8s %8s %6d | %9s %9.2f\n",
+				c.name, n, h.rps, fmtDur(h.p50), fmtDur(h.p99), h.errors, p.rps, fmtDur(p.p50), fmtDur(p.p99), p.errors,
+				fmtDur(h.p50-p.p50), h.rps/p.rps)
+			if h.firstErr != nil {
+				fmt.Fprintf(out, "  first HTTP error: %v\n", h.firstErr)
+			}
+		}
+	}
+	return nil
+}
+
+// result summarises one measurement.
+type result struct {
+	rps      float64
+	p50, p99 time.Duration
+	errors   int
+	firstErr error
+}
+
+// measure runs fn from n goroutines for d and reports throughput and
+// latency percentiles.
+func measure(n int, d time.Duration, fn func(i int) error) result {
+	var mu sync.Mutex
+	var lat []time.Duration
+	var res result
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	for g := range n {
+		wg.Go(func() {
+			var local []time.Duration
+			errs := 0
+			var first error
+			for i := g; time.Now().Before(deadline); i += n {
+				t := time.Now()
+				if err := fn(i); err != nil {
+					errs++
+					if first == nil {
+						first = err
+					}
+					continue
+				}
+				local = append(local, time.Since(t))
+			}
+			mu.Lock()
+			lat = append(lat, local...)
+			res.errors += errs
+			if res.firstErr == nil {
+				res.firstErr = first
+			}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		res.p50 = lat[len(lat)*50/100]
+		res.p99 = lat[min(len(lat)*99/100, len(lat)-1)]
+	}
+	res.rps = float64(len(lat)) / elapsed.Seconds()
+	return res
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "-" + fmtDur(-d)
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	}
+	return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000)
+}
+
+// Synthetic corpus: sentences built from a small research vocabulary, so
+// that questions match some passages and claims.
+var (
+	subjects = []string{"sleep deprivation", "caffeine intake", "aerobic exercise", "gut microbiota", "social isolation",
+		"intermittent fasting", "blue light exposure", "mindfulness training", "air pollution", "vitamin D"}
+	effects = []string{"impairs memory consolidation", "improves reaction time", "reduces inflammation markers",
+		"increases hippocampal volume", "alters gene expression", "lowers blood pressure", "raises cortisol levels",
+		"slows cognitive decline", "disrupts circadian rhythm", "enhances synaptic plasticity"}
+	cohorts   = []string{"adult mice", "older adults", "adolescents", "shift workers", "zebrafish", "a cohort of 1,200 patients"}
+	questions = []string{
+		"How does sleep deprivation affect memory consolidation?",
+		"What is the effect of caffeine on reaction time?",
+		"Does aerobic exercise change hippocampal volume?",
+		"How do gut microbiota influence inflammation?",
+		"What are the limitations of studies on intermittent fasting?",
+		"Which mechanisms link blue light exposure to circadian rhythm?",
+		"Does vitamin D slow cognitive decline in older adults?",
+		"How does air pollution raise cortisol levels?",
+	}
+)
+
+// seed stores n synthetic papers and returns their DOIs.
+func seed(ctx context.Context, ws *papermem.Workspace, n int) ([]string, error) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func(s []string) string { return s[rng.IntN(len(s))] }
+	dois := make([]string, n)
+	for i := range n {
+		var b strings.Builder
+		b.WriteString("# Abstract\n")
+		for range 3 {
+			fmt.Fprintf(&b, "We show that %s %s in %s. ", pick(subjects), pick(effects), pick(cohorts))
+		}
+		b.WriteString("\n\n# Results\n")
+		for range 8 {
+			fmt.Fprintf(&b, "In %s, %s %s by %d%% (p < 0.0%d). ", pick(cohorts), pick(subjects), pick(effects), 5+rng.IntN(40), 1+rng.IntN(5))
+		}
+		b.WriteString("\n\n# Limitations\n")
+		fmt.Fprintf(&b, "The sample of %s was small, and the effect of %s may not generalize.\n", pick(cohorts), pick(subjects))
+		dois[i] = fmt.Sprintf("10.5555/bench.%d", i)
+		if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: dois[i], Title: fmt.Sprintf("On %s and %s", pick(subjects), pick(effects)),
+			Text: b.String(), Year: 2000 + rng.IntN(25)}); err != nil {
+			return nil, err
+		}
+	}
+	return dois, nil
+}
