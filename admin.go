@@ -293,10 +293,11 @@ func (m *Memory) Health(ctx context.Context) *Health {
 			probe = make([]float32, m.embedder.Dim())
 			probe[0] = 1
 		}
+		var version string
 		var n int
-		err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT node_id FROM `+m.vecTable+`
-			WHERE bits MATCH vec_bit(?) AND k = 1 AND org_id = ?)`, bitsBlob(probe), "health-probe").Scan(&n)
-		return "sqlite-vec kNN answered on " + m.vecTable, err
+		err := m.db.QueryRowContext(ctx, `SELECT vec_version(), (SELECT count(*) FROM node_vectors),
+			vec_distance_cosine(?, ?)`, vectorBlob(probe), vectorBlob(probe)).Scan(&version, &n, new(float64))
+		return fmt.Sprintf("sqlite-vec %s scored a probe; %d vectors stored", version, n), err
 	}))
 	h.Add(CheckComponent("auth", func() (string, error) {
 		var users, keys int

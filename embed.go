@@ -26,28 +26,13 @@ type Embedder interface {
 // deterministic and needs neither a model nor a network.
 func NewHashEmbedder(dim int) Embedder { return hashembed.New(dim) }
 
-// prepareVectors creates the vector table for the embedder's dimension and
-// checks that no workspace was indexed with another embedder; with reindex
-// it re-embeds every node instead of refusing.
-func (m *Memory) prepareVectors(ctx context.Context, reindex bool) error {
-	dim := m.embedder.Dim()
-	// One vec0 table per dimension: the workspace is its partition key;
-	// label and user are metadata filters; bits holds the sign-quantised
-	// vector for the Hamming prefilter of kNN.
-	_, err := m.db.ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS %s USING vec0 (
-		node_id INTEGER PRIMARY KEY,
-		org_id TEXT PARTITION KEY,
-		label TEXT,
-		user_id TEXT,
-		embedding float[%d] distance_metric=cosine,
-		bits bit[%d])`, m.vecTable, dim, dim))
-	if err != nil {
-		return fmt.Errorf("create vector index: %w", err)
-	}
+// checkEmbedder makes sure no workspace was indexed with another embedder;
+// with reindex it re-embeds every node instead of refusing.
+func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
 	var org, name string
-	var odim int
-	err = m.db.QueryRowContext(ctx, `SELECT org_id, embedder, dim FROM workspaces
-		WHERE embedder <> '' AND (embedder <> ? OR dim <> ?) LIMIT 1`, m.embedder.Name(), dim).Scan(&org, &name, &odim)
+	var dim int
+	err := m.db.QueryRowContext(ctx, `SELECT org_id, embedder, dim FROM workspaces
+		WHERE embedder <> '' AND (embedder <> ? OR dim <> ?) LIMIT 1`, m.embedder.Name(), m.embedder.Dim()).Scan(&org, &name, &dim)
 	if err == sql.ErrNoRows {
 		return nil
 	}
@@ -56,7 +41,7 @@ func (m *Memory) prepareVectors(ctx context.Context, reindex bool) error {
 	}
 	if !reindex {
 		return Errorf(ECONFLICT, "Workspace %q was indexed with embedder %s (%d dimensions), not %s (%d); open with that embedder or with Options.Reindex.",
-			org, name, odim, m.embedder.Name(), dim)
+			org, name, dim, m.embedder.Name(), m.embedder.Dim())
 	}
 	return m.reindex(ctx)
 }
@@ -66,17 +51,19 @@ func (m *Memory) prepareVectors(ctx context.Context, reindex bool) error {
 func (m *Memory) reindex(ctx context.Context) error {
 	m.log.Info("reindexing vectors", "embedder", m.embedder.Name(), "dim", m.embedder.Dim())
 	return m.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM node_vectors`); err != nil {
+			return err
+		}
 		var lastID int64
 		for {
-			rows, err := tx.QueryContext(ctx, `SELECT id, org_id, label, user_id, text FROM nodes
-				WHERE id > ? ORDER BY id LIMIT 256`, lastID)
+			rows, err := tx.QueryContext(ctx, `SELECT id, org_id, text FROM nodes WHERE id > ? ORDER BY id LIMIT 256`, lastID)
 			if err != nil {
 				return err
 			}
 			var batch []node
 			for rows.Next() {
 				var n node
-				if err := rows.Scan(&n.id, &n.org, &n.Label, &n.userID, &n.Text); err != nil {
+				if err := rows.Scan(&n.id, &n.org, &n.Text); err != nil {
 					rows.Close()
 					return err
 				}
@@ -93,14 +80,14 @@ func (m *Memory) reindex(ctx context.Context) error {
 				return err
 			}
 			for i := range batch {
-				if err := m.insertVector(ctx, tx, &batch[i]); err != nil {
+				if err := insertVector(ctx, tx, &batch[i]); err != nil {
 					return err
 				}
 			}
 			lastID = batch[len(batch)-1].id
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE workspaces SET embedder = ?, dim = ? WHERE embedder <> ''`,
-			m.embedder.Name(), m.embedder.Dim())
+		_, err := tx.ExecContext(ctx, `UPDATE workspaces SET embedder = ?, dim = ?, vec_version = vec_version + 1
+			WHERE embedder <> ''`, m.embedder.Name(), m.embedder.Dim())
 		return err
 	})
 }

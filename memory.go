@@ -22,7 +22,7 @@ type Memory struct {
 	db             *sql.DB
 	path           string
 	embedder       Embedder
-	vecTable       string
+	vectors        *vectorIndex
 	fetcher        Fetcher
 	payments       PaymentProvider
 	maxIngestBytes int64
@@ -88,7 +88,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		db:             db,
 		path:           path,
 		embedder:       o.Embedder,
-		vecTable:       fmt.Sprintf("vec_%d", dim),
+		vectors:        newVectorIndex(dim),
 		fetcher:        o.Fetcher,
 		payments:       o.Payments,
 		maxIngestBytes: o.MaxIngestBytes,
@@ -96,7 +96,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		log:            o.Logger,
 	}
 	m.ws = &Workspace{m: m, org: o.Workspace}
-	if err := m.prepareVectors(ctx, o.Reindex); err != nil {
+	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		db.Close()
 		return nil, err
 	}

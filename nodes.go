@@ -131,7 +131,7 @@ func (m *Memory) embedNodes(ctx context.Context, ns []node) error {
 }
 
 // insertNodes stores embedded nodes of one owner in the nodes table, the
-// full-text index and the vector index.
+// full-text index and the vectors.
 func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string, ns []node) error {
 	now := w.m.nowString()
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
@@ -163,36 +163,37 @@ func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 		if _, err := fts.ExecContext(ctx, n.id, n.Text, scopeText(w.org, userID, n.Label)); err != nil {
 			return fmt.Errorf("index node text: %w", err)
 		}
-		if err := w.m.insertVector(ctx, tx, n); err != nil {
+		if err := insertVector(ctx, tx, n); err != nil {
 			return err
 		}
 	}
-	return nil
+	return bumpVectors(ctx, tx, w.org)
 }
 
-// insertVector stores the vector of node n (id, org, label, user and vec set).
-func (m *Memory) insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO `+m.vecTable+` (node_id, org_id, label, user_id, embedding, bits)
-		VALUES (?, ?, ?, ?, ?, vec_bit(?))`, n.id, n.org, n.Label, n.userID, vectorBlob(n.vec), bitsBlob(n.vec))
+// insertVector stores the vector of node n (id, org and vec set).
+func insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO node_vectors (node_id, org_id, embedding, bits) VALUES (?, ?, ?, ?)`,
+		n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec))
 	if err != nil {
-		return fmt.Errorf("index node vector: %w", err)
+		return fmt.Errorf("store node vector: %w", err)
 	}
 	return nil
 }
 
-// deleteNodes removes every node of one owner from all three indexes.
+// deleteNodes removes every node of one owner from the nodes table, the
+// full-text index and the vectors.
 func (w *Workspace) deleteNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64) error {
 	where := ` IN (SELECT id FROM nodes WHERE org_id = ? AND kind = ? AND owner_id = ?)`
 	for _, q := range []string{
 		`DELETE FROM nodes_fts WHERE rowid` + where,
-		`DELETE FROM ` + w.m.vecTable + ` WHERE node_id` + where,
+		`DELETE FROM node_vectors WHERE node_id` + where,
 		`DELETE FROM nodes WHERE id` + where,
 	} {
 		if _, err := tx.ExecContext(ctx, q, w.org, kind, ownerID); err != nil {
 			return fmt.Errorf("delete nodes: %w", err)
 		}
 	}
-	return nil
+	return bumpVectors(ctx, tx, w.org)
 }
 
 // Scope tokens narrow a full-text MATCH to one workspace, user and label.

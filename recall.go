@@ -294,61 +294,19 @@ func (m *Memory) lexical(ctx context.Context, q query, text string) ([]int64, er
 	return scanIDs(rows)
 }
 
-// vectorOversample is how many Hamming-distance candidates are rescored with
-// the float vectors for each one kept.
-const vectorOversample = 4
-
-// vector returns node ids ranked by cosine similarity to text: a kNN over
-// the sign-quantised vectors (Hamming distance) picks candidates, which are
-// rescored with their float vectors.
+// vector returns node ids ranked by cosine similarity to text.
 func (m *Memory) vector(ctx context.Context, q query, text string) ([]int64, error) {
 	vs, err := m.embed(ctx, []string{text})
 	if err != nil {
 		return nil, err
 	}
-	qv := vs[0]
-	k := min(q.limit*vectorOversample, 4096)
-	conds := "bits MATCH vec_bit(?) AND k = ? AND org_id = ? AND user_id = ?"
-	args := []any{bitsBlob(qv), k, q.org, q.user}
-	switch {
-	case q.label != "":
-		conds += " AND label = ?"
-		args = append(args, q.label)
-	case q.user == "":
-		conds += " AND label != ?"
-		args = append(args, LabelMemory)
-	}
-	rows, err := m.db.QueryContext(ctx, `SELECT node_id, embedding FROM `+m.vecTable+` WHERE `+conds, args...)
+	hits, err := m.nearest(ctx, vectorQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, k: q.limit}, vs[0])
 	if err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
-	}
-	defer rows.Close()
-	type hit struct {
-		id  int64
-		sim float64
-	}
-	var hits []hit
-	for rows.Next() {
-		var h hit
-		var blob []byte
-		if err := rows.Scan(&h.id, &blob); err != nil {
-			return nil, err
-		}
-		h.sim = dot(qv, blobVector(blob))
-		hits = append(hits, h)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].sim > hits[j].sim })
-	var ids []int64
-	for _, h := range hits {
-		if h.sim > 0 {
-			ids = append(ids, h.id)
-		}
-	}
-	if len(ids) > q.limit && q.kind == "" && q.domain == "" && len(q.sectionTypes) == 0 {
-		ids = ids[:q.limit]
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
 	}
 	return ids, nil
 }

@@ -23,7 +23,7 @@ func New(dim int) *Embedder { return &Embedder{dim: dim} }
 
 // Name identifies the embedder and its feature scheme; it changes whenever
 // the vectors it produces would.
-func (e *Embedder) Name() string { return fmt.Sprintf("hash-v1-%d", e.dim) }
+func (e *Embedder) Name() string { return fmt.Sprintf("hash-v2-%d", e.dim) }
 
 // Dim returns the vector length.
 func (e *Embedder) Dim() int { return e.dim }
@@ -82,16 +82,30 @@ func (e *Embedder) vector(text string) []float32 {
 	return out
 }
 
-// add hashes feature f to one dimension with a hashed sign.
+// spread is how many dimensions each feature touches. Spreading a feature
+// over several signed dimensions (a sparse random projection) makes vectors
+// dense, so that their sign bits preserve cosine similarity (SimHash) and a
+// Hamming prefilter over them works.
+const spread = 8
+
+// add adds weight w of feature f to spread dimensions with hashed signs.
 func (e *Embedder) add(v []float64, f string, w float64) {
 	h := fnv.New64a()
 	h.Write([]byte(f))
-	s := h.Sum64()
-	idx := int(s % uint64(e.dim))
-	if s>>63 == 1 {
-		w = -w
+	x := h.Sum64()
+	for range spread {
+		// splitmix64 steps derive independent indices and signs.
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		if z>>63 == 1 {
+			v[z%uint64(e.dim)] -= w
+		} else {
+			v[z%uint64(e.dim)] += w
+		}
 	}
-	v[idx] += w
 }
 
 // Words returns the content words of text with a plural "s" stripped, so

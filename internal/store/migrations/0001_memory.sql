@@ -14,6 +14,7 @@ CREATE TABLE workspaces (
 	embedder          TEXT NOT NULL DEFAULT '',
 	dim               INTEGER NOT NULL DEFAULT 0,
 	token_ttl_seconds INTEGER NOT NULL DEFAULT 86400,
+	vec_version       INTEGER NOT NULL DEFAULT 0, -- bumped by every change to the workspace's vectors
 	created_by        TEXT NOT NULL DEFAULT '',
 	created_at        TEXT NOT NULL
 );
@@ -78,8 +79,10 @@ CREATE TABLE memories (
 -- nodes are the recallable units. kind names the owner table (paper,
 -- document, analysis, memory) and owner_id its row; parent_id links a claim
 -- to its passage; seq orders the nodes of one owner.
+-- Node ids are never reused (AUTOINCREMENT), so an id names one node for
+-- good: caches of the vector index rely on it.
 CREATE TABLE nodes (
-	id           INTEGER PRIMARY KEY,
+	id           INTEGER PRIMARY KEY AUTOINCREMENT,
 	org_id       TEXT NOT NULL,
 	kind         TEXT NOT NULL,
 	owner_id     INTEGER NOT NULL,
@@ -101,6 +104,18 @@ CREATE TABLE nodes (
 );
 CREATE INDEX nodes_owner ON nodes (org_id, kind, owner_id, seq);
 CREATE INDEX nodes_label ON nodes (org_id, label);
+
+-- node_vectors holds each node's embedding (little-endian float32, unit
+-- length) and its sign bits (bit i set when component i > 0, as sqlite-vec's
+-- vec_quantize_binary). The bits feed an in-process Hamming prefilter; the
+-- float vectors rescore its candidates with sqlite-vec's vec_distance_cosine.
+CREATE TABLE node_vectors (
+	node_id   INTEGER PRIMARY KEY,
+	org_id    TEXT NOT NULL,
+	embedding BLOB NOT NULL,
+	bits      BLOB NOT NULL
+);
+CREATE INDEX node_vectors_org ON node_vectors (org_id, node_id);
 
 -- Full-text index over nodes.text. The scope column holds opaque tokens for
 -- the workspace, user and label so that a MATCH is narrowed before ranking;
