@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -13,14 +14,18 @@ import (
 	"github.com/papermem/papermem/internal/tokens"
 )
 
-// MemoryInput is something a user asked to remember.
+// MemoryInput is something a user asked to remember. Two metadata keys
+// place a memory in a conversation: "session" (a string or number naming
+// the conversation or session) and "seq" (a number ordering the memories of
+// one session after OccurredAt). RecallUser may return a recalled memory's
+// neighbours in its session alongside it.
 type MemoryInput struct {
 	Text       string         `json:"text"`        // required
 	Key        string         `json:"key"`         // "" means a key derived from the text
 	Tags       []string       `json:"tags"`        // free labels
 	Domain     string         `json:"domain"`      // optional topic area
 	OccurredAt string         `json:"occurred_at"` // ISO-8601 date or time of the event; "" for none
-	Metadata   map[string]any `json:"metadata"`    // free JSON object
+	Metadata   map[string]any `json:"metadata"`    // free JSON object; see MemoryInput
 }
 
 // Remembered identifies a stored memory.
@@ -64,6 +69,9 @@ func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (
 			return nil, Errorf(EINVALID, "metadata must be a JSON object.")
 		}
 	}
+	var decoded map[string]any // metadata as JSON reads it: numbers are float64
+	json.Unmarshal(meta, &decoded)
+	session, seq := sessionOrder(decoded)
 	n := node{parent: -1, Label: LabelMemory, SectionType: "body", Domain: in.Domain, Text: text,
 		Tokens: tokens.Count(text), CharEnd: utf8.RuneCountInString(text)}
 	ns := []node{n}
@@ -76,12 +84,14 @@ func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (
 			return err
 		}
 		var id int64
-		err := tx.QueryRowContext(ctx, `INSERT INTO memories (org_id, user_id, key, text, tags, domain, occurred_at, metadata, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		err := tx.QueryRowContext(ctx, `INSERT INTO memories (org_id, user_id, key, text, tags, domain, occurred_at, metadata,
+				session, seq, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (org_id, user_id, key) DO UPDATE SET text = excluded.text, tags = excluded.tags,
 				domain = excluded.domain, occurred_at = excluded.occurred_at, metadata = excluded.metadata,
-				updated_at = excluded.updated_at
-			RETURNING id`, w.org, user, key, text, string(tags), in.Domain, occurred, string(meta), now, now).Scan(&id)
+				session = excluded.session, seq = excluded.seq, updated_at = excluded.updated_at
+			RETURNING id`, w.org, user, key, text, string(tags), in.Domain, occurred, string(meta),
+			session, seq, now, now).Scan(&id)
 		if err != nil {
 			return err
 		}
@@ -138,13 +148,24 @@ func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallR
 	if err := r.validate(); err != nil {
 		return nil, err
 	}
-	q := query{org: w.org, user: user, label: LabelMemory, retrieval: r.Retrieval}
-	cands, err := w.m.candidates(ctx, q, r.Question, r.Keywords)
+	res, err := w.recallMemories(ctx, user, r)
 	if err != nil {
 		return nil, err
 	}
-	rankSpans(cands, r.Keywords, nil)
-	return w.countRecall(pack(cands, r.BudgetTokens)), nil
+	return w.countRecall(res), nil
+}
+
+// sessionOrder reads the session and sequence of a memory from its
+// metadata: "session" as a string or number, "seq" as a number.
+func sessionOrder(meta map[string]any) (session string, seq float64) {
+	switch v := meta["session"].(type) {
+	case string:
+		session = v
+	case float64:
+		session = strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	seq, _ = meta["seq"].(float64)
+	return session, seq
 }
 
 // timeLayouts are the ISO-8601 forms accepted for times.

@@ -1,0 +1,394 @@
+// Command locomo measures per-user recall on LoCoMo conversations: it
+// stores every dialogue turn of each conversation as one user's memories,
+// asks every question of categories 1–4 through RecallUser and prints, per
+// category and overall, the share of questions whose evidence turns are all
+// among the recalled spans (evidence recall) at several token budgets, for
+// BM25 only, vectors only and the full user recall.
+//
+//	go run -tags sqlite_fts5 ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-latency]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/pprof"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/papermem/papermem"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "locomo:", err)
+		os.Exit(1)
+	}
+}
+
+// conversation is one LoCoMo sample as stored in the dataset file.
+type conversation struct {
+	SampleID     string                     `json:"sample_id"`
+	Conversation map[string]json.RawMessage `json:"conversation"`
+	QA           []struct {
+		Question string   `json:"question"`
+		Evidence []string `json:"evidence"`
+		Category int      `json:"category"`
+	} `json:"qa"`
+}
+
+// turn is one dialogue turn.
+type turn struct {
+	Speaker     string `json:"speaker"`
+	DiaID       string `json:"dia_id"`
+	Text        string `json:"text"`
+	BlipCaption string `json:"blip_caption"`
+}
+
+// question is one evaluated question with its evidence turn ids.
+type question struct {
+	user     string
+	text     string
+	category int
+	evidence []string
+}
+
+// categories are the LoCoMo question categories evaluated; 5 (adversarial,
+// no answer in the conversation) is left out.
+var categories = []int{1, 2, 3, 4}
+
+// modes are the retrieval configurations compared.
+var modes = []struct {
+	name string
+	r    papermem.Retrieval
+}{
+	{"bm25", papermem.RetrievalLexical},
+	{"vector", papermem.RetrievalVector},
+	{"full", papermem.RetrievalHybrid},
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("locomo", flag.ContinueOnError)
+	data := fs.String("data", filepath.Join("..", "shared", "eval", "locomo", "locomo-dev.json"), "LoCoMo dataset file")
+	dbPath := fs.String("db", "", "database file (default: a fresh temporary file)")
+	budgetList := fs.String("budgets", "1000,2000,4000", "comma-separated token budgets")
+	latency := fs.Bool("latency", false, "also time full recall for one user holding 5,000 memories")
+	misses := fs.Int("misses", 0, "print up to this many questions the full recall misses at the middle budget")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the recalls to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var budgets []int
+	for _, s := range strings.Split(*budgetList, ",") {
+		b, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || b < 1 {
+			return fmt.Errorf("bad budget %q", s)
+		}
+		budgets = append(budgets, b)
+	}
+	convs, err := load(*data)
+	if err != nil {
+		return err
+	}
+	path := *dbPath
+	if path == "" {
+		dir, err := os.MkdirTemp("", "locomo")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "locomo.db")
+	}
+	m, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	w := m.Workspace("locomo")
+
+	start := time.Now()
+	var qs []question
+	skipped, stored := 0, 0
+	for _, c := range convs {
+		turns, err := storeConversation(ctx, w, c.SampleID, c.Conversation)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.SampleID, err)
+		}
+		stored += len(turns)
+		for _, qa := range c.QA {
+			if !slices.Contains(categories, qa.Category) {
+				continue
+			}
+			ev := evidenceIDs(qa.Evidence)
+			if len(ev) == 0 || slices.ContainsFunc(ev, func(id string) bool { return !turns[id] }) {
+				skipped++
+				continue
+			}
+			qs = append(qs, question{user: c.SampleID, text: qa.Question, category: qa.Category, evidence: ev})
+		}
+	}
+	fmt.Fprintf(stdout, "%d conversations, %d turns stored in %s; %d questions (categories 1-4), %d skipped for evidence ids that name no turn\n\n",
+		len(convs), stored, time.Since(start).Round(time.Millisecond), len(qs), skipped)
+
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "retrieval\tbudget\t")
+	for _, c := range categories {
+		fmt.Fprintf(tw, "cat %d (n=%d)\t", c, countCategory(qs, c))
+	}
+	fmt.Fprint(tw, "overall\tmean tokens\t\n")
+	var lat []time.Duration
+	var missed []question
+	for _, mode := range modes {
+		for _, b := range budgets {
+			hit := map[int]int{}
+			tokens := 0
+			for _, q := range qs {
+				t0 := time.Now()
+				res, err := w.RecallUser(ctx, q.user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: b, Retrieval: mode.r})
+				if err != nil {
+					return err
+				}
+				if mode.r == papermem.RetrievalHybrid {
+					lat = append(lat, time.Since(t0))
+				}
+				tokens += res.TotalTokens
+				if covers(res, q.evidence) {
+					hit[q.category]++
+				} else if mode.r == papermem.RetrievalHybrid && b == budgets[len(budgets)/2] {
+					missed = append(missed, q)
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%d\t", mode.name, b)
+			all := 0
+			for _, c := range categories {
+				fmt.Fprintf(tw, "%.3f\t", ratio(hit[c], countCategory(qs, c)))
+				all += hit[c]
+			}
+			fmt.Fprintf(tw, "%.3f\t%.0f\t\n", ratio(all, len(qs)), float64(tokens)/float64(len(qs)))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	p50, p95 := percentiles(lat)
+	fmt.Fprintf(stdout, "\nfull recall latency over %d calls: p50 %s, p95 %s\n", len(lat), p50, p95)
+	for i, q := range missed {
+		if i == *misses {
+			break
+		}
+		fmt.Fprintf(stdout, "miss %s cat %d %q evidence %v\n", q.user, q.category, q.text, q.evidence)
+	}
+	if *latency {
+		return timeLargeUser(ctx, m, convs, qs, stdout)
+	}
+	return nil
+}
+
+// load reads the dataset file.
+func load(path string) ([]conversation, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var convs []conversation
+	if err := json.Unmarshal(b, &convs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(convs) == 0 {
+		return nil, errors.New(path + ": no conversations")
+	}
+	return convs, nil
+}
+
+// session is one dated session of a conversation.
+type session struct {
+	n     int
+	date  time.Time
+	turns []turn
+}
+
+// sessions returns the dated sessions of a conversation in order.
+func sessions(conv map[string]json.RawMessage) ([]session, error) {
+	var out []session
+	for k, raw := range conv {
+		var n int
+		if _, err := fmt.Sscanf(k, "session_%d", &n); err != nil || k != fmt.Sprintf("session_%d", n) {
+			continue
+		}
+		s := session{n: n}
+		if err := json.Unmarshal(raw, &s.turns); err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		var when string
+		if err := json.Unmarshal(conv[k+"_date_time"], &when); err != nil {
+			return nil, fmt.Errorf("%s_date_time: %w", k, err)
+		}
+		t, err := time.Parse("3:04 pm on 2 January, 2006", when)
+		if err != nil {
+			return nil, fmt.Errorf("%s_date_time: %w", k, err)
+		}
+		s.date = t
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].n < out[j].n })
+	return out, nil
+}
+
+// storeConversation stores every turn as a memory of user, keyed by its
+// dialogue id, and returns the set of ids stored.
+func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage) (map[string]bool, error) {
+	ss, err := sessions(conv)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, s := range ss {
+		for i, t := range s.turns {
+			text := t.Speaker + ": " + t.Text
+			if t.BlipCaption != "" {
+				text += " [shared " + t.BlipCaption + "]"
+			}
+			_, err := w.Remember(ctx, user, papermem.MemoryInput{
+				Text:       text,
+				Key:        t.DiaID,
+				OccurredAt: s.date.Format(time.RFC3339),
+				Metadata:   map[string]any{"dia_id": t.DiaID, "session": s.n, "seq": i},
+			})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", t.DiaID, err)
+			}
+			ids[t.DiaID] = true
+		}
+	}
+	return ids, nil
+}
+
+// evidenceRE matches a dialogue id, tolerating the dataset's stray colon
+// ("D:11:26").
+var evidenceRE = regexp.MustCompile(`D:?(\d+):(\d+)`)
+
+// evidenceIDs normalises a question's evidence list; an entry may hold
+// several ids separated by semicolons.
+func evidenceIDs(ev []string) []string {
+	var out []string
+	for _, e := range ev {
+		for _, m := range evidenceRE.FindAllStringSubmatch(e, -1) {
+			id := "D" + m[1] + ":" + m[2]
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// covers reports whether every evidence turn is among the recalled spans.
+func covers(res *papermem.RecallResult, evidence []string) bool {
+	got := map[string]bool{}
+	for _, s := range res.Spans {
+		got[s.Provenance.Key] = true
+	}
+	for _, e := range evidence {
+		if !got[e] {
+			return false
+		}
+	}
+	return true
+}
+
+func countCategory(qs []question, c int) int {
+	n := 0
+	for _, q := range qs {
+		if q.category == c {
+			n++
+		}
+	}
+	return n
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// percentiles returns the median and 95th percentile of ds.
+func percentiles(ds []time.Duration) (p50, p95 time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	at := func(p float64) time.Duration { return s[min(len(s)-1, int(p*float64(len(s))))] }
+	return at(0.50).Round(time.Microsecond), at(0.95).Round(time.Microsecond)
+}
+
+// largeUser is the number of memories of the latency test's user.
+const largeUser = 5000
+
+// timeLargeUser stores the turns of every conversation, repeated until
+// there are largeUser of them, as the memories of one user, then times full
+// recall of every question at a 2,000-token budget.
+func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []conversation, qs []question, stdout io.Writer) error {
+	w := m.Workspace("locomo-latency")
+	const user = "everyone"
+	n := 0
+	for round := 0; n < largeUser; round++ {
+		for _, c := range convs {
+			ss, err := sessions(c.Conversation)
+			if err != nil {
+				return err
+			}
+			for _, s := range ss {
+				for i, t := range s.turns {
+					if n == largeUser {
+						break
+					}
+					_, err := w.Remember(ctx, user, papermem.MemoryInput{
+						Text:       fmt.Sprintf("%s: %s", t.Speaker, t.Text),
+						Key:        fmt.Sprintf("%d/%s/%s", round, c.SampleID, t.DiaID),
+						OccurredAt: s.date.Format(time.RFC3339),
+						Metadata:   map[string]any{"session": fmt.Sprintf("%d/%s/%d", round, c.SampleID, s.n), "seq": i},
+					})
+					if err != nil {
+						return err
+					}
+					n++
+				}
+			}
+		}
+	}
+	var lat []time.Duration
+	for _, q := range qs {
+		t0 := time.Now()
+		if _, err := w.RecallUser(ctx, user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: 2000}); err != nil {
+			return err
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	p50, p95 := percentiles(lat)
+	fmt.Fprintf(stdout, "one user with %d memories, full recall at 2000 tokens over %d questions: p50 %s, p95 %s\n", n, len(lat), p50, p95)
+	return nil
+}
