@@ -175,6 +175,7 @@ type Error struct {
 	Reason string
 }
 
+// Error returns the human reason, e.g. "pdf: file is encrypted".
 func (e *Error) Error() string { return e.Reason }
 
 // Unwrap returns Kind, so errors.Is(err, ErrInvalid) works.
@@ -193,9 +194,6 @@ func invalidf(f Format, format string, args ...any) error {
 func Extract(ctx context.Context, f Format, r io.Reader, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	ext := extractors[f]
-	if f == PDF {
-		ext = extractPDF
-	}
 	if ext == nil {
 		return nil, &Error{Kind: ErrUnsupported, Reason: fmt.Sprintf("unsupported format %q", string(f))}
 	}
@@ -269,6 +267,7 @@ var extractors = map[Format]extractor{
 	JSON:     extractJSON,
 	XLSX:     extractXLSX,
 	DOCX:     extractDOCX,
+	PDF:      extractPDF,
 }
 
 // finish cleans section texts, drops empty sections, types untyped ones,

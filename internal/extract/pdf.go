@@ -54,7 +54,10 @@ func init() {
 // caller, only an exit code, and reports failures in the reply.
 func runPDFChild(in io.Reader, out io.Writer) int {
 	debug.SetMaxStack(childMaxStack)
+	// The child lives for one document: collect garbage only when the heap
+	// nears the soft limit, not every time it doubles.
 	debug.SetMemoryLimit(childMemoryLimit / 2)
+	debug.SetGCPercent(-1)
 	go watchMemory(childMemoryLimit, out)
 
 	var reply pdfReply

@@ -58,6 +58,40 @@ const (
 	gutterHalf   = 0.3  // half the minimum width of a column gutter
 )
 
+// uprightGlyphs turns a page whose text mostly runs at 90, 180 or 270
+// degrees (a landscape table, say) so that it reads left to right, and
+// marks the glyphs that still do not as rotated.
+func uprightGlyphs(gs []pdf.Glyph) {
+	var count [4]int
+	for _, g := range gs {
+		count[quadrant(g.Angle)]++
+	}
+	q := 0
+	for i := range count {
+		if count[i] > count[q] {
+			q = i
+		}
+	}
+	theta := float64(q) * math.Pi / 2
+	sin, cos := math.Sin(theta), math.Cos(theta)
+	for i := range gs {
+		g := &gs[i]
+		if q != 0 {
+			g.X, g.Y = g.X*cos+g.Y*sin, -g.X*sin+g.Y*cos
+		}
+		d := math.Mod(g.Angle-float64(q)*90+540, 360) - 180
+		g.Rotated = math.Abs(d) > 5
+	}
+}
+
+// quadrant rounds an angle in degrees to 0 (0°), 1 (90°), 2 (180°) or 3 (270°).
+func quadrant(a float64) int {
+	if math.IsNaN(a) {
+		return 0
+	}
+	return int(math.Round(math.Mod(a+720, 360)/90)) % 4
+}
+
 // buildWords groups glyphs (in content order) into words.
 func buildWords(gs []pdf.Glyph) []word {
 	var words []word
@@ -245,7 +279,7 @@ func findGutter(rows []row) (x float64, ok bool, med float64) {
 		sizes = append(sizes, r.size)
 	}
 	width := xmax - xmin
-	if width < 50 {
+	if width < 50 || width > 1e6 || math.IsNaN(width) {
 		return 0, false, 0
 	}
 	sort.Float64s(sizes)
@@ -453,6 +487,7 @@ func layoutDocument(pages []layoutPage) *Document {
 	var lines []line
 	flow := 0
 	for _, p := range pages {
+		uprightGlyphs(p.Glyphs)
 		words := buildWords(p.Glyphs)
 		if len(words) == 0 {
 			continue
@@ -771,17 +806,18 @@ func isHeadingLine(l line, body float64) bool {
 		return false
 	}
 	numbered := numberedHeading.MatchString(t)
-	cue := headingType(t) != ""
-	if l.bold && (numbered && words <= 12 || cue && words <= 6) {
+	upper := words <= 3 && isUpperText(t)
+	if !l.bold && !numbered && !upper {
+		return false // most body lines: skip the cue look-up
+	}
+	cue := words <= 6 && headingType(t) != ""
+	if l.bold && (numbered && words <= 12 || cue) {
 		return !strings.HasSuffix(t, ".") || numbered && words <= 3
 	}
-	if numbered && cue && words <= 6 && !strings.HasSuffix(t, ".") {
+	if numbered && cue && !strings.HasSuffix(t, ".") {
 		return true
 	}
-	if cue && words <= 3 && isUpperText(t) {
-		return true
-	}
-	return false
+	return cue && upper
 }
 
 func isUpperText(s string) bool {

@@ -16,8 +16,9 @@ type Glyph struct {
 	Font    string  // base font name
 	Bold    bool
 	Italic  bool
-	S       string // text; "" for a code with no known text
-	Rotated bool   // not upright left-to-right text
+	S       string  // text; "" for a code with no known text
+	Rotated bool    // not upright left-to-right text
+	Angle   float64 // direction of the baseline, degrees counter-clockwise
 }
 
 // Limits on the work done for one page.
@@ -25,6 +26,9 @@ const (
 	maxGlyphsPerPage = 1 << 20
 	maxOpsPerPage    = 20 << 20
 	maxFormDepth     = 12
+
+	maxOpsPerDocument    = 200 << 20
+	maxGlyphsPerDocument = 8 << 20
 )
 
 // ErrPageTooComplex is returned when a page exceeds the glyph or operator budget.
@@ -121,8 +125,13 @@ func (in *interp) run(data []byte, res Value, gs textState) {
 			continue
 		}
 		in.ops++
+		in.r.ops++
 		if in.ops > maxOpsPerPage {
 			in.err = ErrPageTooComplex
+			return
+		}
+		if in.r.ops > maxOpsPerDocument {
+			in.err = ErrTooMuchData
 			return
 		}
 		num := func(i int) float64 {
@@ -305,7 +314,8 @@ func (in *interp) show(s string, gs *textState, tm *matrix) {
 		tx *= gs.th
 		m := tm.mul(gs.ctm)
 		xs := math.Hypot(m[0], m[1])
-		if text != "" && len(in.glyphs) < maxGlyphsPerPage {
+		if text != "" && len(in.glyphs) < maxGlyphsPerPage && in.r.glyphs < maxGlyphsPerDocument {
+			in.r.glyphs++
 			size := math.Hypot(trm[2], trm[3]) * f.sizeScale
 			in.glyphs = append(in.glyphs, Glyph{
 				X: trm[4], Y: trm[5],
@@ -316,8 +326,9 @@ func (in *interp) show(s string, gs *textState, tm *matrix) {
 				Italic:  f.Italic,
 				S:       text,
 				Rotated: trm[0] <= 0 || math.Abs(trm[1]) > 0.1*math.Abs(trm[0]),
+				Angle:   math.Atan2(trm[1], trm[0]) * 180 / math.Pi,
 			})
-		} else if len(in.glyphs) >= maxGlyphsPerPage {
+		} else if text != "" {
 			in.err = ErrPageTooComplex
 		}
 		*tm = matrix{1, 0, 0, 1, tx, 0}.mul(*tm)

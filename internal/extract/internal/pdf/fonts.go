@@ -357,15 +357,15 @@ func readCMap(v Value) (m map[uint32]string, space []codeRange) {
 					if len(u) == 0 {
 						continue
 					}
-					for c := clo; c <= chi; c++ {
+					for k := uint32(0); k <= chi-clo; k++ {
 						w := append([]uint16(nil), u...)
-						w[len(w)-1] += uint16(c - clo)
-						m[c] = string(utf16.Decode(w))
+						w[len(w)-1] += uint16(k)
+						m[clo+k] = string(utf16.Decode(w))
 						total++
 					}
 				case Array:
-					for c := clo; c <= chi && int(c-clo) < dst.Len(); c++ {
-						m[c] = utf16Text(dst.Index(int(c - clo)).RawString())
+					for k := 0; k <= int(chi-clo) && k < dst.Len(); k++ {
+						m[clo+uint32(k)] = utf16Text(dst.Index(k).RawString())
 						total++
 					}
 				}

@@ -144,3 +144,49 @@ func TestEncrypted(t *testing.T) {
 		t.Fatalf("err = %v, want ErrEncrypted", err)
 	}
 }
+
+func TestCMapRangeAtTop(t *testing.T) {
+	// A bfrange ending at the largest 4-byte code used to wrap around and
+	// loop forever.
+	cmap := "begincmap 1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange " +
+		"1 beginbfrange <FFFFFFF0> <FFFFFFFF> <0041> endbfrange endcmap"
+	data := onePage("BT /F1 10 Tf (x) Tj ET", "<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding /Identity-H /ToUnicode 6 0 R >>")
+	data = addObject(data, 6, fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(cmap), cmap))
+	within(t, "cmap", func() {
+		r, err := NewReader(data)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		f := r.fontFor(r.Pages()[0].Resources, "F1")
+		if got := f.toUni[0xFFFFFFFF]; got != "P" {
+			t.Errorf("code FFFFFFFF -> %q, want P", got)
+		}
+	})
+}
+
+func TestHugeXrefIndex(t *testing.T) {
+	// An xref subsection claiming objects up to maxObjects costs nothing.
+	data := onePage("", "<< >>")
+	data = bytes.Replace(data, []byte("xref\n0 6\n"), []byte("xref\n8000000 0\n0 6\n"), 1)
+	within(t, "xref", func() {
+		if _, err := NewReader(data); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// addObject appends object id to a PDF built by onePage with an
+// incremental update (a new xref section whose /Prev is the old one).
+func addObject(data []byte, id int, body string) []byte {
+	prev := bytes.LastIndex(data, []byte("startxref\n"))
+	var old int
+	fmt.Sscanf(string(data[prev+len("startxref\n"):]), "%d", &old)
+	var b bytes.Buffer
+	b.Write(data)
+	off := b.Len()
+	fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", id, body)
+	x := b.Len()
+	fmt.Fprintf(&b, "xref\n%d 1\n%010d 00000 n \ntrailer\n<< /Size %d /Root 1 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n", id, off, id+1, old, x)
+	return b.Bytes()
+}

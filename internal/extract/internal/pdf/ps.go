@@ -13,14 +13,17 @@ type Stack struct {
 	stack []Value
 }
 
+// Len returns the number of values on the stack.
 func (stk *Stack) Len() int {
 	return len(stk.stack)
 }
 
+// Push pushes v on the stack.
 func (stk *Stack) Push(v Value) {
 	stk.stack = append(stk.stack, v)
 }
 
+// Pop removes and returns the top value; a null Value when empty.
 func (stk *Stack) Pop() Value {
 	n := len(stk.stack)
 	if n == 0 {

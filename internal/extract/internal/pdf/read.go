@@ -18,7 +18,13 @@ const (
 	maxObjects      = 8 << 20   // entries in the cross-reference table
 	maxStreamBytes  = 128 << 20 // decoded bytes of one stream
 	maxXrefSections = 1024      // /Prev chain length
+	maxTotalDecoded = 1 << 30   // decoded stream bytes for the whole document
 )
+
+// ErrTooMuchData is returned when a document decodes to more than
+// maxTotalDecoded bytes of streams, or shows more glyphs or operators than
+// its budget allows.
+var ErrTooMuchData = errors.New("pdf: document too large or too complex")
 
 // ErrEncrypted is returned by NewReader for an encrypted file.
 var ErrEncrypted = errors.New("pdf: file is encrypted")
@@ -32,14 +38,21 @@ var ErrEncrypted = errors.New("pdf: file is encrypted")
 type Reader struct {
 	data       []byte
 	end        int64
-	xref       []xref
+	xref       xrefTable
 	trailer    dict
 	trailerptr objptr
 	objs       map[objptr]object
 	objStms    map[uint32]map[uint32]object
 	resolving  map[objptr]bool
 	fonts      map[objptr]*font
+	decoded    int64 // stream bytes decoded so far
+	ops        int   // content operators interpreted so far
+	glyphs     int   // glyphs shown so far
 }
+
+// xrefTable maps object numbers to their location; a map, so a hostile
+// object number costs nothing.
+type xrefTable map[uint32]xref
 
 type xref struct {
 	ptr      objptr
@@ -111,7 +124,7 @@ func (r *Reader) Trailer() Value {
 	return Value{r, r.trailerptr, r.trailer}
 }
 
-func readXref(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
+func readXref(r *Reader, b *buffer) (xrefTable, objptr, dict, error) {
 	tok := b.readToken()
 	if tok == keyword("xref") {
 		return readXrefTable(r, b)
@@ -123,7 +136,7 @@ func readXref(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 	return nil, objptr{}, nil, fmt.Errorf("malformed PDF: cross-reference table not found")
 }
 
-func readXrefStream(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
+func readXrefStream(r *Reader, b *buffer) (xrefTable, objptr, dict, error) {
 	obj1, err := b.readObject()
 	if err != nil {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: cross-reference stream: %v", err)
@@ -144,7 +157,7 @@ func readXrefStream(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 	if !ok || size < 0 || size > maxObjects {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: xref stream has no valid Size")
 	}
-	table := make([]xref, size)
+	table := make(xrefTable)
 
 	table, err = readXrefStreamData(r, strm, table, size)
 	if err != nil {
@@ -187,7 +200,7 @@ func readXrefStream(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 	return table, strmptr, strm.hdr, nil
 }
 
-func readXrefStreamData(r *Reader, strm stream, table []xref, size int64) ([]xref, error) {
+func readXrefStreamData(r *Reader, strm stream, table xrefTable, size int64) (xrefTable, error) {
 	index, _ := strm.hdr["Index"].(array)
 	if index == nil {
 		index = array{int64(0), size}
@@ -241,19 +254,16 @@ func readXrefStreamData(r *Reader, strm stream, table []xref, size int64) ([]xre
 			v2 := decodeInt(buf[w[0] : w[0]+w[1]])
 			v3 := decodeInt(buf[w[0]+w[1] : w[0]+w[1]+w[2]])
 			x := int(start) + i
-			for len(table) <= x {
-				table = append(table, xref{})
-			}
-			if table[x].ptr != (objptr{}) {
+			if _, ok := table[uint32(x)]; ok {
 				continue
 			}
 			switch v1 {
 			case 0:
-				table[x] = xref{ptr: objptr{0, 65535}}
+				table[uint32(x)] = xref{ptr: objptr{0, 65535}}
 			case 1:
-				table[x] = xref{ptr: objptr{uint32(x), uint16(v3)}, offset: int64(v2)}
+				table[uint32(x)] = xref{ptr: objptr{uint32(x), uint16(v3)}, offset: int64(v2)}
 			case 2:
-				table[x] = xref{ptr: objptr{uint32(x), 0}, inStream: true, stream: objptr{uint32(v2), 0}, offset: int64(v3)}
+				table[uint32(x)] = xref{ptr: objptr{uint32(x), 0}, inStream: true, stream: objptr{uint32(v2), 0}, offset: int64(v3)}
 			}
 		}
 	}
@@ -269,10 +279,8 @@ func decodeInt(b []byte) int {
 	return x
 }
 
-func readXrefTable(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
-	var table []xref
-
-	table, err := readXrefTableData(b, table)
+func readXrefTable(r *Reader, b *buffer) (xrefTable, objptr, dict, error) {
+	table, err := readXrefTableData(b, make(xrefTable))
 	if err != nil {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: %v", err)
 	}
@@ -320,14 +328,16 @@ func readXrefTable(r *Reader, b *buffer) ([]xref, objptr, dict, error) {
 		return nil, objptr{}, nil, fmt.Errorf("malformed PDF: trailer missing /Size entry")
 	}
 
-	if size >= 0 && size < int64(len(table)) {
-		table = table[:size]
+	for id := range table {
+		if int64(id) >= size {
+			delete(table, id)
+		}
 	}
 
 	return table, objptr{}, trailer, nil
 }
 
-func readXrefTableData(b *buffer, table []xref) ([]xref, error) {
+func readXrefTableData(b *buffer, table xrefTable) (xrefTable, error) {
 	for {
 		tok := b.readToken()
 		if tok == keyword("trailer") {
@@ -345,12 +355,9 @@ func readXrefTableData(b *buffer, table []xref) ([]xref, error) {
 			if !ok1 || !ok2 || !ok3 || alloc != keyword("f") && alloc != keyword("n") {
 				return nil, fmt.Errorf("malformed xref table")
 			}
-			x := int(start) + i
-			for len(table) <= x {
-				table = append(table, xref{})
-			}
+			x := uint32(int(start) + i)
 			if alloc == "n" && table[x].offset == 0 {
-				table[x] = xref{ptr: objptr{uint32(x), uint16(gen)}, offset: int64(off)}
+				table[x] = xref{ptr: objptr{x, uint16(gen)}, offset: int64(off)}
 			}
 		}
 	}
@@ -646,10 +653,10 @@ func (r *Reader) resolve(parent objptr, x interface{}) Value {
 
 // load parses the object ptr from the file or its object stream.
 func (r *Reader) load(ptr objptr) object {
-	if ptr.id >= uint32(len(r.xref)) {
+	xref, ok := r.xref[ptr.id]
+	if !ok {
 		return nil
 	}
-	xref := r.xref[ptr.id]
 	if xref.ptr != ptr || !xref.inStream && xref.offset == 0 {
 		return nil
 	}
@@ -748,7 +755,7 @@ func (v Value) Data() ([]byte, error) {
 	return v.data0()
 }
 
-func (v Value) data0() ([]byte, error) {
+func (v Value) data0() (out []byte, err error) {
 	x, ok := v.data.(stream)
 	if !ok {
 		return nil, fmt.Errorf("stream not present")
@@ -757,6 +764,12 @@ func (v Value) data0() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		v.r.decoded += int64(len(out))
+		if v.r.decoded > maxTotalDecoded {
+			out, err = nil, ErrTooMuchData
+		}
+	}()
 	filter := v.Key("Filter")
 	param := v.Key("DecodeParms")
 	switch filter.Kind() {

@@ -1,0 +1,191 @@
+// Command ingestbench measures text extraction speed over a folder of test
+// documents: pages/s for PDF next to pdftotext (poppler-utils) on the same
+// files, and MB/s for the other formats.
+//
+//	go run -tags sqlite_fts5 ./cmd/ingestbench -docs ../shared/testdocs -n 5
+//
+// PDF figures include starting the extraction child process, as pdftotext's
+// include starting pdftotext. Files under malformed/ are skipped.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"text/tabwriter"
+	"time"
+
+	"github.com/papermem/papermem/internal/extract"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "ingestbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("ingestbench", flag.ContinueOnError)
+	docs := fs.String("docs", "../shared/testdocs", "folder of documents to extract")
+	n := fs.Int("n", 5, "runs per file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *n < 1 {
+		return errors.New("-n must be at least 1")
+	}
+	files, err := collect(*docs)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no documents under %s", *docs)
+	}
+	pdftotext, lookErr := exec.LookPath("pdftotext")
+
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(stdout, "PDF text extraction, %d runs per file (child process start included)\n", *n)
+	fmt.Fprintln(w, "file\tpages\tpapermem pages/s\tpdftotext pages/s\tratio\t")
+	var totalPages int
+	var ours, theirs time.Duration
+	for _, f := range files {
+		if f.format != extract.PDF {
+			continue
+		}
+		pages, d, err := timeExtract(ctx, f, *n)
+		if err != nil {
+			fmt.Fprintf(w, "%s\t-\terror: %v\t\t\t\n", f.name, err)
+			continue
+		}
+		totalPages += pages
+		ours += d
+		col, ratio := "skipped", ""
+		if lookErr == nil {
+			pd, err := timePdftotext(ctx, pdftotext, f.path, *n)
+			if err != nil {
+				col = "error: " + err.Error()
+			} else {
+				theirs += pd
+				col = fmt.Sprintf("%.0f", rate(pages**n, pd))
+				ratio = fmt.Sprintf("%.2fx", pd.Seconds()/d.Seconds())
+			}
+		}
+		fmt.Fprintf(w, "%s\t%d\t%.0f\t%s\t%s\t\n", f.name, pages, rate(pages**n, d), col, ratio)
+	}
+	if totalPages > 0 {
+		col, ratio := "skipped", ""
+		if lookErr == nil && theirs > 0 {
+			col = fmt.Sprintf("%.0f", rate(totalPages**n, theirs))
+			ratio = fmt.Sprintf("%.2fx", theirs.Seconds()/ours.Seconds())
+		}
+		fmt.Fprintf(w, "all PDFs\t%d\t%.0f\t%s\t%s\t\n", totalPages, rate(totalPages**n, ours), col, ratio)
+	}
+	w.Flush()
+	if lookErr != nil {
+		fmt.Fprintln(stdout, "note: pdftotext not found; install poppler-utils (apt-get install -y poppler-utils) for that column")
+	}
+	fmt.Fprintln(stdout, "ratio > 1.00x means papermem is faster than pdftotext.")
+
+	fmt.Fprintf(stdout, "\nOther formats, %d runs per file\n", *n)
+	fmt.Fprintln(w, "format\tfiles\tbytes\tMB/s\t")
+	byFormat := map[extract.Format][]file{}
+	for _, f := range files {
+		if f.format != extract.PDF {
+			byFormat[f.format] = append(byFormat[f.format], f)
+		}
+	}
+	for _, info := range extract.Formats() {
+		fs := byFormat[info.Format]
+		if len(fs) == 0 {
+			continue
+		}
+		var size int64
+		var d time.Duration
+		for _, f := range fs {
+			_, t, err := timeExtract(ctx, f, *n)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.name, err)
+			}
+			size += int64(len(f.data))
+			d += t
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%.1f\t\n", info.Format, len(fs), size, float64(size)*float64(*n)/1e6/d.Seconds())
+	}
+	return w.Flush()
+}
+
+type file struct {
+	name, path string
+	format     extract.Format
+	data       []byte
+}
+
+// collect reads the well-formed documents under dir, sorted by name.
+func collect(dir string) ([]file, error) {
+	var out []file
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "malformed" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		f, ok := extract.FormatFor(path)
+		if !ok || d.Name() == "README.md" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		out = append(out, file{name: rel, path: path, format: f, data: data})
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, err
+}
+
+// timeExtract runs n extractions of f and returns its pages and the time taken.
+func timeExtract(ctx context.Context, f file, n int) (int, time.Duration, error) {
+	var pages int
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		doc, err := extract.Extract(ctx, f.format, bytes.NewReader(f.data), extract.Limits{})
+		if err != nil {
+			return 0, 0, err
+		}
+		pages = doc.Pages
+	}
+	return pages, time.Since(start), nil
+}
+
+func timePdftotext(ctx context.Context, bin, path string, n int) (time.Duration, error) {
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		cmd := exec.CommandContext(ctx, bin, "-q", path, "-")
+		cmd.Stdout = io.Discard
+		if err := cmd.Run(); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(start), nil
+}
+
+func rate(count int, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(count) / d.Seconds()
+}

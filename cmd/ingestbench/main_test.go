@@ -1,0 +1,29 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-docs", "../../testdata/extract", "-n", "1"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"PDF text extraction", "sample.pdf", "all PDFs", "Other formats", "markdown", "xlsx", "docx"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	if err := run(context.Background(), []string{"-docs", t.TempDir()}, new(bytes.Buffer)); err == nil {
+		t.Error("empty folder: no error")
+	}
+	if err := run(context.Background(), []string{"-n", "0"}, new(bytes.Buffer)); err == nil {
+		t.Error("-n 0: no error")
+	}
+}
