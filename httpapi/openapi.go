@@ -62,6 +62,7 @@ var pathParamDocs = map[string]string{
 	"key":    "the memory's key (percent-encoded when it holds reserved characters)",
 	"key_id": "the API key's key_id",
 	"org_id": "the workspace's id",
+	"node_id": "session:<session_id>, paper:<doi> or claim:<node_id>",
 }
 
 // openAPI builds the OpenAPI 3.0 document of rts.
