@@ -58,10 +58,10 @@ func openAPIPath(tpl string) string { return pathVar.ReplaceAllString(tpl, "{$1}
 
 // pathParamDocs describe the path variables.
 var pathParamDocs = map[string]string{
-	"doi":    "the paper's DOI, slashes raw (10.1000/xyz) or %2F-encoded (10.1000%2Fxyz)",
-	"key":    "the memory's key (percent-encoded when it holds reserved characters)",
-	"key_id": "the API key's key_id",
-	"org_id": "the workspace's id",
+	"doi":     "the paper's DOI, slashes raw (10.1000/xyz) or %2F-encoded (10.1000%2Fxyz)",
+	"key":     "the memory's key (percent-encoded when it holds reserved characters)",
+	"key_id":  "the API key's key_id",
+	"org_id":  "the workspace's id",
 	"node_id": "session:<session_id>, paper:<doi> or claim:<node_id>",
 }
 
