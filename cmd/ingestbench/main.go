@@ -53,46 +53,55 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(stdout, "PDF text extraction, %d runs per file (child process start included)\n", *n)
-	fmt.Fprintln(w, "file\tpages\tpapermem pages/s\tpdftotext pages/s\tratio\t")
+	fmt.Fprintln(w, "file\tpages\tpapermem pages/s\tpdftotext pages/s\tratio\tpapermem CPU ms/page\tpdftotext CPU ms/page\t")
 	var totalPages int
-	var ours, theirs time.Duration
+	var ours, theirs, oursCPU, theirsCPU time.Duration
 	for _, f := range files {
 		if f.format != extract.PDF {
 			continue
 		}
+		cpu0 := childCPU()
 		pages, d, err := timeExtract(ctx, f, *n)
+		cpu := childCPU() - cpu0
 		if err != nil {
-			fmt.Fprintf(w, "%s\t-\terror: %v\t\t\t\n", f.name, err)
+			fmt.Fprintf(w, "%s\t-\terror: %v\t\t\t\t\t\n", f.name, err)
 			continue
 		}
 		totalPages += pages
 		ours += d
-		col, ratio := "skipped", ""
+		oursCPU += cpu
+		col, ratio, cpuCol := "skipped", "", ""
 		if lookErr == nil {
+			cpu0 := childCPU()
 			pd, err := timePdftotext(ctx, pdftotext, f.path, *n)
+			pcpu := childCPU() - cpu0
 			if err != nil {
 				col = "error: " + err.Error()
 			} else {
 				theirs += pd
+				theirsCPU += pcpu
 				col = fmt.Sprintf("%.0f", rate(pages**n, pd))
 				ratio = fmt.Sprintf("%.2fx", pd.Seconds()/d.Seconds())
+				cpuCol = perPage(pcpu, pages**n)
 			}
 		}
-		fmt.Fprintf(w, "%s\t%d\t%.0f\t%s\t%s\t\n", f.name, pages, rate(pages**n, d), col, ratio)
+		fmt.Fprintf(w, "%s\t%d\t%.0f\t%s\t%s\t%s\t%s\t\n", f.name, pages, rate(pages**n, d), col, ratio, perPage(cpu, pages**n), cpuCol)
 	}
 	if totalPages > 0 {
-		col, ratio := "skipped", ""
+		col, ratio, cpuCol := "skipped", "", ""
 		if lookErr == nil && theirs > 0 {
 			col = fmt.Sprintf("%.0f", rate(totalPages**n, theirs))
 			ratio = fmt.Sprintf("%.2fx", theirs.Seconds()/ours.Seconds())
+			cpuCol = perPage(theirsCPU, totalPages**n)
 		}
-		fmt.Fprintf(w, "all PDFs\t%d\t%.0f\t%s\t%s\t\n", totalPages, rate(totalPages**n, ours), col, ratio)
+		fmt.Fprintf(w, "all PDFs\t%d\t%.0f\t%s\t%s\t%s\t%s\t\n", totalPages, rate(totalPages**n, ours), col, ratio, perPage(oursCPU, totalPages**n), cpuCol)
 	}
 	w.Flush()
 	if lookErr != nil {
 		fmt.Fprintln(stdout, "note: pdftotext not found; install poppler-utils (apt-get install -y poppler-utils) for that column")
 	}
-	fmt.Fprintln(stdout, "ratio > 1.00x means papermem is faster than pdftotext.")
+	fmt.Fprintln(stdout, "ratio > 1.00x means papermem is faster than pdftotext (wall time). CPU ms/page counts the")
+	fmt.Fprintln(stdout, "child processes' user+system time, which other load on the machine disturbs less.")
 
 	fmt.Fprintf(stdout, "\nOther formats, %d runs per file\n", *n)
 	fmt.Fprintln(w, "format\tfiles\tbytes\tMB/s\t")
@@ -181,6 +190,14 @@ func timePdftotext(ctx context.Context, bin, path string, n int) (time.Duration,
 		}
 	}
 	return time.Since(start), nil
+}
+
+// perPage formats CPU milliseconds per page; "" when not measured.
+func perPage(cpu time.Duration, pages int) string {
+	if cpu <= 0 || pages <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f", cpu.Seconds()*1000/float64(pages))
 }
 
 func rate(count int, d time.Duration) float64 {

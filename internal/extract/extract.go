@@ -278,6 +278,7 @@ func finish(f Format, d *Document) error {
 	}
 	d.Format = f
 	out := d.Sections[:0]
+	types := map[string]string{} // SectionType by heading
 	for _, s := range d.Sections {
 		s.Text = cleanText(s.Text)
 		if strings.TrimSpace(s.Text) == "" {
@@ -285,7 +286,12 @@ func finish(f Format, d *Document) error {
 		}
 		s.Heading = strings.TrimSpace(cleanText(s.Heading))
 		if s.Type == "" {
-			s.Type = SectionType(s.Heading)
+			t, ok := types[s.Heading]
+			if !ok {
+				t = SectionType(s.Heading)
+				types[s.Heading] = t
+			}
+			s.Type = t
 		}
 		out = append(out, s)
 	}

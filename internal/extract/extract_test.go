@@ -532,3 +532,28 @@ func buildPDF(objs []string, extra string) []byte {
 	fmt.Fprintf(&b, "trailer\n<< /Size %d %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, extra, x)
 	return b.Bytes()
 }
+
+func TestLargeInputsStayLinear(t *testing.T) {
+	// One 8 MB line used to be split in quadratic time and time out.
+	if testing.Short() {
+		t.Skip("large input")
+	}
+	ctx := context.Background()
+	one := strings.Repeat("word ", 8<<20/5)
+	doc, err := Extract(ctx, Text, strings.NewReader(one), Limits{Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatalf("single line: %v", err)
+	}
+	for _, s := range doc.Sections {
+		if n := utf8.RuneCountInString(s.Text); n > maxSectionRunes {
+			t.Fatalf("section of %d runes, want at most %d", n, maxSectionRunes)
+		}
+	}
+	var md strings.Builder
+	for i := 0; md.Len() < 4<<20; i++ {
+		fmt.Fprintf(&md, "## Heading %d\n\nText %d.\n\n", i, i)
+	}
+	if _, err := Extract(ctx, Markdown, strings.NewReader(md.String()), Limits{Timeout: 20 * time.Second}); err != nil {
+		t.Fatalf("many headings: %v", err)
+	}
+}

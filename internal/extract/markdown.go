@@ -68,21 +68,26 @@ func extractMarkdown(ctx context.Context, data []byte, lim Limits) (*Document, e
 			para = append(para, l)
 			continue
 		}
-		if m := fenceOpen.FindStringSubmatch(l); m != nil {
-			flushPara()
-			fence = m[1]
-			continue
+		t := strings.TrimLeft(l, " ")
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			if m := fenceOpen.FindStringSubmatch(l); m != nil {
+				flushPara()
+				fence = m[1]
+				continue
+			}
 		}
-		if m := atxHeading.FindStringSubmatch(l); m != nil {
-			heading(len(m[1]), m[2])
-			continue
+		if strings.HasPrefix(t, "#") {
+			if m := atxHeading.FindStringSubmatch(l); m != nil {
+				heading(len(m[1]), m[2])
+				continue
+			}
 		}
 		if strings.TrimSpace(l) == "" {
 			flushPara()
 			continue
 		}
 		// Setext: a single paragraph line underlined with = or -.
-		if len(para) == 0 && i+1 < len(lines) && !strings.HasPrefix(l, "    ") && !isListItem(l) {
+		if len(para) == 0 && i+1 < len(lines) && startsUnderline(lines[i+1]) && !strings.HasPrefix(l, "    ") && !isListItem(l) {
 			if setextH1.MatchString(lines[i+1]) {
 				heading(1, l)
 				i++
@@ -106,6 +111,12 @@ func extractMarkdown(ctx context.Context, data []byte, lim Limits) (*Document, e
 		doc.DOI = findDOI(head(s, 4000))
 	}
 	return doc, nil
+}
+
+// startsUnderline is a cheap test for a possible setext underline.
+func startsUnderline(l string) bool {
+	t := strings.TrimLeft(l, " ")
+	return strings.HasPrefix(t, "=") || strings.HasPrefix(t, "-")
 }
 
 func isListItem(l string) bool {

@@ -194,14 +194,12 @@ func parsePDF(data []byte) (*Document, error) {
 	if len(pages) == 0 {
 		return nil, invalidf(PDF, "no pages found")
 	}
-	var lp []layoutPage
+	lp := make([]layoutPage, 0, len(pages))
+	var buf []pdf.Glyph // reused: only the words of each page are kept
 	for i, p := range pages {
-		g, err := pageGlyphs(r, p)
-		if err != nil && len(g) == 0 {
-			lp = append(lp, layoutPage{Number: i + 1})
-			continue
-		}
-		lp = append(lp, layoutPage{Number: i + 1, Glyphs: g, Box: p.MediaBox})
+		buf = pageGlyphs(r, p, buf[:0])
+		uprightGlyphs(buf)
+		lp = append(lp, layoutPage{Number: i + 1, Words: buildWords(buf), Box: p.MediaBox})
 	}
 	doc := layoutDocument(lp)
 	doc.Pages = len(pages)
@@ -212,15 +210,16 @@ func parsePDF(data []byte) (*Document, error) {
 	return doc, nil
 }
 
-// pageGlyphs returns the glyphs of one page; a page that panics yields
-// none instead of failing the document.
-func pageGlyphs(r *pdf.Reader, p pdf.Page) (g []pdf.Glyph, err error) {
+// pageGlyphs appends the glyphs of one page to buf; a page that fails or
+// panics keeps what it showed before failing, or nothing.
+func pageGlyphs(r *pdf.Reader, p pdf.Page, buf []pdf.Glyph) (g []pdf.Glyph) {
 	defer func() {
-		if p := recover(); p != nil {
-			g, err = nil, fmt.Errorf("page: %v", p)
+		if recover() != nil {
+			g = buf[:0]
 		}
 	}()
-	return r.Glyphs(p)
+	g, _ = r.AppendGlyphs(buf, p)
+	return g
 }
 
 // pdfMetadata fills title, DOI, year and authors from the document

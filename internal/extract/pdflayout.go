@@ -18,7 +18,8 @@ import (
 
 type layoutPage struct {
 	Number int
-	Glyphs []pdf.Glyph
+	Glyphs []pdf.Glyph // used when Words is nil
+	Words  []word
 	Box    [4]float64
 }
 
@@ -487,8 +488,11 @@ func layoutDocument(pages []layoutPage) *Document {
 	var lines []line
 	flow := 0
 	for _, p := range pages {
-		uprightGlyphs(p.Glyphs)
-		words := buildWords(p.Glyphs)
+		words := p.Words
+		if words == nil {
+			uprightGlyphs(p.Glyphs)
+			words = buildWords(p.Glyphs)
+		}
 		if len(words) == 0 {
 			continue
 		}

@@ -70,32 +70,74 @@ func SectionType(heading string) string {
 	return TypeBody
 }
 
+// cue is one entry of sectionCues, split into words.
+type cue struct {
+	typ   string
+	words []string
+	order int // position of the type in sectionCues, for ties
+	n     int // length of the cue text
+}
+
+// cuesByFirst indexes the cues by their first word.
+var cuesByFirst = func() map[string][]cue {
+	m := map[string][]cue{}
+	for i, c := range sectionCues {
+		for _, text := range c.cues {
+			w := strings.Fields(text)
+			m[w[0]] = append(m[w[0]], cue{c.typ, w, i, len(text)})
+		}
+	}
+	return m
+}()
+
 // headingType types one heading; "" when no cue matches.
 func headingType(h string) string {
 	words := headingWords(h)
 	if len(words) == 0 || len(words) > 12 {
 		return ""
 	}
-	norm := " " + strings.Join(words, " ") + " "
-	best, bestLen := "", 0
-	for _, c := range sectionCues {
-		for _, cue := range c.cues {
-			if len(cue) > bestLen && strings.Contains(norm, " "+cue+" ") {
-				best, bestLen = c.typ, len(cue)
+	best := cue{order: len(sectionCues)}
+	for i, w := range words {
+		for _, c := range cuesByFirst[w] {
+			if len(c.words) > len(words)-i || c.n < best.n || c.n == best.n && c.order >= best.order {
+				continue
+			}
+			match := true
+			for k := 1; k < len(c.words); k++ {
+				if words[i+k] != c.words[k] {
+					match = false
+					break
+				}
+			}
+			if match {
+				best = c
 			}
 		}
 	}
-	return best
+	return best.typ
 }
 
 // headingWords lower-cases h, drops a leading section number ("2.1",
 // "IV.", "A.") and splits it into words.
 func headingWords(h string) []string {
 	h = strings.ToLower(strings.TrimSpace(h))
-	h = numberPrefix.ReplaceAllString(h, "")
+	if mayHaveNumber(h) {
+		h = numberPrefix.ReplaceAllString(h, "")
+	}
 	return strings.FieldsFunc(h, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == ';')
 	})
+}
+
+// mayHaveNumber is a cheap test before numberPrefix: the first word holds
+// a digit or a period, or names a section, chapter or part.
+func mayHaveNumber(h string) bool {
+	first := h
+	if i := strings.IndexByte(h, ' '); i >= 0 {
+		first = h[:i]
+	}
+	return strings.ContainsAny(first, "0123456789.") || first == "section" || first == "chapter" || first == "part" ||
+		len(first) == 1
 }
 
 var numberPrefix = regexp.MustCompile(`^(?:(?:section|chapter|part)\s+)?(?:\d+(?:\.\d+)*\.?|[ivxlc]+\.|[a-h]\.|[a-h]\d*(?:\.\d+)+\.?)\s+`)

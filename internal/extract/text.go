@@ -341,13 +341,20 @@ func (b *sectionBuilder) addParagraph(p string) {
 
 // splitLong cuts a long paragraph into pieces of at most max runes, at a
 // line break, else a sentence end, else a space when one is near the end.
+// It walks the text once.
 func splitLong(p string, max int) []string {
 	var out []string
-	for utf8.RuneCountInString(p) > max {
-		cut := len(head(p, max*3)) // at most max runes, measured in bytes below
-		r := []rune(p[:cut])
-		if len(r) > max {
-			cut = len(string(r[:max]))
+	for p != "" {
+		// cut is the byte offset just past max runes (or the end).
+		cut, n := 0, 0
+		for cut < len(p) && n < max {
+			_, size := utf8.DecodeRuneInString(p[cut:])
+			cut += size
+			n++
+		}
+		if cut == len(p) {
+			out = append(out, p)
+			break
 		}
 		window := p[:cut]
 		at := strings.LastIndexByte(window, '\n')
@@ -363,11 +370,10 @@ func splitLong(p string, max int) []string {
 		if at < cut/2 {
 			at = cut
 		}
-		out = append(out, strings.TrimSpace(p[:at]))
+		if piece := strings.TrimSpace(p[:at]); piece != "" {
+			out = append(out, piece)
+		}
 		p = strings.TrimSpace(p[at:])
-	}
-	if p != "" {
-		out = append(out, p)
 	}
 	return out
 }

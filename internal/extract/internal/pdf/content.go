@@ -69,7 +69,13 @@ type interp struct {
 
 // Glyphs returns the glyphs shown on page p, in content-stream order.
 func (r *Reader) Glyphs(p Page) ([]Glyph, error) {
-	in := &interp{r: r}
+	return r.AppendGlyphs(nil, p)
+}
+
+// AppendGlyphs appends the glyphs of page p to dst, so one buffer can
+// serve every page.
+func (r *Reader) AppendGlyphs(dst []Glyph, p Page) ([]Glyph, error) {
+	in := &interp{r: r, glyphs: dst}
 	contents := p.V.Key("Contents")
 	var data []byte
 	switch contents.Kind() {
@@ -305,33 +311,42 @@ func (in *interp) show(s string, gs *textState, tm *matrix) {
 		f = defaultFont
 	}
 	f.decode(s, func(text string, w0 float64, single bool, code uint32) {
-		trm := matrix{gs.size * gs.th, 0, 0, gs.size, 0, gs.rise}.mul(*tm).mul(gs.ctm)
 		adv := w0 * f.scale * gs.size
 		tx := (adv + gs.tc)
 		if single && code == 32 {
 			tx += gs.tw
 		}
 		tx *= gs.th
-		m := tm.mul(gs.ctm)
-		xs := math.Hypot(m[0], m[1])
 		if text != "" && len(in.glyphs) < maxGlyphsPerPage && in.r.glyphs < maxGlyphsPerDocument {
 			in.r.glyphs++
-			size := math.Hypot(trm[2], trm[3]) * f.sizeScale
-			in.glyphs = append(in.glyphs, Glyph{
-				X: trm[4], Y: trm[5],
-				W:       adv * gs.th * xs,
-				Size:    size,
-				Font:    f.Name,
-				Bold:    f.Bold,
-				Italic:  f.Italic,
-				S:       text,
-				Rotated: trm[0] <= 0 || math.Abs(trm[1]) > 0.1*math.Abs(trm[0]),
-				Angle:   math.Atan2(trm[1], trm[0]) * 180 / math.Pi,
-			})
+			// Text rendering matrix [size*th 0 0 size 0 rise] × Tm × CTM.
+			m := tm.mul(gs.ctm)
+			hs := gs.size * gs.th
+			trm0, trm1 := hs*m[0], hs*m[1]
+			trm2, trm3 := gs.size*m[2], gs.size*m[3]
+			g := Glyph{
+				X:      gs.rise*m[2] + m[4],
+				Y:      gs.rise*m[3] + m[5],
+				Font:   f.Name,
+				Bold:   f.Bold,
+				Italic: f.Italic,
+				S:      text,
+			}
+			if m[1] == 0 && m[2] == 0 && trm0 > 0 {
+				g.W = adv * gs.th * m[0]
+				g.Size = math.Abs(trm3) * f.sizeScale
+			} else {
+				g.W = adv * gs.th * math.Hypot(m[0], m[1])
+				g.Size = math.Hypot(trm2, trm3) * f.sizeScale
+				g.Rotated = trm0 <= 0 || math.Abs(trm1) > 0.1*math.Abs(trm0)
+				g.Angle = math.Atan2(trm1, trm0) * 180 / math.Pi
+			}
+			in.glyphs = append(in.glyphs, g)
 		} else if text != "" {
 			in.err = ErrPageTooComplex
 		}
-		*tm = matrix{1, 0, 0, 1, tx, 0}.mul(*tm)
+		tm[4] += tx * tm[0]
+		tm[5] += tx * tm[1]
 	})
 }
 
