@@ -59,6 +59,7 @@ type turn struct {
 type question struct {
 	user     string
 	text     string
+	turns    map[string]string // the conversation's turns by id
 	category int
 	evidence []string
 }
@@ -84,6 +85,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	budgetList := fs.String("budgets", "1000,2000,4000", "comma-separated token budgets")
 	latency := fs.Bool("latency", false, "also time full recall for one user holding 5,000 memories")
 	misses := fs.Int("misses", 0, "print up to this many questions the full recall misses at the middle budget")
+	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the recalls to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -130,11 +132,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 				continue
 			}
 			ev := evidenceIDs(qa.Evidence)
-			if len(ev) == 0 || slices.ContainsFunc(ev, func(id string) bool { return !turns[id] }) {
+			if len(ev) == 0 || slices.ContainsFunc(ev, func(id string) bool { return turns[id] == "" }) {
 				skipped++
 				continue
 			}
-			qs = append(qs, question{user: c.SampleID, text: qa.Question, category: qa.Category, evidence: ev})
+			qs = append(qs, question{user: c.SampleID, text: qa.Question, turns: turns, category: qa.Category, evidence: ev})
 		}
 	}
 	fmt.Fprintf(stdout, "%d conversations, %d turns stored in %s; %d questions (categories 1-4), %d skipped for evidence ids that name no turn\n\n",
@@ -160,6 +162,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	var lat []time.Duration
 	var missed []question
 	for _, mode := range modes {
+		if !slices.Contains(strings.Split(*modeList, ","), mode.name) {
+			continue
+		}
 		for _, b := range budgets {
 			hit := map[int]int{}
 			tokens := 0
@@ -197,7 +202,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if i == *misses {
 			break
 		}
-		fmt.Fprintf(stdout, "miss %s cat %d %q evidence %v\n", q.user, q.category, q.text, q.evidence)
+		fmt.Fprintf(stdout, "miss %s cat %d %q\n", q.user, q.category, q.text)
+		for _, e := range q.evidence {
+			fmt.Fprintf(stdout, "\t%s %s\n", e, q.turns[e])
+		}
 	}
 	if *latency {
 		return timeLargeUser(ctx, m, convs, qs, stdout)
@@ -256,13 +264,13 @@ func sessions(conv map[string]json.RawMessage) ([]session, error) {
 }
 
 // storeConversation stores every turn as a memory of user, keyed by its
-// dialogue id, and returns the set of ids stored.
-func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage) (map[string]bool, error) {
+// dialogue id, and returns the text stored under each id.
+func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage) (map[string]string, error) {
 	ss, err := sessions(conv)
 	if err != nil {
 		return nil, err
 	}
-	ids := map[string]bool{}
+	ids := map[string]string{}
 	for _, s := range ss {
 		for i, t := range s.turns {
 			text := t.Speaker + ": " + t.Text
@@ -278,7 +286,7 @@ func storeConversation(ctx context.Context, w *papermem.Workspace, user string, 
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", t.DiaID, err)
 			}
-			ids[t.DiaID] = true
+			ids[t.DiaID] = text
 		}
 	}
 	return ids, nil
