@@ -157,50 +157,65 @@ const rrfK = 60
 // candidate is a node considered for a recall.
 type candidate struct {
 	Span
-	lexRank, vecRank int // 1-based; 0 when the source did not return it
-	ownerID          int64
-	kind             string
-	parentID         int64
-	seq              int
-	norm             string // normalised text for de-duplication
+	lex, vec float64 // the node's score in each search, 0 when absent
+	ownerID  int64
+	kind     string
+	parentID int64
+	seq      int
+	norm     string // normalised text for de-duplication
 }
 
-// candidates runs the full-text and vector searches and fuses their ranks.
+// Hybrid fusion. The vector query is moved toward the mean vector of the
+// best feedbackNodes full-text hits (Rocchio pseudo-relevance feedback, with
+// weight feedbackWeight against the question's own vector), so the vector
+// search finds what resembles the best lexical evidence without sharing
+// its words; vectorWeight is its share of the fused score. Measured on
+// SciFact with cmd/scifact (README): the blend beats either search alone.
+const (
+	feedbackNodes  = 10
+	feedbackWeight = 2
+	vectorWeight   = 0.25
+)
+
+// candidates runs the full-text and vector searches and fuses their scores:
+// each search's scores are divided by its best score, and the hybrid score
+// is the weighted sum (a node one search missed gets 0 from it).
 func (m *Memory) candidates(ctx context.Context, q query, question string, keywords []string) ([]*candidate, error) {
 	if q.limit == 0 {
 		q.limit = candidateLimit
 	}
-	byID := map[int64]*candidate{}
-	var order []int64
-	get := func(id int64) *candidate {
-		c := byID[id]
-		if c == nil {
-			c = &candidate{}
-			c.NodeID = id
-			byID[id] = c
-			order = append(order, id)
-		}
-		return c
-	}
+	var lex, vec []hit
+	var err error
 	text := strings.TrimSpace(question + " " + strings.Join(keywords, " "))
 	if q.retrieval != RetrievalVector {
-		ids, err := m.lexical(ctx, q, text)
-		if err != nil {
+		if lex, err = m.lexical(ctx, q, text); err != nil {
 			return nil, err
-		}
-		for i, id := range ids {
-			get(id).lexRank = i + 1
 		}
 	}
 	if q.retrieval != RetrievalLexical {
-		ids, err := m.vector(ctx, q, text)
-		if err != nil {
+		if vec, err = m.vector(ctx, q, text, lex); err != nil {
 			return nil, err
 		}
-		for i, id := range ids {
-			get(id).vecRank = i + 1
+	}
+	scores := map[int64]*candidate{}
+	var order []int64
+	add := func(hs []hit, set func(c *candidate, s float64)) {
+		if len(hs) == 0 {
+			return
+		}
+		top := hs[0].score
+		for _, h := range hs {
+			c := scores[h.id]
+			if c == nil {
+				c = &candidate{}
+				scores[h.id] = c
+				order = append(order, h.id)
+			}
+			set(c, h.score/top)
 		}
 	}
+	add(lex, func(c *candidate, s float64) { c.lex = s })
+	add(vec, func(c *candidate, s float64) { c.vec = s })
 	if len(order) == 0 {
 		return nil, nil
 	}
@@ -208,19 +223,19 @@ func (m *Memory) candidates(ctx context.Context, q query, question string, keywo
 	if err != nil {
 		return nil, err
 	}
-	out := loaded[:0]
-	for _, c := range loaded {
-		f := byID[c.NodeID]
-		c.lexRank, c.vecRank = f.lexRank, f.vecRank
-		if c.lexRank > 0 {
-			c.Score += 1.0 / float64(rrfK+c.lexRank)
-		}
-		if c.vecRank > 0 {
-			c.Score += 1.0 / float64(rrfK+c.vecRank)
-		}
-		out = append(out, c)
+	wv := vectorWeight
+	switch q.retrieval {
+	case RetrievalLexical:
+		wv = 0
+	case RetrievalVector:
+		wv = 1
 	}
-	return out, nil
+	for _, c := range loaded {
+		f := scores[c.NodeID]
+		c.lex, c.vec = f.lex, f.vec
+		c.Score = (1-wv)*c.lex + wv*c.vec
+	}
+	return loaded, nil
 }
 
 // matchExpr builds the FTS5 query: the scope tokens AND any of the content
@@ -278,37 +293,76 @@ func (q query) filters() (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
-// lexical returns node ids ranked by BM25.
-func (m *Memory) lexical(ctx context.Context, q query, text string) ([]int64, error) {
+// lexical returns nodes ranked by BM25, best first, scored with BM25
+// (higher is better).
+func (m *Memory) lexical(ctx context.Context, q query, text string) ([]hit, error) {
 	expr := matchExpr(q, text)
 	if expr == "" {
 		return nil, nil
 	}
 	where, args := q.filters()
-	rows, err := m.db.QueryContext(ctx, `SELECT n.id FROM nodes_fts f JOIN nodes n ON n.id = f.rowid
+	rows, err := m.db.QueryContext(ctx, `SELECT n.id, -f.rank FROM nodes_fts f JOIN nodes n ON n.id = f.rowid
 		WHERE nodes_fts MATCH ? AND `+where+` ORDER BY f.rank LIMIT ?`,
 		append(append([]any{expr}, args...), q.limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("full-text search: %w", err)
 	}
-	return scanIDs(rows)
+	defer rows.Close()
+	var hits []hit
+	for rows.Next() {
+		var h hit
+		if err := rows.Scan(&h.id, &h.score); err != nil {
+			return nil, err
+		}
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
 }
 
-// vector returns node ids ranked by cosine similarity to text.
-func (m *Memory) vector(ctx context.Context, q query, text string) ([]int64, error) {
+// vector returns nodes ranked by cosine similarity to text, best first.
+// When lexical hits are given, the query vector moves toward the mean of
+// the best of them (Rocchio pseudo-relevance feedback).
+func (m *Memory) vector(ctx context.Context, q query, text string, lex []hit) ([]hit, error) {
 	vs, err := m.embed(ctx, []string{text})
 	if err != nil {
 		return nil, err
 	}
-	hits, err := m.nearest(ctx, vectorQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, k: q.limit}, vs[0])
+	qv := vs[0]
+	if len(lex) > 0 {
+		fb, err := m.feedback(ctx, q.org, lex[:min(feedbackNodes, len(lex))])
+		if err != nil {
+			return nil, err
+		}
+		for i := range qv {
+			qv[i] += feedbackWeight * fb[i]
+		}
+		normalize(qv)
+	}
+	return m.nearest(ctx, vectorQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, k: q.limit}, qv)
+}
+
+// feedback returns the mean vector of the given nodes of workspace org.
+func (m *Memory) feedback(ctx context.Context, org string, hs []hit) ([]float32, error) {
+	args := []any{org}
+	for _, h := range hs {
+		args = append(args, h.id)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT embedding FROM node_vectors WHERE org_id = ? AND node_id IN (`+placeholders(len(hs))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.id
+	defer rows.Close()
+	mean := make([]float32, m.embedder.Dim())
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, err
+		}
+		for i, x := range blobVector(b) {
+			mean[i] += x / float32(len(hs))
+		}
 	}
-	return ids, nil
+	return mean, rows.Err()
 }
 
 // loadCandidates reads the nodes with the given ids that pass q's filters,

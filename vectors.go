@@ -150,10 +150,11 @@ func (q vectorQuery) admits(m vectorMeta) bool {
 	return true
 }
 
-// vectorHit is a node and its cosine similarity to the query.
-type vectorHit struct {
-	id  int64
-	sim float64
+// hit is a node found by a search with the search's score: BM25 for the
+// full-text search, cosine similarity for the vector search.
+type hit struct {
+	id    int64
+	score float64
 }
 
 // prefilterFactor is how many Hamming candidates are rescored exactly for
@@ -162,7 +163,7 @@ const prefilterFactor = 4
 
 // nearest returns up to q.k nodes with the highest cosine similarity to qv
 // (unit length), best first, each with a positive similarity.
-func (m *Memory) nearest(ctx context.Context, q vectorQuery, qv []float32) ([]vectorHit, error) {
+func (m *Memory) nearest(ctx context.Context, q vectorQuery, qv []float32) ([]hit, error) {
 	if !slices.ContainsFunc(qv, func(x float32) bool { return x != 0 }) {
 		return nil, nil // nothing to compare: the text has no features
 	}
@@ -187,13 +188,13 @@ func (m *Memory) nearest(ctx context.Context, q vectorQuery, qv []float32) ([]ve
 		return nil, fmt.Errorf("vector rescoring: %w", err)
 	}
 	defer rows.Close()
-	var hits []vectorHit
+	var hits []hit
 	for rows.Next() {
-		var h vectorHit
-		if err := rows.Scan(&h.id, &h.sim); err != nil {
+		var h hit
+		if err := rows.Scan(&h.id, &h.score); err != nil {
 			return nil, err
 		}
-		if h.sim > 0 {
+		if h.score > 0 {
 			hits = append(hits, h)
 		}
 	}
