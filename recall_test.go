@@ -1,9 +1,13 @@
 package papermem_test
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/tokens"
 )
 
 func TestRecall(t *testing.T) {
@@ -74,6 +78,175 @@ func TestRecall(t *testing.T) {
 			if _, err := m.Recall(ctx, req); papermem.ErrorCode(err) != papermem.EINVALID {
 				t.Errorf("%s: err = %v, want EINVALID", name, err)
 			}
+		}
+	})
+}
+
+// TestRecallBudgetProperty checks the recall invariants over random
+// budgets, questions and filters: total_tokens is the sum of the spans'
+// tokens and never exceeds the budget, spans are sorted by score, and no
+// text repeats.
+func TestRecallBudgetProperty(t *testing.T) {
+	m := mustOpen(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields(`vitamin fracture trial placebo serum increase decrease risk cohort mice protein
+		expression cancer tumor growth significant model accuracy translation memory sleep neurons signal`)
+	sentence := func() string {
+		n := 6 + rng.IntN(20)
+		ws := make([]string, n)
+		for i := range ws {
+			ws[i] = words[rng.IntN(len(words))]
+		}
+		return strings.Join(ws, " ") + fmt.Sprintf(" increased by %d%%.", rng.IntN(90)+1)
+	}
+	for i := range 30 {
+		var text strings.Builder
+		for range 3 + rng.IntN(12) {
+			text.WriteString(sentence() + " ")
+		}
+		dup := text.String()
+		mustStore(t, m, papermem.PaperInput{DOI: fmt.Sprintf("10.1000/p%d", i), Title: sentence(), Text: dup})
+		if i%10 == 0 { // an exact duplicate of the text under another DOI
+			mustStore(t, m, papermem.PaperInput{DOI: fmt.Sprintf("10.1000/dup%d", i), Title: "copy", Text: dup})
+		}
+	}
+	labels := []string{"", "Any", "Passage", "Paper"}
+	for i := range 200 {
+		req := papermem.RecallRequest{
+			Question:     sentence(),
+			BudgetTokens: 1 + rng.IntN(600),
+			Label:        labels[rng.IntN(len(labels))],
+		}
+		if i%3 == 0 {
+			req.ScopeSignals = []string{"evidence"}
+			req.Keywords = []string{words[rng.IntN(len(words))]}
+		}
+		res, err := m.Recall(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0
+		seen := map[string]bool{}
+		for j, s := range res.Spans {
+			sum += s.Tokens
+			if j > 0 && s.Score > res.Spans[j-1].Score {
+				t.Fatalf("req %+v: spans not sorted by score at %d", req, j)
+			}
+			if seen[s.Text] {
+				t.Fatalf("req %+v: text repeated: %q", req, s.Text)
+			}
+			seen[s.Text] = true
+		}
+		if sum != res.TotalTokens || sum > req.BudgetTokens {
+			t.Fatalf("req %+v: total %d, sum %d, budget %d", req, res.TotalTokens, sum, req.BudgetTokens)
+		}
+	}
+}
+
+func TestRecallDefaultBudgetAndTokens(t *testing.T) {
+	m := mustOpen(t)
+	mustStore(t, m, vitaminD)
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "vitamin D", Label: "Any"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TotalTokens > papermem.DefaultBudgetTokens || len(res.Spans) == 0 {
+		t.Fatalf("total %d, %d spans", res.TotalTokens, len(res.Spans))
+	}
+	for _, s := range res.Spans {
+		if s.Tokens != tokens.Count(s.Text) {
+			t.Errorf("span tokens %d, tokenizer says %d for %q", s.Tokens, tokens.Count(s.Text), s.Text)
+		}
+	}
+	// A budget smaller than every span returns nothing, not an overrun.
+	res, err = m.Recall(ctx, papermem.RecallRequest{Question: "vitamin D", Label: "Paper", BudgetTokens: 3})
+	if err != nil || res.TotalTokens != 0 || len(res.Spans) != 0 {
+		t.Fatalf("tiny budget: %+v, %v", res, err)
+	}
+}
+
+func TestAnalysisRecall(t *testing.T) {
+	m := mustOpen(t)
+	a, err := m.StoreAnalysis(ctx, papermem.Analysis{DOI: "https://doi.org/10.1000/VitD", Markdown: "## Verdict\nThe trial convincingly shows that vitamin D does not prevent fractures in older adults.", CoreClaim: "No fracture benefit."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.DOI != "10.1000/vitd" || a.ClaimsExtracted == 0 {
+		t.Errorf("stored analysis = %+v", a)
+	}
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "does vitamin D prevent fractures", Label: "Analysis"})
+	if err != nil || len(res.Spans) == 0 || res.Spans[0].Provenance.Kind != "analysis" || res.Spans[0].Provenance.DOI != "10.1000/vitd" {
+		t.Fatalf("analysis recall = %+v, %v", res, err)
+	}
+	// Upsert replaces: the old text is no longer recalled.
+	if _, err := m.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1000/vitd", Markdown: "Rewritten: the sample was underpowered."}); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = m.Recall(ctx, papermem.RecallRequest{Question: "convincingly prevent fractures", Label: "Analysis", Retrieval: papermem.RetrievalLexical})
+	if len(res.Spans) != 0 {
+		t.Errorf("replaced analysis still recalled: %+v", res.Spans)
+	}
+	for name, in := range map[string]papermem.Analysis{"no doi": {Markdown: "x"}, "no markdown": {DOI: "10.1/x"}, "bad doi": {DOI: "nope", Markdown: "x"}} {
+		if _, err := m.StoreAnalysis(ctx, in); papermem.ErrorCode(err) != papermem.EINVALID {
+			t.Errorf("%s: err = %v, want EINVALID", name, err)
+		}
+	}
+}
+
+func TestStorePaperResolvesIDs(t *testing.T) {
+	m := mustOpen(t)
+	tests := []struct {
+		name string
+		in   papermem.PaperInput
+		want string
+	}{
+		{"doi", papermem.PaperInput{DOI: "doi:10.1000/ABC", Title: "T"}, "10.1000/abc"},
+		{"from url", papermem.PaperInput{SourceURL: "https://doi.org/10.1000/URL", Title: "T"}, "10.1000/url"},
+		{"from text", papermem.PaperInput{Title: "T", Text: "Published as doi:10.1000/text. We show that x improves y."}, "10.1000/text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, rep, err := m.StorePaper(ctx, tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.DOI != tt.want || rep.DocID != tt.want || rep.Kind != "paper" {
+				t.Errorf("doi = %q, report %+v; want %q", p.DOI, rep, tt.want)
+			}
+		})
+	}
+	t.Run("local id", func(t *testing.T) {
+		p1, _, err := m.StorePaper(ctx, papermem.PaperInput{Title: "A Paper Without DOI"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p2, _, _ := m.StorePaper(ctx, papermem.PaperInput{Title: "a paper  without doi", Year: 2020})
+		if !strings.HasPrefix(p1.DOI, "local:") || p1.DOI != p2.DOI || p2.Year != 2020 {
+			t.Errorf("local ids %q, %q (year %d)", p1.DOI, p2.DOI, p2.Year)
+		}
+		if ok, _ := m.PaperExists(ctx, p1.DOI); !ok {
+			t.Error("local id not found")
+		}
+	})
+	t.Run("ErrInvalid", func(t *testing.T) {
+		for _, in := range []papermem.PaperInput{{}, {DOI: "garbage"}, {Title: "x", Year: -1}} {
+			if _, _, err := m.StorePaper(ctx, in); papermem.ErrorCode(err) != papermem.EINVALID {
+				t.Errorf("%+v: err = %v, want EINVALID", in, err)
+			}
+		}
+	})
+	t.Run("update keeps fields", func(t *testing.T) {
+		mustStore(t, m, vitaminD)
+		p := mustStore(t, m, papermem.PaperInput{DOI: vitaminD.DOI, OA: true})
+		if p.Title != vitaminD.Title || !p.Cached || !p.OA || len(p.Authors) != 2 {
+			t.Errorf("updated paper = %+v", p)
+		}
+		res, err := m.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture", Label: "Paper"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Spans) != 1 {
+			t.Errorf("re-stored paper has %d Paper nodes recalled, want 1", len(res.Spans))
 		}
 	})
 }

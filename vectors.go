@@ -181,7 +181,7 @@ func (m *Memory) nearest(ctx context.Context, q vectorQuery, qv []float32) ([]hi
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT node_id, 1 - vec_distance_cosine(embedding, ?) AS sim
+	rows, err := m.db.QueryContext(ctx, `SELECT node_id, COALESCE(1 - vec_distance_cosine(embedding, ?), 0) AS sim
 		FROM node_vectors WHERE org_id = ? AND node_id IN (`+placeholders(len(ids))+`)
 		ORDER BY sim DESC LIMIT ?`, append(args, q.k)...)
 	if err != nil {
