@@ -10,7 +10,6 @@ import (
 
 	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/claims"
-	"github.com/papermem/papermem/internal/tokens"
 )
 
 // Node labels.
@@ -94,13 +93,13 @@ func sectionNodes(sections []section, label, domain string) []node {
 			if typ == "references" || typ == "table" || typ == "sheet" {
 				continue
 			}
-			for _, st := range chunk.Sentences(p.Text) {
+			for _, st := range p.Sentences {
 				if !claims.IsClaim(st.Text) {
 					continue
 				}
 				cn := base
-				cn.Label, cn.Text, cn.Tokens, cn.parent = LabelClaim, st.Text, tokens.Count(st.Text), pi
-				cn.CharStart, cn.CharEnd = s.CharStart+runeAt(p.Start+st.Start), s.CharStart+runeAt(p.Start+st.End)
+				cn.Label, cn.Text, cn.Tokens, cn.parent = LabelClaim, st.Text, st.Tokens, pi
+				cn.CharStart, cn.CharEnd = s.CharStart+runeAt(st.Start), s.CharStart+runeAt(st.End)
 				out = append(out, cn)
 			}
 		}
@@ -108,10 +107,18 @@ func sectionNodes(sections []section, label, domain string) []node {
 	return out
 }
 
-// runeOffsets returns a function converting byte offsets of s, visited in
-// any order, to rune offsets.
+// runeOffsets returns a function converting byte offsets of s to rune
+// offsets; it counts on from the previous offset when offsets grow.
 func runeOffsets(s string) func(int) int {
-	return func(b int) int { return utf8.RuneCountInString(s[:b]) }
+	lastByte, lastRune := 0, 0
+	return func(b int) int {
+		if b < lastByte {
+			lastByte, lastRune = 0, 0
+		}
+		lastRune += utf8.RuneCountInString(s[lastByte:b])
+		lastByte = b
+		return lastRune
+	}
 }
 
 // embedNodes fills the vector of every node.

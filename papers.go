@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/tokens"
 )
 
@@ -257,47 +256,38 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 // paperNodes builds a paper's nodes: one Paper node (title and abstract)
 // followed by the passages and claims of its sections.
 func paperNodes(p *storedPaper, sections []section) []node {
+	body := sectionNodes(sections, LabelPassage, p.Domain)
 	head := p.Title
-	if abs := abstract(sections); abs != "" {
+	if abs := abstract(sections, body); abs != "" {
 		head = strings.TrimSpace(head + "\n" + abs)
 	}
-	var ns []node
-	if head != "" {
-		pn := node{parent: -1, Label: LabelPaper, SectionType: "abstract", Section: "Title and abstract",
-			Domain: p.Domain, Text: head}
-		pn.Tokens = tokens.Count(head)
-		pn.CharEnd = utf8.RuneCountInString(head)
-		ns = append(ns, pn)
+	if head == "" {
+		return body
 	}
-	body := sectionNodes(sections, LabelPassage, p.Domain)
+	pn := node{parent: -1, Label: LabelPaper, SectionType: "abstract", Section: "Title and abstract",
+		Domain: p.Domain, Text: head, Tokens: tokens.Count(head), CharEnd: utf8.RuneCountInString(head)}
 	for i := range body {
 		if body[i].parent >= 0 {
-			body[i].parent += len(ns)
+			body[i].parent++
 		}
 	}
-	return append(ns, body...)
+	return append([]node{pn}, body...)
 }
 
-// abstractTokens caps the abstract part of a Paper node when a paper has no
-// section called abstract.
-const abstractTokens = 300
-
-// abstract returns the text of the abstract section, or the opening of the
-// first section.
-func abstract(sections []section) string {
+// abstract returns the text of the abstract section, or else the first
+// passage of the body.
+func abstract(sections []section, body []node) string {
 	for _, s := range sections {
 		if s.Type == "abstract" {
 			return s.Text
 		}
 	}
-	if len(sections) == 0 {
-		return ""
+	for _, n := range body {
+		if n.Label == LabelPassage {
+			return n.Text
+		}
 	}
-	ps := chunk.Passages(sections[0].Text, abstractTokens)
-	if len(ps) == 0 {
-		return ""
-	}
-	return ps[0].Text
+	return ""
 }
 
 func countLabel(ns []node, label string) int {

@@ -93,30 +93,42 @@ func trimmed(text string, start, end int) (Piece, bool) {
 	return Piece{Text: s, Start: start + lead, End: start + lead + len(s)}, true
 }
 
+// Passage is a piece made of whole sentences; Sentences are the pieces it
+// was packed from, with offsets in the same text.
+type Passage struct {
+	Piece
+	Sentences []Piece
+}
+
 // Passages packs the sentences of text into passages of at most maxTokens
 // tokens (a longer sentence becomes a passage of its own), breaking
-// preferably at paragraph ends. Each piece carries its token count.
-func Passages(text string, maxTokens int) []Piece {
-	var out []Piece
-	start, end, n := -1, 0, 0
+// preferably at paragraph ends. Every piece carries its exact token count.
+func Passages(text string, maxTokens int) []Passage {
+	var out []Passage
+	var cur Passage
+	n := 0 // sum of the sentences' tokens: a bound used for packing
 	flush := func() {
-		if start >= 0 {
-			t := text[start:end]
-			out = append(out, Piece{Text: t, Start: start, End: end, Tokens: tokens.Count(t)})
+		if len(cur.Sentences) > 0 {
+			cur.Start, cur.End = cur.Sentences[0].Start, cur.Sentences[len(cur.Sentences)-1].End
+			cur.Text = text[cur.Start:cur.End]
+			if len(cur.Sentences) == 1 {
+				cur.Tokens = cur.Sentences[0].Tokens
+			} else {
+				cur.Tokens = tokens.Count(cur.Text)
+			}
+			out = append(out, cur)
 		}
-		start, n = -1, 0
+		cur, n = Passage{}, 0
 	}
 	for _, s := range Sentences(text) {
-		st := tokens.Count(s.Text)
-		if start >= 0 && n+st > maxTokens {
+		s.Tokens = tokens.Count(s.Text)
+		if len(cur.Sentences) > 0 && n+s.Tokens > maxTokens {
 			flush()
 		}
-		if start < 0 {
-			start = s.Start
-		}
-		end, n = s.End, n+st
+		cur.Sentences = append(cur.Sentences, s)
+		n += s.Tokens
 		// A paragraph end is a good place to stop once the passage is half full.
-		if n >= maxTokens/2 && strings.HasPrefix(strings.TrimLeft(text[end:], " \t\r"), "\n\n") {
+		if n >= maxTokens/2 && strings.HasPrefix(strings.TrimLeft(text[s.End:], " \t\r"), "\n\n") {
 			flush()
 		}
 	}

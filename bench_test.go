@@ -1,0 +1,56 @@
+package papermem_test
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/papermem/papermem"
+)
+
+// scifactDocs reads up to n abstracts of the shared SciFact corpus, or skips
+// the benchmark when it is absent.
+func scifactDocs(tb testing.TB, n int) []papermem.PaperInput {
+	tb.Helper()
+	f, err := os.Open("../shared/eval/scifact/corpus.jsonl.gz")
+	if err != nil {
+		tb.Skip("shared SciFact corpus not found:", err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []papermem.PaperInput
+	sc := bufio.NewScanner(gz)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() && len(out) < n {
+		var d struct{ ID, Title, Text string }
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, papermem.PaperInput{DOI: "10.0000/scifact." + d.ID, Title: d.Title, Text: d.Text})
+	}
+	return out
+}
+
+func BenchmarkStorePaper(b *testing.B) {
+	docs := scifactDocs(b, 500)
+	m := mustOpen(b)
+	var bytes int64
+	for _, d := range docs {
+		bytes += int64(len(d.Title) + len(d.Text))
+	}
+	b.SetBytes(bytes / int64(len(docs)))
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		d := docs[i%len(docs)]
+		d.DOI = fmt.Sprintf("%s.%d", d.DOI, i)
+		if _, _, err := m.StorePaper(ctx, d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
