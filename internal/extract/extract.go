@@ -205,7 +205,7 @@ func Extract(ctx context.Context, f Format, r io.Reader, lim Limits) (*Document,
 		return nil, &Error{Kind: ErrTooLarge, Reason: fmt.Sprintf("%s: file larger than %d bytes", f, lim.MaxBytes)}
 	}
 	if len(data) == 0 {
-		return nil, invalidf(f, "empty file")
+		return nil, invalidf(f, "no text found (empty file)")
 	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
