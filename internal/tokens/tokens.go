@@ -5,33 +5,28 @@ package tokens
 import (
 	"sync"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
-	loader "github.com/pkoukk/tiktoken-go-loader"
+	"github.com/tiktoken-go/tokenizer"
 )
 
-var (
-	once sync.Once
-	enc  *tiktoken.Tiktoken
-)
-
-func encoding() *tiktoken.Tiktoken {
-	once.Do(func() {
-		// The offline loader embeds the BPE ranks; without it tiktoken-go
-		// downloads them at run time.
-		tiktoken.SetBpeLoader(loader.NewOfflineLoader())
-		e, err := tiktoken.GetEncoding("cl100k_base")
-		if err != nil {
-			panic("tokens: embedded cl100k_base encoding failed to load: " + err.Error())
-		}
-		enc = e
-	})
-	return enc
-}
+var cl100k = sync.OnceValue(func() tokenizer.Codec {
+	c, err := tokenizer.Get(tokenizer.Cl100kBase)
+	if err != nil {
+		panic("tokens: embedded cl100k_base encoding failed to load: " + err.Error())
+	}
+	return c
+})
 
 // Count returns the number of cl100k_base tokens in s.
 func Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	return len(encoding().EncodeOrdinary(s))
+	ids, _, err := cl100k().Encode(s)
+	if err != nil {
+		// Encode fails only on text it cannot split, which cl100k's
+		// byte-level encoding does not produce; count bytes as tokens so
+		// budgets stay conservative.
+		return len(s)
+	}
+	return len(ids)
 }
