@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -185,8 +186,12 @@ func (m *Memory) CreateUser(ctx context.Context, org string, in NewUser) (*User,
 }
 
 // dummyHash is compared against when a login names no account, so that
-// an unknown email costs as much time as a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("papermem-no-such-user"), bcrypt.DefaultCost)
+// an unknown email costs as much time as a wrong password. It is made on
+// first use, not at package load, so that starting a process costs no bcrypt.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("papermem-no-such-user"), bcrypt.DefaultCost)
+	return h
+})
 
 // Login checks an email and password and returns the account. Errors:
 // EUNAUTHORIZED, with the same message whether the email or the password
@@ -198,7 +203,7 @@ func (m *Memory) Login(ctx context.Context, email, password string) (*User, erro
 	var u User
 	err := row.Scan(&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.IsFounder, &u.CreatedAt, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, errBadLogin
 	}
 	if err != nil {
