@@ -40,6 +40,7 @@ func run(args []string, out io.Writer) error {
 	duration := fs.Duration("duration", 3*time.Second, "length of each measurement (the issue's figure: 30s)")
 	papers := fs.Int("papers", 500, "papers seeded before measuring")
 	conc := fs.String("concurrency", "16,64", "comma-separated numbers of concurrent connections")
+	only := fs.String("calls", "recall,paper-exists", "comma-separated calls to measure")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -117,6 +118,9 @@ func run(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "each run %v; HTTP over loopback with an API key, keep-alive connections\n\n", *duration)
 	fmt.Fprintf(out, "%-13s %5s | %-38s | %-30s | %s\n", "call", "conns", "HTTP rps      p50      p99   errors", "in-process rps   p50      p99", "p50 added  rps ratio")
 	for _, c := range calls {
+		if !slices.Contains(strings.Split(*only, ","), c.name) {
+			continue
+		}
 		for _, n := range levels {
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
 			h := measure(n, *duration, func(i int) error {
