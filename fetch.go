@@ -1,6 +1,7 @@
 package papermem
 
 import (
+	"bytes"
 	"context"
 	"strings"
 )
@@ -22,8 +23,10 @@ type FetchResult struct {
 
 // FetchPaper makes sure the paper's full text is in memory: cache first,
 // else a download from its source_url through Options.Fetcher, which is
-// then ingested. Errors: EINVALID, ENOTFOUND (paper unknown, or no text and
-// no source_url), EUPSTREAM (origin failed).
+// then ingested with IngestFile (PDF, Markdown or plain text, by content
+// type). Errors: EINVALID (also an unreadable download), ENOTFOUND (paper
+// unknown, or no text and no source_url), EUPSTREAM (origin failed),
+// ETOOLARGE.
 func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, error) {
 	d := NormalizeDOI(doi)
 	if d == "" {
@@ -60,11 +63,7 @@ func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, e
 	return w.countFetch(&FetchResult{DOI: d, Warm: false, Bytes: len(body), BytesSaved: 0, Source: "origin"}), nil
 }
 
-// ingestPaperFile stores a downloaded file as the full text of paper p.
+// ingestPaperFile ingests a downloaded file as the full text of paper p.
 func (w *Workspace) ingestPaperFile(ctx context.Context, p *storedPaper, name string, body []byte) (*IngestReport, error) {
-	if strings.HasSuffix(name, ".pdf") {
-		return nil, Errorf(EUNSUPPORTED, "PDF papers cannot be read yet.")
-	}
-	_, rep, err := w.StorePaper(ctx, PaperInput{DOI: p.DOI, Text: string(body)})
-	return rep, err
+	return w.IngestFile(ctx, name, bytes.NewReader(body), IngestOptions{DOI: p.DOI})
 }

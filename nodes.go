@@ -10,6 +10,7 @@ import (
 
 	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/claims"
+	"github.com/papermem/papermem/internal/extract"
 )
 
 // Node labels.
@@ -57,27 +58,16 @@ type node struct {
 	vec []float32
 }
 
-// section is a citable piece of a source before chunking: a Markdown or
-// Word section, a PDF page region, a CSV row.
-type section struct {
-	Heading   string
-	Type      string
-	Page      int
-	Sheet     string
-	Row       int
-	Text      string
-	CharStart int // rune offset of Text in the whole source text
-}
-
-// sectionNodes chunks sections into passages labelled label and extracts
-// the claims of each passage as Claim nodes pointing at it. Offsets are rune
-// offsets in the source text.
-func sectionNodes(sections []section, label, domain string) []node {
+// sectionNodes chunks sections (a Markdown or Word section, a PDF page
+// region, a CSV row) into passages labelled label and extracts the claims
+// of each passage as Claim nodes pointing at it. Offsets are rune offsets
+// in the source text.
+func sectionNodes(sections []extract.Section, label, domain string) []node {
 	var out []node
 	for _, s := range sections {
 		typ := s.Type
 		if typ == "" {
-			typ = "body"
+			typ = extract.TypeBody
 		}
 		runeAt := runeOffsets(s.Text)
 		for _, p := range chunk.Passages(s.Text, DefaultPassageTokens) {
@@ -90,7 +80,7 @@ func sectionNodes(sections []section, label, domain string) []node {
 			pn.CharStart, pn.CharEnd = s.CharStart+runeAt(p.Start), s.CharStart+runeAt(p.End)
 			pi := len(out)
 			out = append(out, pn)
-			if typ == "references" || typ == "table" || typ == "sheet" {
+			if typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet {
 				continue
 			}
 			for _, st := range p.Sentences {

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/internal/extract"
 	"github.com/papermem/papermem/internal/tokens"
 )
 
@@ -106,12 +107,25 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *Ing
 		text = old.text
 	}
 	sections := textSections(text)
-	ns := paperNodes(p, sections)
-	if err := w.m.embedNodes(ctx, ns); err != nil {
+	rep := &IngestReport{DocID: doi, Kind: KindPaper, Format: "text", CharsRead: utf8.RuneCountInString(text), Sections: len(sections)}
+	if err := w.storePaper(ctx, p, text, sections, rep); err != nil {
 		return nil, nil, err
 	}
-	rep := &IngestReport{DocID: doi, Kind: KindPaper, Format: "text", CharsRead: utf8.RuneCountInString(text), Sections: len(sections)}
-	err = w.m.write(ctx, func(tx *sql.Tx) error {
+	w.countPaper(len(in.Text))
+	rep.ElapsedMS = time.Since(start).Milliseconds()
+	return &p.Paper, rep, nil
+}
+
+// storePaper writes paper p with its full text in one transaction and
+// replaces its nodes with those indexed from sections, whose offsets cite
+// text. It fills rep's node and claim counts. StorePaper and IngestFile
+// both store papers through it.
+func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string, sections []extract.Section, rep *IngestReport) error {
+	ns := paperNodes(p, sections)
+	if err := w.m.embedNodes(ctx, ns); err != nil {
+		return err
+	}
+	err := w.m.write(ctx, func(tx *sql.Tx) error {
 		id, err := w.upsertPaper(ctx, tx, p, text)
 		if err != nil {
 			return err
@@ -122,13 +136,11 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *Ing
 		return w.insertNodes(ctx, tx, KindPaper, id, "", ns)
 	})
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	w.countPaper(len(in.Text))
 	rep.NodesStored = len(ns)
 	rep.ClaimsFound = countLabel(ns, LabelClaim)
-	rep.ElapsedMS = time.Since(start).Milliseconds()
-	return &p.Paper, rep, nil
+	return nil
 }
 
 // storedPaper is a paper row with its id and full text.
@@ -255,7 +267,7 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 
 // paperNodes builds a paper's nodes: one Paper node (title and abstract)
 // followed by the passages and claims of its sections.
-func paperNodes(p *storedPaper, sections []section) []node {
+func paperNodes(p *storedPaper, sections []extract.Section) []node {
 	body := sectionNodes(sections, LabelPassage, p.Domain)
 	head := p.Title
 	if abs := abstract(sections, body); abs != "" {
@@ -264,7 +276,7 @@ func paperNodes(p *storedPaper, sections []section) []node {
 	if head == "" {
 		return body
 	}
-	pn := node{parent: -1, Label: LabelPaper, SectionType: "abstract", Section: "Title and abstract",
+	pn := node{parent: -1, Label: LabelPaper, SectionType: extract.TypeAbstract, Section: "Title and abstract",
 		Domain: p.Domain, Text: head, Tokens: tokens.Count(head), CharEnd: utf8.RuneCountInString(head)}
 	for i := range body {
 		if body[i].parent >= 0 {
@@ -276,9 +288,9 @@ func paperNodes(p *storedPaper, sections []section) []node {
 
 // abstract returns the text of the abstract section, or else the first
 // passage of the body.
-func abstract(sections []section, body []node) string {
+func abstract(sections []extract.Section, body []node) string {
 	for _, s := range sections {
-		if s.Type == "abstract" {
+		if s.Type == extract.TypeAbstract {
 			return s.Text
 		}
 	}

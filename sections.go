@@ -4,20 +4,26 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/extract"
 )
 
-// headingLine matches a Markdown heading or a short numbered or named
-// section heading standing on its own line.
+// Heading lines of a paper's plain or Markdown text: a Markdown heading,
+// or a short numbered or named section heading standing on its own line.
 var (
 	mdHeading    = regexp.MustCompile(`^#{1,6}\s+(.+?)\s*#*\s*$`)
 	namedHeading = regexp.MustCompile(`(?i)^(\d+(\.\d+)*\.?\s+)?(abstract|introduction|background|related work|methods?|materials and methods|methodology|experiments?|results?|results and discussion|discussion|conclusions?|limitations|references|bibliography|acknowledg(e)?ments?)\s*:?\s*$`)
 )
 
-// textSections splits plain or Markdown text into sections at headings.
-// Text before the first heading is a section without a heading.
-func textSections(text string) []section {
-	var out []section
-	cur := section{Type: "body"}
+// textSections splits the plain or Markdown text a caller stores (a
+// paper's text, an analysis) into sections at headings, typed by
+// extract.SectionType. Text before the first heading is a section without
+// a heading. Unlike extract's readers, it keeps the caller's text as it is,
+// so that section offsets (runes) cite that very text: a heading may sit
+// directly above its paragraph ("Abstract\nWe show…").
+func textSections(text string) []extract.Section {
+	var out []extract.Section
+	cur := extract.Section{Type: extract.TypeBody}
 	start := 0 // byte offset of cur's text
 	pos := 0
 	flush := func(end int) {
@@ -27,6 +33,7 @@ func textSections(text string) []section {
 			lead := strings.Index(body, trim)
 			cur.Text = trim
 			cur.CharStart = utf8.RuneCountInString(text[:start+lead])
+			cur.CharEnd = cur.CharStart + utf8.RuneCountInString(trim)
 			out = append(out, cur)
 		}
 	}
@@ -46,7 +53,7 @@ func textSections(text string) []section {
 		}
 		if heading != "" {
 			flush(pos)
-			cur = section{Heading: heading, Type: SectionType(heading)}
+			cur = extract.Section{Heading: heading, Type: extract.SectionType(heading)}
 			start = min(end+1, len(text))
 		}
 		pos = end + 1
@@ -55,32 +62,8 @@ func textSections(text string) []section {
 	return out
 }
 
-// SectionTypes lists the section types recall can filter on.
-var SectionTypes = []string{"abstract", "introduction", "background", "methods", "results",
-	"discussion", "conclusion", "limitations", "references", "body", "table", "sheet"}
-
-var sectionCues = []struct {
-	typ string
-	re  *regexp.Regexp
-}{
-	{"abstract", regexp.MustCompile(`(?i)\b(abstract|summary)\b`)},
-	{"introduction", regexp.MustCompile(`(?i)\b(introduction|overview|motivation)\b`)},
-	{"background", regexp.MustCompile(`(?i)\b(background|related work|prior work|preliminaries|literature)\b`)},
-	{"methods", regexp.MustCompile(`(?i)\b(methods?|methodology|materials|experimental setup|experiments?|approach|model|data(set)?s?|implementation|study design|procedure)\b`)},
-	{"results", regexp.MustCompile(`(?i)\b(results?|findings|evaluation|analysis|performance)\b`)},
-	{"discussion", regexp.MustCompile(`(?i)\b(discussion)\b`)},
-	{"conclusion", regexp.MustCompile(`(?i)\b(conclusions?|concluding|future work|summary and)\b`)},
-	{"limitations", regexp.MustCompile(`(?i)\b(limitations?|threats to validity|caveats)\b`)},
-	{"references", regexp.MustCompile(`(?i)\b(references|bibliography|works cited|citations)\b`)},
-}
-
-// SectionType types a section from its heading: one of SectionTypes, "body"
-// when no cue matches.
-func SectionType(heading string) string {
-	for _, c := range sectionCues {
-		if c.re.MatchString(heading) {
-			return c.typ
-		}
-	}
-	return "body"
-}
+// SectionTypes lists the section types recall can filter on: those
+// extract.SectionType assigns, plus table and sheet for tabular sections.
+var SectionTypes = []string{extract.TypeAbstract, extract.TypeIntroduction, extract.TypeBackground,
+	extract.TypeMethods, extract.TypeResults, extract.TypeDiscussion, extract.TypeConclusion,
+	extract.TypeLimitations, extract.TypeReferences, extract.TypeBody, extract.TypeTable, extract.TypeSheet}

@@ -187,6 +187,12 @@ func (w *Workspace) countPaper(textBytes int) {
 	w.m.count(w.org, CounterBytesIngested, int64(textBytes))
 }
 
+// countDocument meters a file ingested as a document, of size bytes.
+func (w *Workspace) countDocument(size int64) {
+	w.m.count(w.org, CounterDocumentsIngested, 1)
+	w.m.count(w.org, CounterBytesIngested, size)
+}
+
 // countFetch meters a paper fetch and returns its result unchanged.
 func (w *Workspace) countFetch(r *FetchResult) *FetchResult {
 	w.m.count(w.org, CounterFetchRequests, 1)
