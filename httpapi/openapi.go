@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/papermem/papermem"
 )
 
 // op describes a route for the OpenAPI document. Request and response
@@ -37,7 +40,7 @@ type param struct {
 }
 
 // apiDescription is the document's overview: the choices that hold for
-// every route.
+// every route, with placeholders filled by describeAPI.
 const apiDescription = `Workspace memory of papers, documents, analyses and per-user notes for research agents.
 
 Conventions (choices where the contract is silent):
@@ -46,7 +49,7 @@ Conventions (choices where the contract is silent):
 - Credentials: Authorization: Bearer <API key or session token>. API keys start with "pm_"; session tokens are HS256 JWTs with claims user_id, org_id, name, email, exp, iat, jti, valid for the workspace's token TTL (default 24 h). Every call is scoped to the credential's workspace; another workspace's data is never visible (404 or empty).
 - Per-user operations take the user from the session token, or from X-User-Id sent with an API key (the user must belong to the key's workspace, else 403). A session token naming another user in X-User-Id is 403.
 - Developer headers X-Dev-Org-Id and X-Dev-User-Id are accepted on memory routes only, only when the server runs with PAPERMEM_DEV_AUTH=1, and only from loopback clients; the server refuses to start with them on a non-loopback address. A developer user id is not checked against the workspace's users.
-- Rate limits: a token bucket per credential holding the plan's requests a minute (Starter 600, Team 3000, Enterprise 12000; PAPERMEM_RATE_LIMIT overrides), and per client address on signup and login (20 a minute; PAPERMEM_AUTH_RATE_LIMIT overrides). Limited responses carry X-RateLimit-Limit and X-RateLimit-Remaining; a 429 also Retry-After (seconds).
+- Rate limits: a token bucket per credential holding the plan's requests a minute ({plan_limits}; PAPERMEM_RATE_LIMIT overrides), and per client address on signup and login ({auth_limit} a minute; PAPERMEM_AUTH_RATE_LIMIT overrides). Limited responses carry X-RateLimit-Limit and X-RateLimit-Remaining; a 429 also Retry-After (seconds).
 - DOIs are normalised (trimmed, "doi:" and "https://doi.org/" stripped, lower-cased) and accepted in paths with raw or %2F-encoded slashes.
 - Times are RFC 3339 strings in UTC with milliseconds.`
 
@@ -143,7 +146,7 @@ func openAPI(rts []route) map[string]any {
 	g.components["Error"] = g.schema(reflect.TypeOf(errorBody{}))
 	return map[string]any{
 		"openapi": "3.0.3",
-		"info":    map[string]any{"title": ServiceName, "version": "v1", "description": apiDescription},
+		"info":    map[string]any{"title": ServiceName, "version": "v1", "description": describeAPI()},
 		"paths":   paths,
 		"components": map[string]any{
 			"schemas": g.components,
@@ -158,6 +161,16 @@ func openAPI(rts []route) map[string]any {
 			},
 		},
 	}
+}
+
+// describeAPI fills apiDescription with the limits in force by default.
+func describeAPI() string {
+	var plans []string
+	for _, p := range papermem.Plans {
+		plans = append(plans, fmt.Sprintf("%s %d", p.Name, p.RequestsPerMinute))
+	}
+	return strings.NewReplacer("{plan_limits}", strings.Join(plans, ", "),
+		"{auth_limit}", strconv.Itoa(DefaultAuthRateLimit)).Replace(apiDescription)
 }
 
 // security is the OpenAPI security requirement of an access class.
