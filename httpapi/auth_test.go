@@ -31,6 +31,9 @@ func TestSignupLoginMe(t *testing.T) {
 			User        map[string]any `json:"user"`
 		}
 		r.json(t, &tok)
+		if r.header.Get("Cache-Control") != "no-store" {
+			t.Errorf("token response may be cached: %v", r.header)
+		}
 		if tok.TokenType != "bearer" || tok.ExpiresIn != 86400 || tok.AccessToken == "" {
 			t.Fatalf("token %+v", tok)
 		}

@@ -99,7 +99,8 @@ func jsonKind(kind string) string {
 	return fmt.Sprintf("of type %s", kind)
 }
 
-// writeJSON writes v as JSON with the status.
+// writeJSON writes v as JSON with the status. Responses are never cached:
+// they carry workspace data, tokens and key values.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -107,6 +108,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_, err = w.Write(append(b, '\n'))
 	return err
