@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
@@ -236,6 +237,28 @@ func TestWorkspaces(t *testing.T) {
 	list, _ = m.Workspaces(ctx, "stranger", papermem.CreatorUser("usr_2"))
 	if len(list) != 1 || list[0].OrgID != "stranger" {
 		t.Fatalf("stranger sees %+v", list)
+	}
+}
+
+func TestSetTokenTTL(t *testing.T) {
+	ctx := context.Background()
+	m := testutil.Open(t, nil)
+	signup(t, m, "ada@example.org", "lab-one")
+	w := m.Workspace("lab-one")
+	if err := w.SetTokenTTL(ctx, 2*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := w.Record(ctx)
+	if err != nil || rec.TokenTTL() != 2*time.Hour {
+		t.Fatalf("record %+v %v", rec, err)
+	}
+	for _, ttl := range []time.Duration{0, time.Second, 31 * 24 * time.Hour} {
+		if err := w.SetTokenTTL(ctx, ttl); papermem.ErrorCode(err) != papermem.EINVALID {
+			t.Errorf("ttl %v: err = %v", ttl, err)
+		}
+	}
+	if err := m.Workspace("nowhere").SetTokenTTL(ctx, time.Hour); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		t.Errorf("unknown workspace: err = %v", err)
 	}
 }
 

@@ -148,3 +148,27 @@ func (w *Workspace) Record(ctx context.Context) (*WorkspaceRecord, error) {
 	}
 	return r, nil
 }
+
+// Bounds of a workspace's session-token lifetime.
+const (
+	MinTokenTTL = time.Minute
+	MaxTokenTTL = 30 * 24 * time.Hour
+)
+
+// SetTokenTTL sets the lifetime of the session tokens issued for the
+// workspace from now on; tokens already issued keep theirs. Errors:
+// EINVALID (outside MinTokenTTL..MaxTokenTTL), ENOTFOUND.
+func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
+	if ttl < MinTokenTTL || ttl > MaxTokenTTL {
+		return Errorf(EINVALID, "The token lifetime must be between %v and %v.", MinTokenTTL, MaxTokenTTL)
+	}
+	res, err := w.m.db.ExecContext(ctx, `UPDATE workspaces SET token_ttl_seconds = ? WHERE org_id = ?`,
+		int64(ttl/time.Second), w.org)
+	if err != nil {
+		return fmt.Errorf("set token ttl: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Errorf(ENOTFOUND, "Workspace %q does not exist.", w.org)
+	}
+	return nil
+}

@@ -151,6 +151,24 @@ func TestBadTokens(t *testing.T) {
 		})
 	}
 
+	t.Run("WorkspaceTTL", func(t *testing.T) {
+		if err := e.m.Workspace("lab-one").SetTokenTTL(t.Context(), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		r := e.do("POST", "/v1/auth/login", map[string]any{"email": a.email, "password": "pw-aaaaaaaa"})
+		want(t, r, http.StatusOK, "")
+		var tok struct {
+			AccessToken string `json:"access_token"`
+			ExpiresIn   int    `json:"expires_in"`
+		}
+		r.json(t, &tok)
+		if tok.ExpiresIn != 3600 {
+			t.Fatalf("expires_in %d, want 3600", tok.ExpiresIn)
+		}
+		later := now.Add(time.Hour + time.Second)
+		e2 := newEnv(t, httpapi.Config{JWTSecret: secret, Now: func() time.Time { return later }}, nil)
+		want(t, e2.do("GET", "/v1/users", nil, bearer(tok.AccessToken)...), http.StatusUnauthorized, "unauthorized")
+	})
 	t.Run("ExpiresAfterTTL", func(t *testing.T) {
 		later := now.Add(24*time.Hour + time.Second)
 		e2 := newEnv(t, httpapi.Config{JWTSecret: secret, Now: func() time.Time { return later }}, nil)
