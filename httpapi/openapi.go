@@ -16,8 +16,9 @@ import (
 
 // op describes a route for the OpenAPI document. Request and response
 // shapes come from Go types by reflection: a field's JSON name from its
-// json tag, its description from a doc tag, required:"true" for required
-// request fields; pointers are nullable.
+// json tag, its description from a doc tag, its format from a format tag
+// (binary for an uploaded file), required:"true" for required request
+// fields; pointers are nullable.
 type op struct {
 	tag     string  // resource group
 	summary string  // one line
@@ -287,6 +288,9 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 				name = f.Name
 			}
 			s := g.schema(f.Type)
+			if fm := f.Tag.Get("format"); fm != "" {
+				s["format"] = fm // e.g. binary: a file part of a multipart body
+			}
 			if d := f.Tag.Get("doc"); d != "" {
 				if _, ok := s["$ref"]; ok {
 					s = map[string]any{"allOf": []any{s}}

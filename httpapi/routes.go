@@ -41,6 +41,10 @@ func (s *server) routes() []route {
 		{post, "/v1/papers/{doi:.+}/fetch", memory, s.handleFetchPaper, fetchPaperOp},
 		{del, "/v1/papers/{doi:.+}", memory, s.handleDeletePaper, deletePaperOp},
 
+		// Ingestion.
+		{get, "/v1/ingest/formats", memory, s.handleIngestFormats, ingestFormatsOp},
+		{post, "/v1/ingest", memory, s.handleIngest, ingestOp},
+
 		// Analyses.
 		{post, "/v1/analysis", memory, s.handleStoreAnalysis, storeAnalysisOp},
 		{get, "/v1/analysis/{doi:.+}", memory, s.handleAnalysis, analysisOp},
