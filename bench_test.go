@@ -54,3 +54,38 @@ func BenchmarkStorePaper(b *testing.B) {
 		}
 	}
 }
+
+// benchMemory stores SciFact abstracts until the memory holds about nodes
+// nodes, and returns it with the claims to ask.
+func benchMemory(b *testing.B, nodes int) (*papermem.Memory, []string) {
+	b.Helper()
+	docs := scifactDocs(b, 6000)
+	m := mustOpen(b)
+	for i, stored := 0, 0; stored < nodes; i++ {
+		d := docs[i%len(docs)]
+		d.DOI = fmt.Sprintf("%s.%d", d.DOI, i/len(docs))
+		_, rep, err := m.StorePaper(ctx, d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		stored += rep.NodesStored
+	}
+	var qs []string
+	for _, d := range docs[:200] {
+		qs = append(qs, d.Title) // titles read like the questions agents ask
+	}
+	return m, qs
+}
+
+func BenchmarkRecall10k(b *testing.B) {
+	m, qs := benchMemory(b, 10000)
+	for _, mode := range []papermem.Retrieval{papermem.RetrievalHybrid, papermem.RetrievalLexical, papermem.RetrievalVector} {
+		b.Run("mode="+string(mode), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if _, err := m.Recall(ctx, papermem.RecallRequest{Question: qs[i%len(qs)], Retrieval: mode}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

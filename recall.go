@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"math/bits"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -162,18 +165,17 @@ type candidate struct {
 	kind     string
 	parentID int64
 	seq      int
-	norm     string // normalised text for de-duplication
 }
 
 // Hybrid fusion. The vector query is moved toward the mean vector of the
-// best feedbackNodes full-text hits (Rocchio pseudo-relevance feedback, with
-// weight feedbackWeight against the question's own vector), so the vector
+// best rocchioNodes full-text hits (Rocchio pseudo-relevance feedback, with
+// weight rocchioWeight against the question's own vector), so the vector
 // search finds what resembles the best lexical evidence without sharing
 // its words; vectorWeight is its share of the fused score. Measured on
 // SciFact with cmd/scifact (README): the blend beats either search alone.
 const (
-	feedbackNodes  = 10
-	feedbackWeight = 2
+	rocchioNodes  = 10
+	rocchioWeight = 2
 	vectorWeight   = 0.25
 )
 
@@ -329,12 +331,12 @@ func (m *Memory) vector(ctx context.Context, q query, text string, lex []hit) ([
 	}
 	qv := vs[0]
 	if len(lex) > 0 {
-		fb, err := m.feedback(ctx, q.org, lex[:min(feedbackNodes, len(lex))])
+		fb, err := m.feedback(ctx, q.org, lex[:min(rocchioNodes, len(lex))])
 		if err != nil {
 			return nil, err
 		}
 		for i := range qv {
-			qv[i] += feedbackWeight * fb[i]
+			qv[i] += rocchioWeight * fb[i]
 		}
 		normalize(qv)
 	}
@@ -456,16 +458,16 @@ func rankSpans(cs []*candidate, keywords, signals []string) {
 // whose text repeats or nearly repeats a span already taken.
 func pack(cs []*candidate, budget int) *RecallResult {
 	res := &RecallResult{Spans: []Span{}}
-	var taken []*candidate
+	var taken []textSketch
 	for _, c := range cs {
 		if c.Tokens <= 0 || c.Tokens > budget-res.TotalTokens {
 			continue
 		}
-		c.norm = normText(c.Text)
-		if slices.ContainsFunc(taken, func(t *candidate) bool { return nearDuplicate(t.norm, c.norm) }) {
+		t := sketch(c.Text, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
+		if slices.ContainsFunc(taken, t.repeats) {
 			continue
 		}
-		taken = append(taken, c)
+		taken = append(taken, t)
 		res.Spans = append(res.Spans, c.Span)
 		res.TotalTokens += c.Tokens
 		if budget-res.TotalTokens < minSpanTokens {
@@ -473,6 +475,44 @@ func pack(cs []*candidate, budget int) *RecallResult {
 		}
 	}
 	return res
+}
+
+// textSketch is a text normalised for de-duplication, with what rules
+// most pairs out cheaply: its word count and a 64-bit set of word hashes.
+// owner names the source the text comes from ("" for none).
+type textSketch struct {
+	norm  string
+	owner string
+	words int
+	bits  uint64
+}
+
+func sketch(text, owner string) textSketch {
+	t := textSketch{norm: normText(text), owner: owner}
+	for _, w := range strings.Fields(t.norm) {
+		h := fnv.New64a()
+		h.Write([]byte(w))
+		t.bits |= 1 << (h.Sum64() % 64)
+		t.words++
+	}
+	return t
+}
+
+// repeats reports whether t repeats u: the same normalised text, one text
+// inside the other when both come from the same source (a claim and its
+// passage), or nearly all words shared (nearDuplicate). Each bit set in one
+// sketch only is a word the other lacks, which rules most pairs out before
+// any word is compared.
+func (t textSketch) repeats(u textSketch) bool {
+	if t.norm == u.norm {
+		return true
+	}
+	if t.owner != "" && t.owner == u.owner && (strings.Contains(t.norm, u.norm) || strings.Contains(u.norm, t.norm)) {
+		return true
+	}
+	return min(t.words, u.words)*10 >= max(t.words, u.words)*8 &&
+		float64(bits.OnesCount64(t.bits^u.bits)) <= 0.1*float64(t.words+u.words) &&
+		nearDuplicate(t.norm, u.norm)
 }
 
 // minSpanTokens: below this many tokens left, no span can fit.
@@ -485,14 +525,11 @@ func normText(s string) string {
 	}), " ")
 }
 
-// nearDuplicate reports whether two normalised texts are the same text, or
-// one is contained in the other, or they share nearly all their words.
+// nearDuplicate reports whether two normalised texts share at least 90% of
+// their distinct words.
 func nearDuplicate(a, b string) bool {
-	if a == b || strings.Contains(a, b) || strings.Contains(b, a) {
-		return true
-	}
 	wa, wb := strings.Fields(a), strings.Fields(b)
-	if len(wa) == 0 || len(wb) == 0 || min(len(wa), len(wb))*10 < max(len(wa), len(wb))*8 {
+	if len(wa) == 0 || len(wb) == 0 {
 		return false
 	}
 	set := make(map[string]bool, len(wa))

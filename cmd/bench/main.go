@@ -1,0 +1,260 @@
+// Command bench measures recall latency at several memory sizes and sets it
+// against the raw indexes it is built on, measured in the same run on the
+// same data: an FTS5 MATCH … ORDER BY rank LIMIT k, and a sqlite-vec vec0
+// kNN over the same vectors.
+//
+//	go run -tags sqlite_fts5 ./cmd/bench [-sizes 10000,100000] [-queries 300]
+//
+// Documents are SciFact abstracts (../shared/eval/scifact), stored as often
+// as needed to reach each size; questions are SciFact claims.
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/terms"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	data := fs.String("data", "../shared/eval/scifact", "SciFact directory")
+	sizes := fs.String("sizes", "10000,100000", "memory sizes in nodes, comma-separated")
+	nq := fs.Int("queries", 300, "questions per measurement")
+	dir := fs.String("dir", "", "directory for the databases (default: a temporary one, removed)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	docs, err := readJSONL(filepath.Join(*data, "corpus.jsonl.gz"), true)
+	if err != nil {
+		return err
+	}
+	claims, err := readJSONL(filepath.Join(*data, "queries-train.jsonl"), false)
+	if err != nil {
+		return err
+	}
+	var questions []string
+	for _, c := range claims {
+		questions = append(questions, c.Text)
+	}
+	questions = questions[:min(*nq, len(questions))]
+	if *dir == "" {
+		d, err := os.MkdirTemp("", "papermem-bench")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		*dir = d
+	}
+	fmt.Fprintf(out, "%d questions per row; latencies in ms\n\n", len(questions))
+	fmt.Fprintf(out, "%-8s %-34s %8s %8s %10s\n", "nodes", "measurement", "p50", "p95", "p95 ratio")
+	for _, s := range strings.Split(*sizes, ",") {
+		size, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return fmt.Errorf("bad size %q", s)
+		}
+		if err := measure(ctx, out, filepath.Join(*dir, fmt.Sprintf("bench-%d.db", size)), size, docs, questions); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func measure(ctx context.Context, out io.Writer, path string, size int, docs []doc, questions []string) error {
+	m, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	nodes := func() (n int) {
+		db.QueryRowContext(ctx, "SELECT count(*) FROM nodes").Scan(&n)
+		return n
+	}
+	start := time.Now()
+	for i := 0; nodes() < size; i++ {
+		d := docs[i%len(docs)]
+		doi := fmt.Sprintf("10.0000/bench.%d.%s", i/len(docs), d.ID)
+		if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: doi, Title: d.Title, Text: d.Text}); err != nil {
+			return err
+		}
+	}
+	n := nodes()
+	fmt.Fprintf(out, "-- %d nodes stored in %s\n", n, time.Since(start).Round(time.Second))
+
+	// The raw sqlite-vec baseline: a vec0 table holding the same vectors
+	// (sqlite-vec is registered for every connection by papermem).
+	if _, err := db.ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS bench_vec USING vec0(
+		embedding float[%d] distance_metric=cosine)`, papermem.DefaultDim)); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO bench_vec (rowid, embedding)
+		SELECT node_id, embedding FROM node_vectors WHERE node_id NOT IN (SELECT rowid FROM bench_vec)`); err != nil {
+		return err
+	}
+	emb := papermem.NewHashEmbedder(papermem.DefaultDim)
+	qvecs, err := emb.Embed(ctx, questions)
+	if err != nil {
+		return err
+	}
+
+	type row struct {
+		name string
+		fn   func(i int) error
+	}
+	recall := func(label string, r papermem.Retrieval) func(int) error {
+		return func(i int) error {
+			_, err := m.Recall(ctx, papermem.RecallRequest{Question: questions[i], Label: label, Retrieval: r})
+			return err
+		}
+	}
+	rawFTS := func(i int) error {
+		var ws []string
+		for _, w := range terms.Content(questions[i]) {
+			ws = append(ws, `"`+w+`"`)
+		}
+		rows, err := db.QueryContext(ctx, `SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rank LIMIT 200`, strings.Join(ws, " OR "))
+		if err != nil {
+			return err
+		}
+		return drain(rows)
+	}
+	rawVec := func(i int) error {
+		rows, err := db.QueryContext(ctx, `SELECT rowid, distance FROM bench_vec WHERE embedding MATCH ? AND k = 200`, floatBlob(qvecs[i]))
+		if err != nil {
+			return err
+		}
+		return drain(rows)
+	}
+	results := map[string][2]float64{}
+	for _, r := range []row{
+		{"raw FTS5 MATCH, top 200", rawFTS},
+		{"raw sqlite-vec vec0 kNN, k=200", rawVec},
+		{"recall, BM25 only", recall("Any", papermem.RetrievalLexical)},
+		{"recall, vectors only", recall("Any", papermem.RetrievalVector)},
+		{"recall, hybrid (label Any)", recall("Any", papermem.RetrievalHybrid)},
+		{"recall, hybrid (label Claim)", recall("", papermem.RetrievalHybrid)},
+	} {
+		lat, err := timeAll(len(questions), r.fn)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.name, err)
+		}
+		results[r.name] = lat
+		ratio := ""
+		switch r.name {
+		case "recall, BM25 only":
+			ratio = fmt.Sprintf("%.2fx FTS5", lat[1]/results["raw FTS5 MATCH, top 200"][1])
+		case "recall, vectors only":
+			ratio = fmt.Sprintf("%.2fx vec0", lat[1]/results["raw sqlite-vec vec0 kNN, k=200"][1])
+		case "recall, hybrid (label Any)", "recall, hybrid (label Claim)":
+			ratio = fmt.Sprintf("%.2fx FTS5", lat[1]/results["raw FTS5 MATCH, top 200"][1])
+		}
+		fmt.Fprintf(out, "%-8d %-34s %8.2f %8.2f %10s\n", n, r.name, lat[0], lat[1], ratio)
+	}
+	return nil
+}
+
+// timeAll runs fn for every question once to warm up, then again timed,
+// and returns the p50 and p95 latencies in milliseconds.
+func timeAll(n int, fn func(int) error) ([2]float64, error) {
+	for i := range n {
+		if err := fn(i); err != nil {
+			return [2]float64{}, err
+		}
+	}
+	lat := make([]float64, n)
+	for i := range n {
+		t := time.Now()
+		if err := fn(i); err != nil {
+			return [2]float64{}, err
+		}
+		lat[i] = float64(time.Since(t).Microseconds()) / 1000
+	}
+	slices.Sort(lat)
+	return [2]float64{lat[n/2], lat[min(n-1, n*95/100)]}, nil
+}
+
+func drain(rows *sql.Rows) error {
+	defer rows.Close()
+	for rows.Next() {
+	}
+	return rows.Err()
+}
+
+func floatBlob(v []float32) []byte {
+	b := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+type doc struct {
+	ID    string `json:"_id"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+func readJSONL(path string, gz bool) ([]doc, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if gz {
+		if r, err = gzip.NewReader(f); err != nil {
+			return nil, err
+		}
+	}
+	var out []doc
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var d doc
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, d)
+	}
+	return out, sc.Err()
+}
