@@ -1,0 +1,45 @@
+// Package papermem is a workspace memory for research agents: papers,
+// ingested documents, analyses and per-user notes, stored in one SQLite
+// file and recalled as the spans of text that answer a question, within a
+// token budget, each with the provenance a reader can cite.
+//
+// # Storing and recalling
+//
+// Open a Memory over a database file. Its methods act on the default
+// workspace; Memory.Workspace returns a handle with the same methods for
+// any other workspace, and nothing stored in one workspace is ever seen
+// from another.
+//
+//	m, err := papermem.Open(ctx, "papermem.db", nil)
+//	...
+//	m.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/xyz", Title: "…", Text: "…"})
+//	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does X reduce Y?", BudgetTokens: 2000})
+//
+// Text is split into sections, passages (Passage nodes) and the sentences
+// that assert a finding (Claim nodes); a paper's title and abstract form
+// its Paper node. Every node is indexed twice: in an FTS5 full-text index
+// (BM25) and as a vector from the Embedder. Recall takes candidates from
+// both, blends their normalised scores (the vector query is first moved
+// toward the best full-text hits, Rocchio feedback), boosts spans carrying
+// the requested keywords and scope signals, drops near-duplicates, and packs
+// the best spans into the budget: TotalTokens equals the sum of the spans'
+// tokens and never exceeds the budget, and spans come best first. Tokens are
+// counted with the cl100k_base encoding.
+//
+// # Users
+//
+// Remember, RecallUser and Forget keep per-user memories inside a
+// workspace: visible only to that user, never returned by Recall.
+//
+// # Errors
+//
+// Errors carry a code (EINVALID, ENOTFOUND, ECONFLICT, …) read with
+// ErrorCode and a message safe to show a user, read with ErrorMessage.
+//
+// # Concurrency
+//
+// A *Memory and its *Workspace handles are safe for concurrent use. Several
+// processes may open the same file: SQLite's WAL mode and busy timeout
+// serialise their writes, and each process's vector index catches up with
+// the others' writes before it searches.
+package papermem

@@ -1,0 +1,87 @@
+package papermem_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/papermem/papermem"
+)
+
+func Example() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "papermem-example")
+	defer os.RemoveAll(dir)
+
+	m, err := papermem.Open(ctx, filepath.Join(dir, "papermem.db"), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+
+	_, report, err := m.StorePaper(ctx, papermem.PaperInput{
+		DOI:   "https://doi.org/10.1000/VitD",
+		Title: "Vitamin D supplementation and fractures",
+		Text: "Vitamin D supplementation did not reduce fracture risk in adults over 70 (hazard ratio 0.98). " +
+			"Serum vitamin D rose by 40% compared with placebo.",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("stored", report.DocID, "with", report.ClaimsFound, "claims")
+
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D prevent fractures?", BudgetTokens: 40})
+	if err != nil {
+		log.Fatal(err)
+	}
+	top := res.Spans[0]
+	fmt.Printf("%s (%s, chars %d-%d)\n", top.Text, top.Provenance.DOI, top.Provenance.CharStart, top.Provenance.CharEnd)
+	fmt.Println(res.TotalTokens <= 40)
+	// Output:
+	// stored 10.1000/vitd with 2 claims
+	// Vitamin D supplementation did not reduce fracture risk in adults over 70 (hazard ratio 0.98). (10.1000/vitd, chars 0-93)
+	// true
+}
+
+func ExampleMemory_Workspace() {
+	ctx := context.Background()
+	m, err := papermem.Open(ctx, ":memory:", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+
+	acme := m.Workspace("acme")
+	if _, _, err := acme.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/a", Title: "Acme's paper"}); err != nil {
+		log.Fatal(err)
+	}
+	inAcme, _ := acme.PaperExists(ctx, "10.1000/a")
+	inGlobex, _ := m.Workspace("globex").PaperExists(ctx, "10.1000/a")
+	fmt.Println(inAcme, inGlobex)
+	// Output: true false
+}
+
+func ExampleWorkspace_RecallUser() {
+	ctx := context.Background()
+	m, err := papermem.Open(ctx, ":memory:", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+
+	_, err = m.Remember(ctx, "alice", papermem.MemoryInput{
+		Key: "style", Text: "Alice wants answers with effect sizes and confidence intervals.", OccurredAt: "2026-03-01",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, _ := m.RecallUser(ctx, "alice", papermem.UserRecallRequest{Question: "How does Alice like her answers?"})
+	fmt.Println(len(res.Spans), res.Spans[0].Provenance.Key)
+	res, _ = m.RecallUser(ctx, "bob", papermem.UserRecallRequest{Question: "How does Alice like her answers?"})
+	fmt.Println(len(res.Spans))
+	// Output:
+	// 1 style
+	// 0
+}
