@@ -15,7 +15,7 @@ const (
 	CounterAPIRequests       = "api_requests"       // authenticated HTTP requests (counted by the server)
 	CounterRecallRequests    = "recall_requests"    // Recall and RecallUser calls
 	CounterRecallTokens      = "recall_tokens"      // tokens returned by those calls
-	CounterPapersStored      = "papers_stored"      // StorePaper calls, origin fetches included
+	CounterPapersStored      = "papers_stored"      // StorePaper calls, paper files ingested, origin fetches
 	CounterDocumentsIngested = "documents_ingested" // files ingested as documents
 	CounterBytesIngested     = "bytes_ingested"     // bytes of paper text and ingested files
 	CounterFetchRequests     = "fetch_requests"     // successful FetchPaper calls
