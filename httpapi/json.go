@@ -102,14 +102,16 @@ func jsonKind(kind string) string {
 // writeJSON writes v as JSON with the status. Responses are never cached:
 // they carry workspace data, tokens and key values.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // ends with a newline
+	enc.SetEscapeHTML(false)     // a JSON API: "<" stays "<"
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode response: %w", err)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_, err = w.Write(append(b, '\n'))
+	_, err := w.Write(buf.Bytes())
 	return err
 }
