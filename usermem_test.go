@@ -368,3 +368,59 @@ func randomTurn(rng *rand.Rand) string {
 	speaker := []string{"Ada", "Bob"}[rng.IntN(2)]
 	return speaker + ": I " + strings.Join(randomWords(rng, 4+rng.IntN(20)), " ") + "."
 }
+
+// BenchmarkRecallUser times full recall at a 2,000-token budget for one
+// user holding 5,000 conversation memories (250 sessions of 20 turns over
+// a Zipf-distributed vocabulary of 5,000 words), and reports the median
+// and 95th percentile latency.
+func BenchmarkRecallUser(b *testing.B) {
+	m := mustOpen(b)
+	w := m.Workspace("bench")
+	rng := rand.New(rand.NewPCG(3, 5))
+	syllables := strings.Fields("ka lo mi re su ta ne vo pi da ru sel man tor bel fin gra ste pol ven")
+	lexicon := make([]string, 5000)
+	for i := range lexicon {
+		var sb strings.Builder
+		for range 2 + rng.IntN(3) {
+			sb.WriteString(syllables[rng.IntN(len(syllables))])
+		}
+		lexicon[i] = sb.String()
+	}
+	zipf := rand.NewZipf(rng, 1.07, 2, uint64(len(lexicon)-1))
+	sentence := func(n int) string {
+		ws := make([]string, n)
+		for i := range ws {
+			ws[i] = lexicon[zipf.Uint64()]
+		}
+		return strings.Join(ws, " ")
+	}
+	day := time.Date(2022, 1, 1, 10, 0, 0, 0, time.UTC)
+	for s := range 250 {
+		for i := range 20 {
+			mustRemember(b, w, "ada", papermem.MemoryInput{
+				Text:       []string{"Ada", "Bob"}[i%2] + ": " + sentence(8+rng.IntN(30)) + ".",
+				Key:        fmt.Sprintf("s%d:%d", s, i),
+				OccurredAt: day.AddDate(0, 0, 3*s).Format(time.RFC3339),
+				Metadata:   map[string]any{"session": s, "seq": i},
+			})
+		}
+	}
+	questions := make([]string, 200)
+	for i := range questions {
+		questions[i] = []string{"When did Ada ", "What does Bob think about ", "Why did Ada "}[i%3] + sentence(2+rng.IntN(4)) + "?"
+	}
+	b.Run("5000", func(b *testing.B) {
+		var lat []time.Duration
+		for i := 0; b.Loop(); i++ {
+			t0 := time.Now()
+			if _, err := w.RecallUser(ctx, "ada", papermem.UserRecallRequest{Question: questions[i%len(questions)], BudgetTokens: 2000}); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+		slices.Sort(lat)
+		ms := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))]) / 1e6 }
+		b.ReportMetric(ms(0.50), "p50-ms")
+		b.ReportMetric(ms(0.95), "p95-ms")
+	})
+}

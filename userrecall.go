@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -35,9 +35,10 @@ import (
 // without steps 3 and 4, to measure what each contributes.
 
 // Tuning of the conversational ranking.
-const (
-	memLexicalPool  = 300  // FTS5 candidates
+var (
+	memLexicalPool  = 200  // FTS5 candidates
 	memVectorPool   = 100  // kNN candidates
+	commonShare     = 0.25 // terms in more of the memories do not select candidates
 	bm25K1          = 1.2  // BM25 term-frequency saturation
 	bm25B           = 0.75 // BM25 length normalisation
 	entityWeight    = 2.0  // weight of a capitalised (name-like) question word
@@ -47,9 +48,13 @@ const (
 	datedBoost      = 0.1  // time question: memories with an occurred_at
 	temporalBoost   = 0.3  // time question: memories with time expressions
 	periodBoost     = 0.3  // memories from a month or year the question names
-	neighbourHits   = 20   // hits whose neighbours are brought
-	neighbourWindow = 1    // memories on each side of a hit
+	neighbourHits   = 25   // hits whose neighbours are brought
+	neighbourWindow = 2    // memories on each side of a hit
 	neighbourDecay  = 0.6  // a neighbour's score as a share of its hit's
+	sessionShare    = 0.0
+	prfDocs         = 0
+	prfTerms        = 5
+	prfWeight       = 0.3
 )
 
 // memCand is a memory considered for a user recall.
@@ -59,6 +64,8 @@ type memCand struct {
 	session  string
 	seq      float64
 	occurred string
+	tags     string  // JSON, decoded into Provenance once packed
+	meta     string  // JSON, decoded into Provenance once packed
 	lexRank  int     // 1-based FTS5 rank; 0 when FTS5 did not return it
 	cos      float64 // cosine similarity to the question; 0 when kNN did not return it
 }
@@ -68,6 +75,7 @@ type memTerm struct {
 	word   string // lower-case, as searched in FTS5
 	stem   string // light stem, as matched in memory text
 	weight float64
+	df     float64 // memories of the user that contain it
 	idf    float64 // from the user's own memories
 }
 
@@ -75,6 +83,7 @@ type memTerm struct {
 type memQuery struct {
 	text     string // question and keywords
 	terms    []memTerm
+	memories float64  // the user's memories, once counted
 	temporal bool     // the question asks about time
 	periods  []string // "2006", "2006-01" or "-01" prefixes of occurred_at it names
 }
@@ -95,13 +104,25 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 		}
 		return c
 	}
-	if r.Retrieval != RetrievalVector {
+	switch r.Retrieval {
+	case RetrievalLexical:
 		lex, err := w.m.lexical(ctx, query{org: w.org, user: user, label: LabelMemory, limit: memLexicalPool}, q.text)
 		if err != nil {
 			return nil, err
 		}
 		for i, h := range lex {
 			add(h.id).lexRank = i + 1
+		}
+	case RetrievalHybrid:
+		if err := w.userIDF(ctx, user, &q); err != nil {
+			return nil, err
+		}
+		lex, err := w.memoryLexical(ctx, user, q, memLexicalPool)
+		if err != nil {
+			return nil, err
+		}
+		for i, id := range lex {
+			add(id).lexRank = i + 1
 		}
 	}
 	if r.Retrieval != RetrievalLexical {
@@ -116,7 +137,7 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 	if len(ids) == 0 {
 		return &RecallResult{Spans: []Span{}}, nil
 	}
-	loaded, err := w.loadMemories(ctx, user, "n.id", ids)
+	loaded, err := w.loadMemories(ctx, user, false, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -131,9 +152,6 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 		}
 	}
 	if r.Retrieval == RetrievalHybrid {
-		if err := w.userIDF(ctx, user, q.terms); err != nil {
-			return nil, err
-		}
 		scoreMemories(loaded, q)
 		if loaded, err = w.addNeighbours(ctx, user, loaded); err != nil {
 			return nil, err
@@ -181,8 +199,9 @@ func analyseQuestion(question string, keywords []string) memQuery {
 			addTerm(word, keywordWeight)
 		}
 	}
-	q.temporal = timeQuestion.MatchString(question)
-	q.periods = namedPeriods(question)
+	raw := rawWords(question)
+	q.temporal = asksTime(raw)
+	q.periods = namedPeriods(raw)
 	return q
 }
 
@@ -222,30 +241,86 @@ func lightStem(w string) string {
 var monthNames = []string{"january", "february", "march", "april", "may", "june", "july", "august",
 	"september", "october", "november", "december"}
 
-// timeQuestion matches questions about time.
-var timeQuestion = regexp.MustCompile(`(?i)\b(when|how long|ago|since|until|dates?|days?|weeks?|weekends?|months?|years?|` +
-	`yesterday|today|tonight|tomorrow|recently|(19|20)\d\d|` + strings.Join(monthNames, "|") +
-	`|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+// timeQuestionWords mark a question about time, besides timeWords and
+// years.
+var timeQuestionWords = wordSet(`when since until date dates day days week weeks month months year years long`)
 
-// timeExpression matches a mention of a time in a memory's text.
-var timeExpression = regexp.MustCompile(`(?i)\b(yesterday|today|tonight|tomorrow|ago|recently|lately|` +
-	`(last|next|this|past|coming) (night|morning|evening|week|weekend|month|year|summer|winter|spring|fall|autumn|time|` +
-	`monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
-	`(19|20)\d\d|\d+ (days?|weeks?|months?|years?)|(a|one|two|three|few|couple of) (days?|weeks?|months?|years?)|` +
-	strings.Join(monthNames, "|") + `|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+// asksTime reports whether a question, as its raw words, asks about time:
+// "when", "how long", a date word, a year. "May" counts only capitalised.
+func asksTime(raw []string) bool {
+	for i, r := range raw {
+		w := strings.ToLower(r)
+		switch {
+		case w == "may":
+			if r == "May" && i > 0 {
+				return true
+			}
+		case w == "long":
+			if i > 0 && strings.EqualFold(raw[i-1], "how") {
+				return true
+			}
+		case timeQuestionWords[w] || timeWords[w]:
+			return true
+		case len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w):
+			return true
+		}
+	}
+	return false
+}
 
-// yearRE matches a year in a question.
-var yearRE = regexp.MustCompile(`\b(19|20)\d\d\b`)
+// timeWords are words that on their own place an event in time.
+var timeWords = wordSet(`yesterday today tonight tomorrow ago recently lately weekend weekends
+	january february march april may june july august september october november december
+	monday tuesday wednesday thursday friday saturday sunday`)
+
+// timeDeictics start a time expression when a timeUnits word follows
+// ("last week"); timeCounts do when a plural unit follows ("two years").
+var (
+	timeDeictics = wordSet(`last next this past coming previous`)
+	timeCounts   = wordSet(`a an one two three four five six seven eight nine ten few several couple`)
+	timeUnits    = wordSet(`night morning evening afternoon day days week weeks weekend month months year years
+		summer winter spring fall autumn time monday tuesday wednesday thursday friday saturday sunday`)
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// mentionsTime reports whether words (lower-case, in order) contain a time
+// expression: a date word, a year, "last week", "two years" and the like.
+func mentionsTime(words []string) bool {
+	for i, w := range words {
+		switch {
+		case timeWords[w] && w != "may":
+			return true
+		case len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w):
+			return true
+		case i > 0 && timeUnits[w] && (timeDeictics[words[i-1]] || (timeCounts[words[i-1]] || isDigits(words[i-1])) && strings.HasSuffix(w, "s")):
+			return true
+		}
+	}
+	return false
+}
+
+func isDigits(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789") == ""
+}
 
 // namedPeriods returns the occurred_at prefixes of the periods a question
-// names: "2023" for a year, "2023-05" for a month and year, "-05" for a
-// month alone.
-func namedPeriods(question string) []string {
-	low := strings.ToLower(question)
-	years := yearRE.FindAllString(low, -1)
-	var months []string
-	for _, w := range terms.Words(low) {
-		if i := slices.Index(monthNames, w); i >= 0 {
+// (as its raw words) names: "2023" for a year, "2023-05" for a month and
+// year, "-05" for a month alone.
+func namedPeriods(raw []string) []string {
+	var years, months []string
+	for _, r := range raw {
+		w := strings.ToLower(r)
+		if len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w) {
+			years = append(years, w)
+		}
+		if i := slices.Index(monthNames, w); i >= 0 && (w != "may" || r == "May") {
 			months = append(months, fmt.Sprintf("-%02d", i+1))
 		}
 	}
@@ -280,53 +355,106 @@ func inPeriod(occurred string, periods []string) bool {
 	return false
 }
 
-// userIDF sets each term's inverse document frequency among the user's
-// memories, counted by FTS5.
-func (w *Workspace) userIDF(ctx context.Context, user string, ts []memTerm) error {
-	var n float64
-	if err := w.m.db.QueryRowContext(ctx, `SELECT count(*) FROM memories WHERE org_id = ? AND user_id = ?`,
-		w.org, user).Scan(&n); err != nil {
-		return fmt.Errorf("count memories: %w", err)
+// userIDF counts the user's memories and, for each term, those that
+// contain it (FTS5's porter stemming decides), and sets the terms' inverse
+// document frequencies.
+func (w *Workspace) userIDF(ctx context.Context, user string, q *memQuery) error {
+	sel := []string{"(SELECT count(*) FROM memories WHERE org_id = ? AND user_id = ?)"}
+	args := []any{w.org, user}
+	for _, t := range q.terms {
+		sel = append(sel, "(SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?)")
+		args = append(args, memoryMatch(w.org, user, []memTerm{t}))
 	}
-	scope := "scope:" + orgToken(w.org) + " AND scope:" + userToken(w.org, user) + ` AND text:"`
-	for i := range ts {
-		var df float64
-		if err := w.m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?`,
-			scope+ts[i].word+`"`).Scan(&df); err != nil {
-			return fmt.Errorf("term frequency: %w", err)
-		}
-		ts[i].idf = math.Log(1 + (n-df+0.5)/(df+0.5))
+	counts := make([]float64, len(sel))
+	dest := make([]any, len(sel))
+	for i := range counts {
+		dest[i] = &counts[i]
+	}
+	if err := w.m.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", "), args...).Scan(dest...); err != nil {
+		return fmt.Errorf("term frequencies: %w", err)
+	}
+	q.memories = counts[0]
+	for i := range q.terms {
+		t := &q.terms[i]
+		t.df = counts[i+1]
+		t.idf = math.Log(1 + (q.memories-t.df+0.5)/(t.df+0.5))
 	}
 	return nil
 }
 
-// scoreMemories gives each candidate its fused score.
-func scoreMemories(cs []*memCand, q memQuery) {
-	lex := make([]float64, len(cs))
-	var avgLen, maxLex, maxCos float64
-	words := make([][]string, len(cs))
-	for i, c := range cs {
-		ws := terms.Words(c.Text)
-		for j, w := range ws {
-			ws[j] = lightStem(w)
-		}
-		words[i] = ws
-		avgLen += float64(len(ws))
+// memoryMatch is the FTS5 query for the memories of user containing any of
+// the terms. The user's scope token already names the workspace.
+func memoryMatch(org, user string, ts []memTerm) string {
+	words := make([]string, len(ts))
+	for i, t := range ts {
+		words[i] = `"` + t.word + `"`
 	}
-	avgLen = max(avgLen/float64(len(cs)), 1)
-	for i, c := range cs {
-		tf := map[string]int{}
-		for _, w := range words[i] {
-			tf[w]++
+	return "scope:" + userToken(org, user) + " AND text:(" + strings.Join(words, " OR ") + ")"
+}
+
+// memoryLexical returns up to limit node ids of the user's memories that
+// contain the question's informative terms, those in at most
+// commonShare of the memories (all terms when none is), ranked by FTS5.
+// Common terms still count when candidates are scored.
+func (w *Workspace) memoryLexical(ctx context.Context, user string, q memQuery, limit int) ([]int64, error) {
+	var ts []memTerm
+	for _, t := range q.terms {
+		if t.df > 0 && t.df <= commonShare*q.memories {
+			ts = append(ts, t)
 		}
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(len(words[i]))/avgLen)
+	}
+	if len(ts) == 0 {
 		for _, t := range q.terms {
-			if f := float64(tf[t.stem]); f > 0 {
-				lex[i] += t.weight * t.idf * f * (bm25K1 + 1) / (f + norm)
+			if t.df > 0 {
+				ts = append(ts, t)
 			}
 		}
-		maxLex = max(maxLex, lex[i])
+	}
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	rows, err := w.m.db.QueryContext(ctx, `SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rank LIMIT ?`,
+		memoryMatch(w.org, user, ts), limit)
+	if err != nil {
+		return nil, fmt.Errorf("full-text search: %w", err)
+	}
+	return scanIDs(rows)
+}
+
+// scoreMemories gives each candidate its fused score.
+func scoreMemories(cs []*memCand, q memQuery) {
+	var avgLen, maxLex, maxCos float64
+	tfs := make([]map[string]int, len(cs))
+	lens := make([]float64, len(cs))
+	dated := make([]bool, len(cs))
+	for i, c := range cs {
+		ws := terms.Words(c.Text)
+		dated[i] = q.temporal && mentionsTime(ws)
+		tf := make(map[string]int, len(ws))
+		for _, w := range ws {
+			tf[lightStem(w)]++
+		}
+		tfs[i], lens[i] = tf, float64(len(ws))
+		avgLen += lens[i]
 		maxCos = max(maxCos, c.cos)
+	}
+	avgLen = max(avgLen/float64(len(cs)), 1)
+	bm25 := func(i int, ts []memTerm) float64 {
+		norm := bm25K1 * (1 - bm25B + bm25B*lens[i]/avgLen)
+		s := 0.0
+		for _, t := range ts {
+			if f := float64(tfs[i][t.stem]); f > 0 {
+				s += t.weight * t.idf * f * (bm25K1 + 1) / (f + norm)
+			}
+		}
+		return s
+	}
+	lex := make([]float64, len(cs))
+	for i := range cs {
+		lex[i] = bm25(i, q.terms)
+	}
+	for i := range cs {
+		maxLex = max(maxLex, lex[i])
 	}
 	for i, c := range cs {
 		s := 0.0
@@ -341,7 +469,7 @@ func scoreMemories(cs []*memCand, q memQuery) {
 			if c.occurred != "" {
 				f += datedBoost
 			}
-			if timeExpression.MatchString(c.Text) {
+			if dated[i] {
 				f += temporalBoost
 			}
 			s *= f
@@ -354,40 +482,60 @@ func scoreMemories(cs []*memCand, q memQuery) {
 }
 
 // addNeighbours adds, for each of the best hits, the memories next to it
-// in its session, scored as a share of the hit's score.
+// in its session, each scored as a share of the hit's score that shrinks
+// with distance.
 func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCand) ([]*memCand, error) {
 	sortSpans(cs)
 	byMem := make(map[int64]*memCand, len(cs))
 	for _, c := range cs {
 		byMem[c.memID] = c
 	}
-	want := map[int64]float64{} // memory id -> score it would get
+	var ids []int64
 	for _, c := range cs[:min(len(cs), neighbourHits)] {
-		if c.session == "" || c.Score <= 0 {
-			continue
+		if c.session != "" && c.Score > 0 {
+			ids = append(ids, c.memID)
 		}
-		for _, dir := range []string{"<", ">"} {
-			order := "DESC"
-			if dir == ">" {
-				order = "ASC"
-			}
-			rows, err := w.m.db.QueryContext(ctx, `SELECT id FROM memories
-				WHERE org_id = ? AND user_id = ? AND session = ? AND (occurred_at, seq, id) `+dir+` (?, ?, ?)
-				ORDER BY occurred_at `+order+`, seq `+order+`, id `+order+` LIMIT ?`,
-				w.org, user, c.session, c.occurred, c.seq, c.memID, neighbourWindow)
-			if err != nil {
-				return nil, fmt.Errorf("neighbours: %w", err)
-			}
-			ids, err := scanIDs(rows)
-			if err != nil {
-				return nil, fmt.Errorf("neighbours: %w", err)
-			}
-			s := c.Score
-			for _, id := range ids {
+	}
+	if len(ids) == 0 {
+		return cs, nil
+	}
+	hits, _ := json.Marshal(ids)
+	// For each hit, the ids of the neighbourWindow memories before it and
+	// after it in its session, nearest first.
+	side := func(cmp, order string) string {
+		return `(SELECT group_concat(id, ',') FROM (SELECT m.id FROM memories m
+			WHERE m.org_id = h.org_id AND m.user_id = h.user_id AND m.session = h.session
+				AND (m.occurred_at, m.seq, m.id) ` + cmp + ` (h.occurred_at, h.seq, h.id)
+			ORDER BY m.occurred_at ` + order + `, m.seq ` + order + `, m.id ` + order + ` LIMIT ?1))`
+	}
+	rows, err := w.m.db.QueryContext(ctx, `SELECT h.id, coalesce(`+side("<", "DESC")+`, ''), coalesce(`+side(">", "ASC")+`, '')
+		FROM json_each(?4) j CROSS JOIN memories h ON h.id = j.value WHERE h.org_id = ?2 AND h.user_id = ?3`,
+		neighbourWindow, w.org, user, string(hits))
+	if err != nil {
+		return nil, fmt.Errorf("neighbours: %w", err)
+	}
+	defer rows.Close()
+	want := map[int64]float64{} // memory id -> score it would get
+	for rows.Next() {
+		var hit int64
+		var before, after string
+		if err := rows.Scan(&hit, &before, &after); err != nil {
+			return nil, err
+		}
+		for _, list := range []string{before, after} {
+			s := byMem[hit].Score
+			for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' }) {
+				id, err := strconv.ParseInt(f, 10, 64)
+				if err != nil {
+					return nil, fmt.Errorf("neighbours: %w", err)
+				}
 				s *= neighbourDecay
 				want[id] = max(want[id], s)
 			}
 		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
 	}
 	var missing []int64
 	for id, s := range want {
@@ -400,7 +548,7 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	if len(missing) == 0 {
 		return cs, nil
 	}
-	more, err := w.loadMemories(ctx, user, "mm.id", missing)
+	more, err := w.loadMemories(ctx, user, true, missing)
 	if err != nil {
 		return nil, err
 	}
@@ -420,18 +568,21 @@ func (w *Workspace) memoryVector(ctx context.Context, user, text string, k int) 
 	return w.m.nearest(ctx, vectorQuery{org: w.org, user: user, label: LabelMemory, k: k}, vs[0])
 }
 
-// loadMemories reads the memories of user whose column col ("n.id" for node
-// ids, "mm.id" for memory ids) is among ids, as spans with provenance.
-func (w *Workspace) loadMemories(ctx context.Context, user, col string, ids []int64) ([]*memCand, error) {
-	args := []any{w.org, user, user}
-	for _, id := range ids {
-		args = append(args, id)
+// loadMemories reads the memories of user with the given node ids (memory
+// ids when byMemory is set), as spans with provenance.
+func (w *Workspace) loadMemories(ctx context.Context, user string, byMemory bool, ids []int64) ([]*memCand, error) {
+	list, _ := json.Marshal(ids)
+	// The ids drive the join (CROSS JOIN keeps that order): without
+	// statistics SQLite would rather scan every memory of the workspace.
+	join := `json_each(?) j CROSS JOIN nodes n ON n.id = j.value JOIN memories mm ON mm.id = n.owner_id`
+	if byMemory {
+		join = `json_each(?) j CROSS JOIN memories mm ON mm.id = j.value JOIN nodes n ON n.owner_id = mm.id AND n.kind = 'memory'`
 	}
 	rows, err := w.m.db.QueryContext(ctx, `SELECT n.id, n.text, n.tokens, n.char_end, n.created_at,
 		mm.id, mm.key, mm.tags, mm.occurred_at, mm.metadata, mm.session, mm.seq
-		FROM nodes n JOIN memories mm ON mm.org_id = n.org_id AND mm.id = n.owner_id
-		WHERE n.org_id = ? AND n.user_id = ? AND n.kind = 'memory' AND mm.user_id = ?
-			AND `+col+` IN (`+placeholders(len(ids))+`)`, args...)
+		FROM `+join+`
+		WHERE n.org_id = ? AND n.user_id = ? AND n.kind = 'memory' AND mm.org_id = n.org_id AND mm.user_id = ?`,
+		string(list), w.org, user, user)
 	if err != nil {
 		return nil, fmt.Errorf("load memories: %w", err)
 	}
@@ -440,17 +591,11 @@ func (w *Workspace) loadMemories(ctx context.Context, user, col string, ids []in
 	for rows.Next() {
 		c := &memCand{}
 		p := &c.Provenance
-		var tags, meta string
 		if err := rows.Scan(&c.NodeID, &c.Text, &c.Tokens, &p.CharEnd, &p.IngestedAt,
-			&c.memID, &p.Key, &tags, &c.occurred, &meta, &c.session, &c.seq); err != nil {
+			&c.memID, &p.Key, &c.tags, &c.occurred, &c.meta, &c.session, &c.seq); err != nil {
 			return nil, err
 		}
 		c.Label, p.Kind, p.OccurredAt = LabelMemory, KindMemory, c.occurred
-		json.Unmarshal([]byte(tags), &p.Tags)
-		json.Unmarshal([]byte(meta), &p.Metadata)
-		if len(p.Metadata) == 0 {
-			p.Metadata = nil
-		}
 		out = append(out, c)
 	}
 	return out, rows.Err()
@@ -470,23 +615,22 @@ func sortSpans(cs []*memCand) {
 // skipping any whose text repeats or nearly repeats one already taken.
 func packMemories(cs []*memCand, budget int) *RecallResult {
 	res := &RecallResult{Spans: []Span{}}
-	var taken []string
+	var taken []textSketch
 	for _, c := range cs {
 		if c.Tokens <= 0 || c.Tokens > budget-res.TotalTokens {
 			continue
 		}
-		norm := normText(c.Text)
-		dup := false
-		for _, t := range taken {
-			if nearDuplicate(t, norm) {
-				dup = true
-				break
-			}
-		}
-		if dup {
+		t := sketch(c.Text, "")
+		if slices.ContainsFunc(taken, t.repeats) {
 			continue
 		}
-		taken = append(taken, norm)
+		taken = append(taken, t)
+		p := &c.Provenance
+		json.Unmarshal([]byte(c.tags), &p.Tags)
+		json.Unmarshal([]byte(c.meta), &p.Metadata)
+		if len(p.Metadata) == 0 {
+			p.Metadata = nil
+		}
 		res.Spans = append(res.Spans, c.Span)
 		res.TotalTokens += c.Tokens
 		if res.TotalTokens == budget {

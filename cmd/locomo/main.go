@@ -202,9 +202,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if i == *misses {
 			break
 		}
+		// Where the evidence stands in an unbounded recall, in tokens
+		// spent before it.
+		res, err := w.RecallUser(ctx, q.user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: papermem.MaxBudgetTokens})
+		if err != nil {
+			return err
+		}
+		at, spent := map[string]int{}, 0
+		for _, s := range res.Spans {
+			spent += s.Tokens
+			at[s.Provenance.Key] = spent
+		}
 		fmt.Fprintf(stdout, "miss %s cat %d %q\n", q.user, q.category, q.text)
 		for _, e := range q.evidence {
-			fmt.Fprintf(stdout, "\t%s %s\n", e, q.turns[e])
+			fmt.Fprintf(stdout, "\t%s (at %d tokens) %s\n", e, at[e], q.turns[e])
 		}
 	}
 	if *latency {
