@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -184,8 +186,8 @@ func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64,
 	if title == "" {
 		title = name
 	}
-	ns := sectionNodes(doc.Sections, LabelDocument, opts.Domain)
-	if err := w.m.embedNodes(ctx, ns); err != nil {
+	ns := indexNodes(doc.Sections, LabelDocument, opts.Domain)
+	if err := w.m.embedParallel(ctx, ns); err != nil {
 		return err
 	}
 	var id int64
@@ -207,6 +209,78 @@ func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64,
 	rep.DocID, rep.Kind = fmt.Sprintf("doc:%d", id), KindDocument
 	rep.NodesStored = len(ns)
 	rep.ClaimsFound = countLabel(ns, LabelClaim)
+	return nil
+}
+
+// parallelMin is the size (bytes of text, or nodes to embed) from which
+// indexing is spread over the CPUs.
+const parallelMin = 64 << 10
+
+// indexNodes is sectionNodes spread over the CPUs for large inputs: runs of
+// sections of about equal size are chunked and searched for claims in
+// parallel. Sections are independent, so the nodes, their order and their
+// parents are those sectionNodes returns.
+func indexNodes(sections []extract.Section, label, domain string) []node {
+	size := 0
+	for _, s := range sections {
+		size += len(s.Text)
+	}
+	n := min(runtime.GOMAXPROCS(0), len(sections))
+	if n < 2 || size < parallelMin {
+		return sectionNodes(sections, label, domain)
+	}
+	var runs [][]extract.Section
+	start, acc := 0, 0
+	for i, s := range sections {
+		acc += len(s.Text)
+		if acc*n >= size*(len(runs)+1) || i == len(sections)-1 {
+			runs = append(runs, sections[start:i+1])
+			start = i + 1
+		}
+	}
+	parts := make([][]node, len(runs))
+	var wg sync.WaitGroup
+	for i, run := range runs {
+		wg.Go(func() { parts[i] = sectionNodes(run, label, domain) })
+	}
+	wg.Wait()
+	var out []node
+	for _, p := range parts {
+		off := len(out)
+		for j := range p {
+			if p[j].parent >= 0 {
+				p[j].parent += off
+			}
+		}
+		out = append(out, p...)
+	}
+	return out
+}
+
+// embedParallel is embedNodes over runs of ns embedded concurrently, one
+// per CPU, when ns is large.
+func (m *Memory) embedParallel(ctx context.Context, ns []node) error {
+	n := runtime.GOMAXPROCS(0)
+	size := 0
+	for _, x := range ns {
+		size += len(x.Text)
+	}
+	if n < 2 || size < parallelMin {
+		return m.embedNodes(ctx, ns)
+	}
+	per := (len(ns) + n - 1) / n
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := 0; i*per < len(ns); i++ {
+		run := ns[i*per : min((i+1)*per, len(ns))]
+		wg.Go(func() { errs[i] = m.embedNodes(ctx, run) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

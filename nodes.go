@@ -143,6 +143,11 @@ func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 		return err
 	}
 	defer fts.Close()
+	vecs, err := tx.PrepareContext(ctx, insertVectorSQL)
+	if err != nil {
+		return err
+	}
+	defer vecs.Close()
 	for i := range ns {
 		n := &ns[i]
 		n.org, n.kind, n.ownerID, n.userID, n.seq = w.org, kind, ownerID, userID, i
@@ -160,17 +165,19 @@ func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 		if _, err := fts.ExecContext(ctx, n.id, n.Text, scopeText(w.org, userID, n.Label)); err != nil {
 			return fmt.Errorf("index node text: %w", err)
 		}
-		if err := insertVector(ctx, tx, n); err != nil {
-			return err
+		if _, err := vecs.ExecContext(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
+			return fmt.Errorf("store node vector: %w", err)
 		}
 	}
 	return bumpVectors(ctx, tx, w.org)
 }
 
+// insertVectorSQL stores one node's vector.
+const insertVectorSQL = `INSERT INTO node_vectors (node_id, org_id, embedding, bits) VALUES (?, ?, ?, ?)`
+
 // insertVector stores the vector of node n (id, org and vec set).
 func insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO node_vectors (node_id, org_id, embedding, bits) VALUES (?, ?, ?, ?)`,
-		n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec))
+	_, err := tx.ExecContext(ctx, insertVectorSQL, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec))
 	if err != nil {
 		return fmt.Errorf("store node vector: %w", err)
 	}

@@ -122,7 +122,7 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *Ing
 // both store papers through it.
 func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string, sections []extract.Section, rep *IngestReport) error {
 	ns := paperNodes(p, sections)
-	if err := w.m.embedNodes(ctx, ns); err != nil {
+	if err := w.m.embedParallel(ctx, ns); err != nil {
 		return err
 	}
 	err := w.m.write(ctx, func(tx *sql.Tx) error {
@@ -268,7 +268,7 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 // paperNodes builds a paper's nodes: one Paper node (title and abstract)
 // followed by the passages and claims of its sections.
 func paperNodes(p *storedPaper, sections []extract.Section) []node {
-	body := sectionNodes(sections, LabelPassage, p.Domain)
+	body := indexNodes(sections, LabelPassage, p.Domain)
 	head := p.Title
 	if abs := abstract(sections, body); abs != "" {
 		head = strings.TrimSpace(head + "\n" + abs)

@@ -22,23 +22,134 @@ var (
 // Score rates how strongly a sentence asserts a finding, from 0 (not a
 // claim) upward. IsClaim is Score >= 2.
 func Score(sentence string) int {
-	s := strings.TrimSpace(sentence)
-	n := utf8.RuneCountInString(s)
-	if n < 25 || n > 600 || noise.MatchString(s) || strings.HasSuffix(s, "?") {
+	s, ok := candidate(sentence)
+	if !ok {
 		return 0
 	}
 	score := 0
-	if findingVerb.MatchString(s) {
+	if matches(s, findingWords, findingVerb) {
 		score += 2
 	}
 	if quantity.MatchString(s) {
 		score++
 	}
-	if hedge.MatchString(s) {
+	if matches(s, hedgeWords, hedge) {
 		score++
 	}
 	return score
 }
 
-// IsClaim reports whether sentence asserts a finding.
-func IsClaim(sentence string) bool { return Score(sentence) >= 2 }
+// IsClaim reports whether sentence asserts a finding. It is Score >= 2,
+// evaluating only what decides it: a finding verb, else a quantity and a
+// hedge together.
+func IsClaim(sentence string) bool {
+	s, ok := candidate(sentence)
+	if !ok {
+		return false
+	}
+	if matches(s, findingWords, findingVerb) {
+		return true
+	}
+	return matches(s, hedgeWords, hedge) && quantity.MatchString(s)
+}
+
+// candidate trims a sentence and reports whether it may be a claim at all:
+// not too short or long, not a question, not a caption or boilerplate.
+func candidate(sentence string) (string, bool) {
+	s := strings.TrimSpace(sentence)
+	n := utf8.RuneCountInString(s)
+	if n < 25 || n > 600 || noise.MatchString(s) || strings.HasSuffix(s, "?") {
+		return "", false
+	}
+	return s, true
+}
+
+// findingWords and hedgeWords hold every phrase findingVerb and hedge
+// match, lower case, words separated by one space. matches looks them up
+// instead of running the expressions, which is two orders of magnitude
+// faster; TestPhrasesMatchExpressions and FuzzPhrases check that both
+// agree.
+var (
+	findingWords = phraseSet(`show shows showed shown demonstrate demonstrates demonstrated reveal reveals revealed
+		found find finds indicate indicates indicated suggest suggests suggested increase increases increased
+		decrease decreases decreased reduce reduces reduced improve improves improved outperform outperforms outperformed
+		achieve achieves achieved associated_with correlate correlates correlated predict predicts predicted
+		cause causes caused lead_to leads_to led_to result_in results_in resulted_in inhibit inhibits inhibited
+		promote promotes promoted enhance enhances enhanced impair impairs impaired prevent prevents prevented
+		confirm confirms confirmed support supports supported exceed exceeds exceeded lower lowers lowered higher
+		greater fewer more_than less_than compared_to compared_with significant significantly effective ineffective
+		is_required are_required regulate regulates regulated mediate mediates mediated affect affects affected
+		does_not do_not did_not no_effect no_difference no_association no_significant_effect
+		no_significant_difference no_significant_association`)
+	hedgeWords = phraseSet(`may might likely unlikely appear_to appears_to seem_to seems_to we_propose we_conclude
+		we_argue we_hypothesise we_hypothesize`)
+)
+
+// phrases is a set of phrases and the most words one has.
+type phrases struct {
+	set      map[string]bool
+	maxWords int
+}
+
+// phraseSet reads space-separated phrases whose words are joined by '_'.
+func phraseSet(list string) phrases {
+	p := phrases{set: map[string]bool{}}
+	for _, f := range strings.Fields(list) {
+		p.set[strings.ReplaceAll(f, "_", " ")] = true
+		p.maxWords = max(p.maxWords, strings.Count(f, "_")+1)
+	}
+	return p
+}
+
+// matches reports whether s holds one of the phrases of p as whole words
+// (ASCII letters, digits and '_', as \b counts them) separated by single
+// spaces, compared case-insensitively: what re, the phrases as a (?i)
+// alternation between \b, matches. Case folding also maps the Kelvin sign
+// to k and the long s to s; s holding either is left to re.
+func matches(s string, p phrases, re *regexp.Regexp) bool {
+	if strings.ContainsRune(s, '\u212a') || strings.ContainsRune(s, '\u017f') {
+		return re.MatchString(s)
+	}
+	var buf [96]byte
+	for i := 0; i < len(s); {
+		if !isWordByte(s[i]) {
+			i++
+			continue
+		}
+		key := buf[:0]
+		end := i // end of the phrase so far
+		for w := 0; w < p.maxWords; w++ {
+			if w > 0 {
+				if end+1 >= len(s) || s[end] != ' ' || !isWordByte(s[end+1]) {
+					break
+				}
+				key = append(key, ' ')
+				end++
+			}
+			start := end
+			for end < len(s) && isWordByte(s[end]) {
+				end++
+			}
+			if end-start > 32 {
+				break
+			}
+			for _, c := range []byte(s[start:end]) {
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				key = append(key, c)
+			}
+			if p.set[string(key)] {
+				return true
+			}
+		}
+		for i < len(s) && isWordByte(s[i]) {
+			i++
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}

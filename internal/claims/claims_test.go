@@ -1,6 +1,13 @@
 package claims
 
-import "testing"
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
 
 func TestIsClaim(t *testing.T) {
 	tests := []struct {
@@ -22,4 +29,61 @@ func TestIsClaim(t *testing.T) {
 			t.Errorf("IsClaim(%q) = %v, want %v (score %d)", tt.in, got, tt.want, Score(tt.in))
 		}
 	}
+}
+
+// phraseCases are inputs where word boundaries, case and spacing decide.
+var phraseCases = []string{
+	"Results SHOWED a gain", "the showcase", "reshow", "show_", "shows.", "(shown)", "led  to", "led to", "led\tto",
+	"Compared With placebo", "compared-to", "no significant effect", "no significant  effect", "No Association",
+	"is required", "isrequired", "we hypothesise", "We Hypothesize that", "appears to", "appear to", "seems  to",
+	"éshow", "showé", "x_may", "may1", "1may", "MAY", "lowered", "lowers", "higher", "it does not", "doesnot",
+	"the K\u212aelvin shows", "the long \u017fhow", "\u212a", "no significant", "no significant association.",
+}
+
+func TestPhrasesMatchExpressions(t *testing.T) {
+	inputs := append([]string(nil), phraseCases...)
+	if f, err := os.Open("../../../shared/eval/scifact/corpus.jsonl.gz"); err == nil {
+		defer f.Close()
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(gz)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() && len(inputs) < 5000 {
+			var d struct{ Text string }
+			if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, strings.SplitAfter(d.Text, ". ")...)
+		}
+	}
+	verbs := 0
+	for _, s := range inputs {
+		checkPhrases(t, s)
+		if findingVerb.MatchString(s) {
+			verbs++
+		}
+	}
+	t.Logf("%d inputs agree, %d with a finding verb", len(inputs), verbs)
+}
+
+func checkPhrases(t *testing.T, s string) {
+	t.Helper()
+	if got, want := matches(s, findingWords, findingVerb), findingVerb.MatchString(s); got != want {
+		t.Errorf("finding phrases in %q: %v, the expression says %v", s, got, want)
+	}
+	if got, want := matches(s, hedgeWords, hedge), hedge.MatchString(s); got != want {
+		t.Errorf("hedge phrases in %q: %v, the expression says %v", s, got, want)
+	}
+	if got, want := IsClaim(s), Score(s) >= 2; got != want {
+		t.Errorf("IsClaim(%q) = %v, Score %d", s, got, Score(s))
+	}
+}
+
+func FuzzPhrases(f *testing.F) {
+	for _, s := range phraseCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkPhrases(t, s) })
 }
