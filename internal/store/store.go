@@ -43,6 +43,10 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 		// database: keep exactly one.
 		db.SetMaxOpenConns(1)
 	}
+	// Keep connections open: opening one costs a file open, the pragmas and
+	// sqlite-vec's registration, and database/sql keeps only 2 idle ones by
+	// default, so concurrent requests would keep reopening them.
+	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
 	if err := db.PingContext(ctx); err != nil {
