@@ -276,10 +276,6 @@ func TestHTTPEmbedder(t *testing.T) {
 	if e.Dim() != 16 || e.Name() != "openai-compatible:nomic-embed-text" {
 		t.Fatalf("embedder %s %d", e.Name(), e.Dim())
 	}
-	vs, err := e.Embed(context.Background(), []string{"a", "bb"})
-	if err != nil || len(vs) != 2 || vs[0][1] != 1 || vs[1][2] != 1 {
-		t.Fatalf("vectors %v %v", vs, err)
-	}
 	if _, err := embedderFromEnv(env(map[string]string{"PAPERMEM_EMBEDDINGS_URL": fake.URL, "PAPERMEM_EMBEDDINGS_MODEL": "other"})); err == nil {
 		t.Fatal("a failing endpoint was accepted")
 	}
