@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/papermem/papermem/internal/terms"
@@ -21,22 +22,25 @@ import (
 //     (names and other capitalised words, numbers and keywords weigh more),
 //     and cues tell whether it asks about time and which months or years it
 //     names.
-//  2. Candidates come from FTS5 (BM25 over the user's memories) and from a
-//     kNN over the user's vectors.
+//  2. Candidates come from FTS5 (the user's memories that contain the
+//     question's informative terms, those rare among the user's own
+//     memories) and, at the same time, from a kNN over the user's vectors.
 //  3. Each candidate is rescored with BM25 computed from the user's own
 //     document frequencies and the term weights, fused with its cosine
 //     similarity; a question about time favours memories that carry dates
 //     or time expressions and those of the periods it names.
 //  4. The best hits bring their neighbours, the memories just before and
-//     after them in the same session, at a fraction of their score.
-//  5. Spans are packed, best first, into the token budget.
+//     after them in the same session: a neighbour's score grows by the
+//     hit's times neighbourDecay for each step away.
+//  5. Spans are packed, best first, into the token budget, skipping text
+//     that repeats a span already taken.
 //
 // BM25-only and vector-only recall (Retrieval) rank by one source alone,
 // without steps 3 and 4, to measure what each contributes.
 
-// Tuning of the conversational ranking.
-var (
-	memLexicalPool  = 200  // FTS5 candidates
+// Tuning of the conversational ranking, chosen on LoCoMo (cmd/locomo).
+const (
+	memLexicalPool  = 150  // FTS5 candidates
 	memVectorPool   = 100  // kNN candidates
 	commonShare     = 0.25 // terms in more of the memories do not select candidates
 	bm25K1          = 1.2  // BM25 term-frequency saturation
@@ -50,11 +54,7 @@ var (
 	periodBoost     = 0.3  // memories from a month or year the question names
 	neighbourHits   = 25   // hits whose neighbours are brought
 	neighbourWindow = 2    // memories on each side of a hit
-	neighbourDecay  = 0.6  // a neighbour's score as a share of its hit's
-	sessionShare    = 0.0
-	prfDocs         = 0
-	prfTerms        = 5
-	prfWeight       = 0.3
+	neighbourDecay  = 0.6  // added to a neighbour's score: this share of its hit's per step
 )
 
 // memCand is a memory considered for a user recall.
@@ -92,6 +92,34 @@ type memQuery struct {
 // LabelMemory) and packs them into the budget.
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
 	q := analyseQuestion(r.Question, r.Keywords)
+	// The vector search runs beside the full-text search.
+	var vec []hit
+	var vecErr error
+	var wg sync.WaitGroup
+	if r.Retrieval != RetrievalLexical {
+		wg.Go(func() { vec, vecErr = w.memoryVector(ctx, user, q.text, memVectorPool) })
+	}
+	var lex []int64
+	var err error
+	switch r.Retrieval {
+	case RetrievalLexical:
+		var hits []hit
+		hits, err = w.m.lexical(ctx, query{org: w.org, user: user, label: LabelMemory, limit: memLexicalPool}, q.text)
+		for _, h := range hits {
+			lex = append(lex, h.id)
+		}
+	case RetrievalHybrid:
+		if err = w.userIDF(ctx, user, &q); err == nil {
+			lex, err = w.memoryLexical(ctx, user, q, memLexicalPool)
+		}
+	}
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if vecErr != nil {
+		return nil, vecErr
+	}
 	cands := map[int64]*memCand{}
 	var ids []int64
 	add := func(id int64) *memCand {
@@ -104,35 +132,11 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 		}
 		return c
 	}
-	switch r.Retrieval {
-	case RetrievalLexical:
-		lex, err := w.m.lexical(ctx, query{org: w.org, user: user, label: LabelMemory, limit: memLexicalPool}, q.text)
-		if err != nil {
-			return nil, err
-		}
-		for i, h := range lex {
-			add(h.id).lexRank = i + 1
-		}
-	case RetrievalHybrid:
-		if err := w.userIDF(ctx, user, &q); err != nil {
-			return nil, err
-		}
-		lex, err := w.memoryLexical(ctx, user, q, memLexicalPool)
-		if err != nil {
-			return nil, err
-		}
-		for i, id := range lex {
-			add(id).lexRank = i + 1
-		}
+	for i, id := range lex {
+		add(id).lexRank = i + 1
 	}
-	if r.Retrieval != RetrievalLexical {
-		hits, err := w.memoryVector(ctx, user, q.text, memVectorPool)
-		if err != nil {
-			return nil, err
-		}
-		for _, h := range hits {
-			add(h.id).cos = h.score
-		}
+	for _, h := range vec {
+		add(h.id).cos = h.score
 	}
 	if len(ids) == 0 {
 		return &RecallResult{Spans: []Span{}}, nil
@@ -261,7 +265,7 @@ func asksTime(raw []string) bool {
 			}
 		case timeQuestionWords[w] || timeWords[w]:
 			return true
-		case len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w):
+		case isYear(w):
 			return true
 		}
 	}
@@ -297,13 +301,18 @@ func mentionsTime(words []string) bool {
 		switch {
 		case timeWords[w] && w != "may":
 			return true
-		case len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w):
+		case isYear(w):
 			return true
 		case i > 0 && timeUnits[w] && (timeDeictics[words[i-1]] || (timeCounts[words[i-1]] || isDigits(words[i-1])) && strings.HasSuffix(w, "s")):
 			return true
 		}
 	}
 	return false
+}
+
+// isYear reports whether w is a year from 1900 to 2099.
+func isYear(w string) bool {
+	return len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w)
 }
 
 func isDigits(w string) bool {
@@ -317,7 +326,7 @@ func namedPeriods(raw []string) []string {
 	var years, months []string
 	for _, r := range raw {
 		w := strings.ToLower(r)
-		if len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && isDigits(w) {
+		if isYear(w) {
 			years = append(years, w)
 		}
 		if i := slices.Index(monthNames, w); i >= 0 && (w != "may" || r == "May") {
@@ -423,37 +432,36 @@ func (w *Workspace) memoryLexical(ctx context.Context, user string, q memQuery, 
 
 // scoreMemories gives each candidate its fused score.
 func scoreMemories(cs []*memCand, q memQuery) {
-	var avgLen, maxLex, maxCos float64
-	tfs := make([]map[string]int, len(cs))
+	term := make(map[string][]int, len(q.terms)) // stem -> indexes in q.terms
+	for i, t := range q.terms {
+		term[t.stem] = append(term[t.stem], i)
+	}
+	tf := make([][]float64, len(cs)) // occurrences of each term
 	lens := make([]float64, len(cs))
 	dated := make([]bool, len(cs))
+	var avgLen, maxLex, maxCos float64
 	for i, c := range cs {
 		ws := terms.Words(c.Text)
 		dated[i] = q.temporal && mentionsTime(ws)
-		tf := make(map[string]int, len(ws))
+		tf[i] = make([]float64, len(q.terms))
 		for _, w := range ws {
-			tf[lightStem(w)]++
+			for _, j := range term[lightStem(w)] {
+				tf[i][j]++
+			}
 		}
-		tfs[i], lens[i] = tf, float64(len(ws))
+		lens[i] = float64(len(ws))
 		avgLen += lens[i]
 		maxCos = max(maxCos, c.cos)
 	}
 	avgLen = max(avgLen/float64(len(cs)), 1)
-	bm25 := func(i int, ts []memTerm) float64 {
-		norm := bm25K1 * (1 - bm25B + bm25B*lens[i]/avgLen)
-		s := 0.0
-		for _, t := range ts {
-			if f := float64(tfs[i][t.stem]); f > 0 {
-				s += t.weight * t.idf * f * (bm25K1 + 1) / (f + norm)
-			}
-		}
-		return s
-	}
 	lex := make([]float64, len(cs))
 	for i := range cs {
-		lex[i] = bm25(i, q.terms)
-	}
-	for i := range cs {
+		norm := bm25K1 * (1 - bm25B + bm25B*lens[i]/avgLen)
+		for j, t := range q.terms {
+			if f := tf[i][j]; f > 0 {
+				lex[i] += t.weight * t.idf * f * (bm25K1 + 1) / (f + norm)
+			}
+		}
 		maxLex = max(maxLex, lex[i])
 	}
 	for i, c := range cs {
@@ -481,9 +489,11 @@ func scoreMemories(cs []*memCand, q memQuery) {
 	}
 }
 
-// addNeighbours adds, for each of the best hits, the memories next to it
-// in its session, each scored as a share of the hit's score that shrinks
-// with distance.
+// addNeighbours brings, for each of the best hits, the memories next to it
+// in its session: a neighbour's score grows by the hit's score times
+// neighbourDecay per step away (the largest such share when several hits
+// reach it), and a neighbour that was not a candidate enters with that
+// share alone.
 func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCand) ([]*memCand, error) {
 	sortSpans(cs)
 	byMem := make(map[int64]*memCand, len(cs))
@@ -540,7 +550,7 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	var missing []int64
 	for id, s := range want {
 		if c := byMem[id]; c != nil {
-			c.Score = max(c.Score, s)
+			c.Score += s
 		} else {
 			missing = append(missing, id)
 		}

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -400,6 +401,7 @@ func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []conversation
 		}
 	}
 	var lat []time.Duration
+	cpu0 := cpuTime()
 	for _, q := range qs {
 		t0 := time.Now()
 		if _, err := w.RecallUser(ctx, user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: 2000}); err != nil {
@@ -407,7 +409,18 @@ func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []conversation
 		}
 		lat = append(lat, time.Since(t0))
 	}
+	cpu := (cpuTime() - cpu0) / time.Duration(len(lat))
 	p50, p95 := percentiles(lat)
-	fmt.Fprintf(stdout, "one user with %d memories, full recall at 2000 tokens over %d questions: p50 %s, p95 %s\n", n, len(lat), p50, p95)
+	fmt.Fprintf(stdout, "one user with %d memories, full recall at 2000 tokens over %d questions: p50 %s, p95 %s, CPU %s a call\n",
+		n, len(lat), p50, p95, cpu.Round(time.Microsecond))
 	return nil
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
