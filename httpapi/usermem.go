@@ -13,7 +13,7 @@ type rememberRequest struct {
 	Tags       []string       `json:"tags" doc:"free labels"`
 	Domain     string         `json:"domain" doc:"topic area"`
 	OccurredAt string         `json:"occurred_at" doc:"ISO-8601 date or time of the event"`
-	Metadata   map[string]any `json:"metadata" doc:"free JSON object, returned in provenance"`
+	Metadata   map[string]any `json:"metadata" doc:"free JSON object, returned in provenance; metadata.session (string or number) and metadata.seq (number) place the memory in a conversation, so that recall can bring the turns around a hit"`
 }
 
 var rememberOp = op{tag: "user memory", summary: "Remember something for the current user", req: rememberRequest{},
