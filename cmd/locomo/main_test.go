@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRun(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-data", "testdata/tiny.json", "-budgets", "40,4000"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"1 conversations, 5 turns stored",
+		"3 questions (categories 1-4), 1 skipped",
+		"full recall latency over 6 calls",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	// Each row: mode, budget, the four categories, overall, mean tokens.
+	rows := map[string][]string{}
+	for _, line := range strings.Split(got, "\n") {
+		if f := strings.Fields(line); len(f) == 8 {
+			rows[f[0]+" "+f[1]] = f[2:7]
+		}
+	}
+	// At 4,000 tokens every turn fits: all three questions are covered in
+	// every mode; a category without questions scores 0. At 40 tokens no
+	// mode recalls both evidence turns of the category 1 question.
+	for _, mode := range []string{"bm25", "vector", "full"} {
+		if diff := cmp.Diff([]string{"1.000", "1.000", "0.000", "1.000", "1.000"}, rows[mode+" 4000"]); diff != "" {
+			t.Errorf("%s at 4000 (-want +got):\n%s", mode, diff)
+		}
+		if r := rows[mode+" 40"]; len(r) != 5 || r[0] != "0.000" {
+			t.Errorf("%s at 40: %q", mode, r)
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	for name, args := range map[string][]string{
+		"missing file": {"-data", "testdata/none.json"},
+		"bad budget":   {"-data", "testdata/tiny.json", "-budgets", "10,x"},
+		"zero budget":  {"-data", "testdata/tiny.json", "-budgets", "0"},
+	} {
+		if err := run(context.Background(), args, new(bytes.Buffer)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestEvidenceIDs(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want []string
+	}{
+		{[]string{"D1:3"}, []string{"D1:3"}},
+		{[]string{"D8:6; D9:17"}, []string{"D8:6", "D9:17"}},
+		{[]string{"D:11:26", "D1:2", "D1:2"}, []string{"D11:26", "D1:2"}},
+		{[]string{"D"}, nil},
+	} {
+		if got := evidenceIDs(c.in); !cmp.Equal(got, c.want) {
+			t.Errorf("evidenceIDs(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
