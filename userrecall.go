@@ -214,8 +214,9 @@ func rawWords(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// lightStem strips common English inflections (plural, -ing, -ed) so that
-// inflected forms of a word share a stem.
+// lightStem strips common English inflections (plural -s, then -ing or
+// -ed) so that inflected forms of a word share a stem: paintings, painting
+// and painted all become "paint".
 func lightStem(w string) string {
 	n := len(w)
 	switch {
@@ -223,9 +224,11 @@ func lightStem(w string) string {
 		return w[:n-3] + "y"
 	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:n-1]
-		if strings.HasSuffix(w, "e") && (strings.HasSuffix(w, "sse") || strings.HasSuffix(w, "xe") || strings.HasSuffix(w, "che") || strings.HasSuffix(w, "she")) {
-			w = w[:len(w)-1]
+		if strings.HasSuffix(w, "sse") || strings.HasSuffix(w, "xe") || strings.HasSuffix(w, "che") || strings.HasSuffix(w, "she") {
+			w = w[:len(w)-1] // boxes -> box
 		}
+	}
+	switch n = len(w); {
 	case n > 5 && strings.HasSuffix(w, "ing"):
 		w = w[:n-3]
 	case n > 4 && strings.HasSuffix(w, "ed"):
@@ -247,7 +250,7 @@ var monthNames = []string{"january", "february", "march", "april", "may", "june"
 
 // timeQuestionWords mark a question about time, besides timeWords and
 // years.
-var timeQuestionWords = wordSet(`when since until date dates day days week weeks month months year years long`)
+var timeQuestionWords = wordSet(`when since until date dates day days week weeks month months year years`)
 
 // asksTime reports whether a question, as its raw words, asks about time:
 // "when", "how long", a date word, a year. "May" counts only capitalised.

@@ -1,0 +1,113 @@
+package papermem
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLightStem(t *testing.T) {
+	for _, group := range [][]string{
+		{"paint", "paints", "painted", "painting", "paintings"},
+		{"run", "runs", "running"},
+		{"love", "loved", "loves", "loving"},
+		{"study", "studies"},
+		{"box", "boxes"},
+		{"class", "classes"},
+	} {
+		for _, w := range group[1:] {
+			if lightStem(w) != lightStem(group[0]) {
+				t.Errorf("lightStem(%q) = %q, lightStem(%q) = %q", w, lightStem(w), group[0], lightStem(group[0]))
+			}
+		}
+	}
+	for _, w := range []string{"bus", "this", "glass", "bed", "sing"} {
+		if got := lightStem(w); got != w {
+			t.Errorf("lightStem(%q) = %q, want it unchanged", w, got)
+		}
+	}
+}
+
+func TestTimeCues(t *testing.T) {
+	for q, want := range map[string]bool{
+		"When did Ada go to Lisbon?":          true,
+		"How long has Bob been painting?":     true,
+		"What did Ada do in 2022?":            true,
+		"What did Ada do last May?":           true,
+		"What may Ada want to paint?":         false,
+		"How tall is the long tower?":         false,
+		"What is the name of Bob's dog?":      false,
+		"Which weekend did they go camping?":  true,
+		"What did Ada think on Saturday?":     true,
+		"Is Ada's favourite colour turquoise": false,
+	} {
+		if got := asksTime(rawWords(q)); got != want {
+			t.Errorf("asksTime(%q) = %v", q, got)
+		}
+	}
+	for text, want := range map[string]bool{
+		"I went to a support group yesterday": true,
+		"we moved here three years ago":       true,
+		"it took two weeks":                   true,
+		"see you next Friday":                 true,
+		"back in 2019 we met":                 true,
+		"I may go":                            false,
+		"a week is long":                      false,
+		"that was the best time":              false,
+	} {
+		if got := mentionsTime(strings.Fields(strings.ToLower(text))); got != want {
+			t.Errorf("mentionsTime(%q) = %v", text, got)
+		}
+	}
+	for q, want := range map[string][]string{
+		"What did Ada do in May 2023?":           {"2023-05"},
+		"What happened in 2022 and 2023?":        {"2022", "2023"},
+		"Where was Bob in July?":                 {"-07"},
+		"What may Bob do?":                       nil,
+		"What did Ada bake in June or July 2021": {"2021-06", "2021-07"},
+	} {
+		if got := namedPeriods(rawWords(q)); !cmp.Equal(got, want) {
+			t.Errorf("namedPeriods(%q) = %q, want %q", q, got, want)
+		}
+	}
+	if !inPeriod("2023-05-07T10:00:00.000Z", []string{"-05"}) || inPeriod("2023-06-07T10:00:00.000Z", []string{"2023-05", "2022"}) {
+		t.Error("inPeriod")
+	}
+}
+
+// TestSketchNeverHidesDuplicates checks that repeats holds for every pair
+// nearDuplicate accepts: the sketch only saves work.
+func TestSketchNeverHidesDuplicates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("the cat sat on a mat with my dog and we ran to park then home again soon")
+	text := func() []string {
+		out := make([]string, 1+rng.IntN(25))
+		for i := range out {
+			out[i] = words[rng.IntN(len(words))]
+		}
+		return out
+	}
+	dups := 0
+	for range 20000 {
+		a := text()
+		b := append([]string(nil), a...)
+		for range rng.IntN(3) { // small edits keep many pairs near-duplicate
+			b[rng.IntN(len(b))] = words[rng.IntN(len(words))]
+		}
+		if rng.IntN(4) == 0 {
+			b = text()
+		}
+		sa, sb := sketch(strings.Join(a, " "), ""), sketch(strings.Join(b, " "), "")
+		if nearDuplicate(sa.norm, sb.norm) {
+			dups++
+			if !sa.repeats(sb) || !sb.repeats(sa) {
+				t.Fatalf("nearDuplicate(%q, %q) but the sketches rule it out", sa.norm, sb.norm)
+			}
+		}
+	}
+	if dups < 1000 {
+		t.Fatalf("only %d near-duplicate pairs generated", dups)
+	}
+}
