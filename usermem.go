@@ -133,12 +133,16 @@ type UserRecallRequest struct {
 	Question     string    `json:"question"`      // required
 	Keywords     []string  `json:"keywords"`      // extra terms
 	BudgetTokens int       `json:"budget_tokens"` // 0 means DefaultBudgetTokens
-	Retrieval    Retrieval `json:"-"`             // zero means hybrid
+	Retrieval    Retrieval `json:"-"`             // zero means the full recall; lexical or vector ranks by that source alone
 }
 
 // RecallUser returns the memories of user that best answer the question,
-// within the budget. Only that user's memories are searched. Errors:
-// EINVALID.
+// within the budget. Only that user's memories are searched. The ranking is
+// made for conversation memories: names and rare words of the question
+// weigh more than common ones (counted among the user's own memories), a
+// question about time favours memories that say when, and a hit brings the
+// memories just before and after it in its session (metadata "session")
+// when the budget allows (see userrecall.go). Errors: EINVALID.
 func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallRequest) (*RecallResult, error) {
 	if strings.TrimSpace(user) == "" {
 		return nil, Errorf(EINVALID, "A user id is required.")
