@@ -239,15 +239,18 @@ func TestRecallUserNeighbours(t *testing.T) {
 	for _, s := range res.Spans {
 		keys = append(keys, s.Provenance.Key)
 	}
-	if len(keys) == 0 || keys[0] != "s1:1" || !slices.Contains(keys, "s1:2") || !slices.Contains(keys, "s1:0") {
+	if len(keys) == 0 || keys[0] != "s1:1" || !slices.Contains(keys, "s1:0") || !slices.Contains(keys, "s1:2") || !slices.Contains(keys, "s1:3") {
 		t.Fatalf("recalled %v; want the hit s1:1 first, then its neighbours", keys)
 	}
 	if i, j := slices.Index(keys, "s1:2"), slices.Index(keys, "s1:3"); j >= 0 && j < i {
 		t.Errorf("a farther neighbour ranks above a nearer one: %v", keys)
 	}
-	for _, k := range keys {
-		if strings.HasPrefix(k, "s2:") {
-			t.Errorf("a memory of another session came along: %v", keys)
+	// The other session's memories may come by vector similarity, never as
+	// neighbours: they rank below the hit's whole window.
+	last := max(slices.Index(keys, "s1:0"), slices.Index(keys, "s1:2"), slices.Index(keys, "s1:3"))
+	for i, k := range keys {
+		if strings.HasPrefix(k, "s2:") && i < last {
+			t.Errorf("a memory of another session ranks among the hit's neighbours: %v", keys)
 		}
 	}
 
