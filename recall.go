@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -176,7 +177,7 @@ type candidate struct {
 const (
 	rocchioNodes  = 10
 	rocchioWeight = 2
-	vectorWeight   = 0.25
+	vectorWeight  = 0.25
 )
 
 // candidates runs the full-text and vector searches and fuses their scores:
@@ -254,19 +255,22 @@ func matchExpr(q query, text string) string {
 	if len(words) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString("scope:" + orgToken(q.org))
+	expr := matchScope(q) + " AND text:(" + strings.Join(words, " OR ") + ")"
+	if q.user == "" {
+		expr += " NOT scope:" + labelToken(LabelMemory)
+	}
+	return expr
+}
+
+// matchScope is the FTS5 expression for the workspace, user and label of q.
+func matchScope(q query) string {
 	switch {
 	case q.user != "":
-		b.WriteString(" AND scope:" + userToken(q.org, q.user))
+		return "scope:" + orgToken(q.org) + " AND scope:" + userToken(q.org, q.user)
 	case q.label != "":
-		b.WriteString(" AND scope:" + labelToken(q.label))
+		return "scope:" + orgToken(q.org) + " AND scope:" + labelToken(q.label)
 	}
-	b.WriteString(" AND text:(" + strings.Join(words, " OR ") + ")")
-	if q.user == "" {
-		b.WriteString(" NOT scope:" + labelToken(LabelMemory))
-	}
-	return b.String()
+	return "scope:" + orgToken(q.org)
 }
 
 // filters returns the SQL conditions on nodes n shared by both searches and
@@ -325,11 +329,10 @@ func (m *Memory) lexical(ctx context.Context, q query, text string) ([]hit, erro
 // When lexical hits are given, the query vector moves toward the mean of
 // the best of them (Rocchio pseudo-relevance feedback).
 func (m *Memory) vector(ctx context.Context, q query, text string, lex []hit) ([]hit, error) {
-	vs, err := m.embed(ctx, []string{text})
+	qv, err := m.embedQuery(ctx, q, text)
 	if err != nil {
 		return nil, err
 	}
-	qv := vs[0]
 	if len(lex) > 0 {
 		fb, err := m.feedback(ctx, q.org, lex[:min(rocchioNodes, len(lex))])
 		if err != nil {
@@ -341,6 +344,50 @@ func (m *Memory) vector(ctx context.Context, q query, text string, lex []hit) ([
 		normalize(qv)
 	}
 	return m.nearest(ctx, vectorQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, k: q.limit}, qv)
+}
+
+// weightedEmbedder is an Embedder that can stress some words of a text;
+// the offline embedder is one.
+type weightedEmbedder interface {
+	EmbedWeighted(ctx context.Context, text string, weight func(word string) float64) ([]float32, error)
+}
+
+// embedQuery embeds a question. With a weightedEmbedder each word counts by
+// its inverse document frequency among the nodes q can see, as BM25 weighs
+// it, so that rare words lead the vector search.
+func (m *Memory) embedQuery(ctx context.Context, q query, text string) ([]float32, error) {
+	we, ok := m.embedder.(weightedEmbedder)
+	if !ok {
+		vs, err := m.embed(ctx, []string{text})
+		if err != nil {
+			return nil, err
+		}
+		return vs[0], nil
+	}
+	var n float64
+	scope := matchScope(q)
+	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?`, scope).Scan(&n); err != nil {
+		return nil, fmt.Errorf("document count: %w", err)
+	}
+	var ferr error
+	idf := func(word string) float64 {
+		var df float64
+		err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?`,
+			scope+` AND text:"`+word+`"`).Scan(&df)
+		if err != nil && ferr == nil {
+			ferr = fmt.Errorf("document frequency: %w", err)
+		}
+		return math.Log(1 + (n-df+0.5)/(df+0.5))
+	}
+	v, err := we.EmbedWeighted(ctx, text, idf)
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return nil, &Error{Code: EUPSTREAM, Message: "The embedder failed.", Err: err}
+	}
+	normalize(v)
+	return v, nil
 }
 
 // feedback returns the mean vector of the given nodes of workspace org.

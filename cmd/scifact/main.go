@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +40,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	dbPath := fs.String("db", "", "database file (default: a temporary file)")
 	reuse := fs.Bool("reuse", false, "reuse the papers already stored in -db")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the ranking phase to this file")
+	split := fs.String("split", "all", "evaluate all judged claims, or the even- or odd-numbered half (tune on one, report the other)")
+	modes := fs.String("modes", "bm25,vector,hybrid", "retrieval modes to evaluate, comma-separated")
 	maxQueries := fs.Int("queries", 0, "evaluate only the first N judged claims (0: all)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -87,6 +90,19 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			judged = append(judged, q)
 		}
 	}
+	switch *split {
+	case "even", "odd":
+		var half []query
+		for i, q := range judged {
+			if (i%2 == 0) == (*split == "even") {
+				half = append(half, q)
+			}
+		}
+		judged = half
+	case "all":
+	default:
+		return fmt.Errorf("-split must be all, even or odd")
+	}
 	if *maxQueries > 0 && *maxQueries < len(judged) {
 		judged = judged[:*maxQueries]
 	}
@@ -106,6 +122,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		name string
 		r    papermem.Retrieval
 	}{{"bm25", papermem.RetrievalLexical}, {"vector", papermem.RetrievalVector}, {"hybrid", papermem.RetrievalHybrid}} {
+		if !slices.Contains(strings.Split(*modes, ","), mode.name) {
+			continue
+		}
 		var ndcg, rec float64
 		start := time.Now()
 		for _, q := range judged {
