@@ -89,3 +89,32 @@ func BenchmarkRecall10k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRecallClaims asks SciFact claims (not titles) of a 10k-node
+// memory, each retrieval mode and label, for profiling the hot path.
+func BenchmarkRecallClaims(b *testing.B) {
+	m, _ := benchMemory(b, 10000)
+	f, err := os.Open("../shared/eval/scifact/queries-train.jsonl")
+	if err != nil {
+		b.Skip(err)
+	}
+	defer f.Close()
+	var qs []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var q struct{ Text string }
+		json.Unmarshal(sc.Bytes(), &q)
+		qs = append(qs, q.Text)
+	}
+	for _, label := range []string{"Claim", "Any"} {
+		for _, mode := range []papermem.Retrieval{papermem.RetrievalHybrid, papermem.RetrievalLexical, papermem.RetrievalVector} {
+			b.Run("label="+label+"/mode="+string(mode), func(b *testing.B) {
+				for i := 0; b.Loop(); i++ {
+					if _, err := m.Recall(ctx, papermem.RecallRequest{Question: qs[i%len(qs)], Label: label, Retrieval: mode}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -77,6 +77,28 @@ func TestTimeCues(t *testing.T) {
 	}
 }
 
+// nearDuplicate is the plain definition repeats implements: two normalised
+// texts share at least 90% of their distinct words.
+func nearDuplicate(a, b string) bool {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return false
+	}
+	set := make(map[string]bool, len(wa))
+	for _, w := range wa {
+		set[w] = true
+	}
+	inter := 0
+	seen := map[string]bool{}
+	for _, w := range wb {
+		if set[w] && !seen[w] {
+			inter++
+		}
+		seen[w] = true
+	}
+	return inter*10 >= 9*(len(set)+len(seen)-inter)
+}
+
 // TestSketchNeverHidesDuplicates checks that repeats holds for every pair
 // nearDuplicate accepts: the sketch only saves work.
 func TestSketchNeverHidesDuplicates(t *testing.T) {

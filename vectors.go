@@ -117,6 +117,18 @@ func (x *vectorIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgVe
 	return nil
 }
 
+// size returns how many vectors workspace org has, deleted ones included
+// until the next reload.
+func (x *vectorIndex) size(ctx context.Context, db *sql.DB, org string) (int, error) {
+	p := x.part(org)
+	if err := x.sync(ctx, db, org, p); err != nil {
+		return 0, err
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return len(p.ids), nil
+}
+
 // appendWords appends bit vector b as exactly n little-endian words.
 func appendWords(dst []uint64, b []byte, n int) []uint64 {
 	var buf [8]byte
