@@ -503,25 +503,47 @@ func rankSpans(cs []*candidate, keywords, signals []string) {
 // pack takes spans in score order while they fit the budget, skipping any
 // whose text repeats or nearly repeats a span already taken.
 func pack(cs []*candidate, budget int) *RecallResult {
-	res := &RecallResult{Spans: []Span{}}
-	var taken []textSketch
+	p := newPacker(budget)
 	for _, c := range cs {
-		if c.Tokens <= 0 || c.Tokens > budget-res.TotalTokens {
-			continue
-		}
-		t := sketch(c.Text, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
-		if slices.ContainsFunc(taken, t.repeats) {
-			continue
-		}
-		taken = append(taken, t)
-		res.Spans = append(res.Spans, c.Span)
-		res.TotalTokens += c.Tokens
-		if budget-res.TotalTokens < minSpanTokens {
+		if p.full() {
 			break
 		}
+		p.add(c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
 	}
-	return res
+	return &p.res
 }
+
+// packer fills a RecallResult within a token budget: the budget invariant
+// and de-duplication of every recall live here.
+type packer struct {
+	budget int
+	res    RecallResult
+	taken  []textSketch
+}
+
+func newPacker(budget int) *packer {
+	return &packer{budget: budget, res: RecallResult{Spans: []Span{}}}
+}
+
+// add appends span s, whose text comes from source owner ("" for none),
+// unless it does not fit what is left of the budget or repeats a span
+// already taken; it reports whether s was added.
+func (p *packer) add(s Span, owner string) bool {
+	if s.Tokens <= 0 || s.Tokens > p.budget-p.res.TotalTokens {
+		return false
+	}
+	t := sketch(s.Text, owner)
+	if slices.ContainsFunc(p.taken, t.repeats) {
+		return false
+	}
+	p.taken = append(p.taken, t)
+	p.res.Spans = append(p.res.Spans, s)
+	p.res.TotalTokens += s.Tokens
+	return true
+}
+
+// full reports whether no span can fit any more.
+func (p *packer) full() bool { return p.res.TotalTokens >= p.budget }
 
 // textSketch is a text normalised for de-duplication: the normalised text
 // and the sorted hashes of its distinct words. owner names the source the
@@ -581,9 +603,6 @@ func (t textSketch) repeats(u textSketch) bool {
 	}
 	return inter*10 >= 9*(len(a)+len(b)-inter)
 }
-
-// minSpanTokens: below this many tokens left, no span can fit.
-const minSpanTokens = 1
 
 // normText lower-cases s and keeps only letters, digits and single spaces.
 func normText(s string) string {

@@ -625,30 +625,23 @@ func sortSpans(cs []*memCand) {
 }
 
 // packMemories takes spans in score order while they fit the budget,
-// skipping any whose text repeats or nearly repeats one already taken.
+// skipping any whose text repeats or nearly repeats one already taken, and
+// decodes the provenance of those it takes.
 func packMemories(cs []*memCand, budget int) *RecallResult {
-	res := &RecallResult{Spans: []Span{}}
-	var taken []textSketch
+	p := newPacker(budget)
 	for _, c := range cs {
-		if c.Tokens <= 0 || c.Tokens > budget-res.TotalTokens {
-			continue
-		}
-		t := sketch(c.Text, "")
-		if slices.ContainsFunc(taken, t.repeats) {
-			continue
-		}
-		taken = append(taken, t)
-		p := &c.Provenance
-		json.Unmarshal([]byte(c.tags), &p.Tags)
-		json.Unmarshal([]byte(c.meta), &p.Metadata)
-		if len(p.Metadata) == 0 {
-			p.Metadata = nil
-		}
-		res.Spans = append(res.Spans, c.Span)
-		res.TotalTokens += c.Tokens
-		if res.TotalTokens == budget {
+		if p.full() {
 			break
 		}
+		if !p.add(c.Span, "") {
+			continue
+		}
+		prov := &p.res.Spans[len(p.res.Spans)-1].Provenance
+		json.Unmarshal([]byte(c.tags), &prov.Tags)
+		json.Unmarshal([]byte(c.meta), &prov.Metadata)
+		if len(prov.Metadata) == 0 {
+			prov.Metadata = nil
+		}
 	}
-	return res
+	return &p.res
 }
