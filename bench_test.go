@@ -1,37 +1,23 @@
 package papermem_test
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/scifact"
 )
 
-// scifactDocs reads up to n abstracts of the shared SciFact corpus, or skips
-// the benchmark when it is absent.
+// scifactDocs returns up to n abstracts of the shared SciFact corpus as
+// papers, or skips the benchmark when the data is absent.
 func scifactDocs(tb testing.TB, n int) []papermem.PaperInput {
 	tb.Helper()
-	f, err := os.Open("../shared/eval/scifact/corpus.jsonl.gz")
+	docs, err := scifact.Corpus(scifact.DefaultDir)
 	if err != nil {
 		tb.Skip("shared SciFact corpus not found:", err)
 	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var out []papermem.PaperInput
-	sc := bufio.NewScanner(gz)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() && len(out) < n {
-		var d struct{ ID, Title, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			tb.Fatal(err)
-		}
+	for _, d := range docs[:min(n, len(docs))] {
 		out = append(out, papermem.PaperInput{DOI: "10.0000/scifact." + d.ID, Title: d.Title, Text: d.Text})
 	}
 	return out
@@ -94,17 +80,13 @@ func BenchmarkRecall10k(b *testing.B) {
 // memory, each retrieval mode and label, for profiling the hot path.
 func BenchmarkRecallClaims(b *testing.B) {
 	m, _ := benchMemory(b, 10000)
-	f, err := os.Open("../shared/eval/scifact/queries-train.jsonl")
+	claims, err := scifact.Queries(scifact.DefaultDir)
 	if err != nil {
 		b.Skip(err)
 	}
-	defer f.Close()
 	var qs []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var q struct{ Text string }
-		json.Unmarshal(sc.Bytes(), &q)
-		qs = append(qs, q.Text)
+	for _, c := range claims {
+		qs = append(qs, c.Text)
 	}
 	for _, label := range []string{"Claim", "Any"} {
 		for _, mode := range []papermem.Retrieval{papermem.RetrievalHybrid, papermem.RetrievalLexical, papermem.RetrievalVector} {

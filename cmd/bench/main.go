@@ -10,12 +10,9 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -29,6 +26,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/scifact"
 	"github.com/papermem/papermem/internal/terms"
 )
 
@@ -41,7 +39,7 @@ func main() {
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	data := fs.String("data", "../shared/eval/scifact", "SciFact directory")
+	data := fs.String("data", scifact.DefaultDir, "SciFact directory")
 	sizes := fs.String("sizes", "10000,100000", "memory sizes in nodes, comma-separated")
 	nq := fs.Int("queries", 300, "questions per measurement")
 	dir := fs.String("dir", "", "directory for the databases (default: a temporary one, removed)")
@@ -60,11 +58,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	docs, err := readJSONL(filepath.Join(*data, "corpus.jsonl.gz"), true)
+	docs, err := scifact.Corpus(*data)
 	if err != nil {
 		return err
 	}
-	claims, err := readJSONL(filepath.Join(*data, "queries-train.jsonl"), false)
+	claims, err := scifact.Queries(*data)
 	if err != nil {
 		return err
 	}
@@ -95,7 +93,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-func measure(ctx context.Context, out io.Writer, path string, size int, docs []doc, questions []string) error {
+func measure(ctx context.Context, out io.Writer, path string, size int, docs []scifact.Doc, questions []string) error {
 	m, err := papermem.Open(ctx, path, nil)
 	if err != nil {
 		return err
@@ -226,35 +224,4 @@ func floatBlob(v []float32) []byte {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
 	return b
-}
-
-type doc struct {
-	ID    string `json:"_id"`
-	Title string `json:"title"`
-	Text  string `json:"text"`
-}
-
-func readJSONL(path string, gz bool) ([]doc, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if gz {
-		if r, err = gzip.NewReader(f); err != nil {
-			return nil, err
-		}
-	}
-	var out []doc
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var d doc
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, d)
-	}
-	return out, sc.Err()
 }

@@ -7,10 +7,7 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -20,11 +17,11 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/scifact"
 )
 
 func main() {
@@ -36,7 +33,7 @@ func main() {
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("scifact", flag.ContinueOnError)
-	data := fs.String("data", "../shared/eval/scifact", "directory with corpus.jsonl.gz, queries-train.jsonl, qrels-train.tsv")
+	data := fs.String("data", scifact.DefaultDir, "directory with corpus.jsonl.gz, queries-train.jsonl, qrels-train.tsv")
 	dbPath := fs.String("db", "", "database file (default: a temporary file)")
 	reuse := fs.Bool("reuse", false, "reuse the papers already stored in -db")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the ranking phase to this file")
@@ -46,15 +43,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	corpus, err := readCorpus(filepath.Join(*data, "corpus.jsonl.gz"))
+	corpus, err := scifact.Corpus(*data)
 	if err != nil {
 		return err
 	}
-	queries, err := readQueries(filepath.Join(*data, "queries-train.jsonl"))
+	queries, err := scifact.Queries(*data)
 	if err != nil {
 		return err
 	}
-	qrels, err := readQrels(filepath.Join(*data, "qrels-train.tsv"))
+	qrels, err := scifact.Qrels(*data)
 	if err != nil {
 		return err
 	}
@@ -84,7 +81,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "stored %d abstracts in %s\n", len(corpus), time.Since(start).Round(time.Millisecond))
 
-	var judged []query
+	var judged []scifact.Query
 	for _, q := range queries {
 		if len(qrels[q.ID]) > 0 {
 			judged = append(judged, q)
@@ -92,7 +89,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	switch *split {
 	case "even", "odd":
-		var half []query
+		var half []scifact.Query
 		for i, q := range judged {
 			if (i%2 == 0) == (*split == "even") {
 				half = append(half, q)
@@ -152,85 +149,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 // docDOI gives each SciFact abstract a DOI-shaped key.
 func docDOI(id string) string { return "10.0000/scifact." + id }
-
-type doc struct {
-	ID    string `json:"_id"`
-	Title string `json:"title"`
-	Text  string `json:"text"`
-}
-
-type query struct {
-	ID   string `json:"_id"`
-	Text string `json:"text"`
-}
-
-func readCorpus(path string) ([]doc, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var docs []doc
-	dec := json.NewDecoder(gz)
-	for {
-		var d doc
-		if err := dec.Decode(&d); err == io.EOF {
-			return docs, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		docs = append(docs, d)
-	}
-}
-
-func readQueries(path string) ([]query, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var qs []query
-	dec := json.NewDecoder(f)
-	for {
-		var q query
-		if err := dec.Decode(&q); err == io.EOF {
-			return qs, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		qs = append(qs, q)
-	}
-}
-
-// readQrels reads "query-id corpus-id score" lines after a header.
-func readQrels(path string) (map[string]map[string]int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]map[string]int{}
-	sc := bufio.NewScanner(f)
-	for first := true; sc.Scan(); first = false {
-		fields := strings.Fields(sc.Text())
-		if first || len(fields) != 3 {
-			continue
-		}
-		g, err := strconv.Atoi(fields[2])
-		if err != nil || g <= 0 {
-			continue
-		}
-		if out[fields[0]] == nil {
-			out[fields[0]] = map[string]int{}
-		}
-		out[fields[0]][fields[1]] = g
-	}
-	return out, sc.Err()
-}
 
 // nDCG is the normalised discounted cumulative gain of ranked at k.
 func nDCG(ranked []string, rel map[string]int, k int) float64 {

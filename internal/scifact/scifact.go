@@ -1,0 +1,94 @@
+// Package scifact reads the SciFact retrieval benchmark in BEIR format
+// (../shared/eval/scifact): abstracts, claims and relevance judgments.
+package scifact
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// DefaultDir is where the data lies relative to the repository root.
+const DefaultDir = "../shared/eval/scifact"
+
+// Doc is an abstract of the corpus.
+type Doc struct {
+	ID    string `json:"_id"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+// Query is a claim.
+type Query struct {
+	ID   string `json:"_id"`
+	Text string `json:"text"`
+}
+
+// Corpus reads corpus.jsonl.gz in dir.
+func Corpus(dir string) ([]Doc, error) {
+	return readJSONL[Doc](filepath.Join(dir, "corpus.jsonl.gz"))
+}
+
+// Queries reads the training claims, queries-train.jsonl in dir.
+func Queries(dir string) ([]Query, error) {
+	return readJSONL[Query](filepath.Join(dir, "queries-train.jsonl"))
+}
+
+// Qrels reads qrels-train.tsv in dir: for each query id, the relevant
+// document ids with their grades.
+func Qrels(dir string) (map[string]map[string]int, error) {
+	path := filepath.Join(dir, "qrels-train.tsv")
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]map[string]int{}
+	sc := bufio.NewScanner(f)
+	for first := true; sc.Scan(); first = false {
+		fields := strings.Fields(sc.Text())
+		if first || len(fields) != 3 {
+			continue // the header, or a blank line
+		}
+		g, err := strconv.Atoi(fields[2])
+		if err != nil || g <= 0 {
+			continue
+		}
+		if out[fields[0]] == nil {
+			out[fields[0]] = map[string]int{}
+		}
+		out[fields[0]][fields[1]] = g
+	}
+	return out, sc.Err()
+}
+
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	var out []T
+	dec := json.NewDecoder(r)
+	for {
+		var v T
+		if err := dec.Decode(&v); err == io.EOF {
+			return out, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, v)
+	}
+}
