@@ -1,12 +1,12 @@
 package papermem
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -492,12 +492,15 @@ func rankSpans(cs []*candidate, keywords, signals []string) {
 		}
 		c.Score *= f
 	}
-	sort.SliceStable(cs, func(i, j int) bool {
-		if cs[i].Score != cs[j].Score {
-			return cs[i].Score > cs[j].Score
-		}
-		return cs[i].NodeID < cs[j].NodeID
-	})
+	slices.SortStableFunc(cs, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
+}
+
+// bestFirst orders spans by score, highest first, then by node id.
+func bestFirst(a, b *Span) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.NodeID, b.NodeID)
 }
 
 // pack takes spans in score order while they fit the budget, skipping any

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -616,12 +615,7 @@ func (w *Workspace) loadMemories(ctx context.Context, user string, byMemory bool
 
 // sortSpans orders candidates by score, best first, then by node id.
 func sortSpans(cs []*memCand) {
-	sort.SliceStable(cs, func(i, j int) bool {
-		if cs[i].Score != cs[j].Score {
-			return cs[i].Score > cs[j].Score
-		}
-		return cs[i].NodeID < cs[j].NodeID
-	})
+	slices.SortStableFunc(cs, func(a, b *memCand) int { return bestFirst(&a.Span, &b.Span) })
 }
 
 // packMemories takes spans in score order while they fit the budget,
