@@ -91,11 +91,15 @@ func BenchmarkRecallClaims(b *testing.B) {
 	for _, label := range []string{"Claim", "Any"} {
 		for _, mode := range []papermem.Retrieval{papermem.RetrievalHybrid, papermem.RetrievalLexical, papermem.RetrievalVector} {
 			b.Run("label="+label+"/mode="+string(mode), func(b *testing.B) {
+				spans := 0
 				for i := 0; b.Loop(); i++ {
-					if _, err := m.Recall(ctx, papermem.RecallRequest{Question: qs[i%len(qs)], Label: label, Retrieval: mode}); err != nil {
+					res, err := m.Recall(ctx, papermem.RecallRequest{Question: qs[i%len(qs)], Label: label, Retrieval: mode})
+					if err != nil {
 						b.Fatal(err)
 					}
+					spans += len(res.Spans)
 				}
+				b.ReportMetric(float64(spans)/float64(b.N), "spans/op")
 			})
 		}
 	}
