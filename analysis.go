@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/extract"
 )
 
 // Analysis is a reviewer's analysis of a paper, keyed by the paper's DOI.
@@ -31,13 +34,7 @@ func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, e
 		return nil, Errorf(EINVALID, "markdown is required.")
 	}
 	a.DOI = doi
-	text := a.Markdown
-	for _, extra := range []string{a.CoreClaim, a.SharpestFlaw} {
-		if strings.TrimSpace(extra) != "" {
-			text += "\n\n" + extra
-		}
-	}
-	ns := sectionNodes(textSections(text), LabelAnalysis, "")
+	ns := sectionNodes(analysisSections(a), LabelAnalysis, "")
 	if a.ClaimsExtracted == 0 {
 		a.ClaimsExtracted = countLabel(ns, LabelClaim)
 	}
@@ -61,15 +58,26 @@ func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, e
 		if err != nil {
 			return err
 		}
-		for i := range ns {
-			ns[i].Section = strings.TrimSpace("Analysis of " + doi + " " + ns[i].Section)
-		}
 		return w.insertNodes(ctx, tx, KindAnalysis, id, "", ns)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &a, nil
+}
+
+// analysisSections are the recallable parts of an analysis: the sections of
+// its markdown, then its core claim and sharpest flaw as sections of their
+// own, each with offsets into its own field.
+func analysisSections(a Analysis) []extract.Section {
+	sections := textSections(a.Markdown)
+	for _, f := range []struct{ heading, text string }{{"Core claim", a.CoreClaim}, {"Sharpest flaw", a.SharpestFlaw}} {
+		if t := strings.TrimSpace(f.text); t != "" {
+			start := utf8.RuneCountInString(f.text[:strings.Index(f.text, t)])
+			sections = append(sections, extract.Section{Heading: f.heading, Type: extract.SectionType(f.heading), Text: t, CharStart: start})
+		}
+	}
+	return sections
 }
 
 // Analysis returns the analysis of the paper with the DOI. Errors:

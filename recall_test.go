@@ -178,6 +178,14 @@ func TestAnalysisRecall(t *testing.T) {
 	if err != nil || len(res.Spans) == 0 || res.Spans[0].Provenance.Kind != "analysis" || res.Spans[0].Provenance.DOI != "10.1000/vitd" {
 		t.Fatalf("analysis recall = %+v, %v", res, err)
 	}
+	// The core claim is a section of its own, cited in its own field.
+	res, err = m.Recall(ctx, papermem.RecallRequest{Question: "no fracture benefit", Label: "Analysis", Retrieval: papermem.RetrievalLexical})
+	if err != nil || len(res.Spans) == 0 {
+		t.Fatalf("core claim recall = %+v, %v", res, err)
+	}
+	if p := res.Spans[0].Provenance; p.Section != "Core claim" || p.CharStart != 0 || p.CharEnd != len("No fracture benefit.") {
+		t.Errorf("core claim provenance = %+v", p)
+	}
 	// Upsert replaces: the old text is no longer recalled.
 	if _, err := m.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1000/vitd", Markdown: "Rewritten: the sample was underpowered."}); err != nil {
 		t.Fatal(err)

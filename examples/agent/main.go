@@ -482,7 +482,6 @@ func cite(p provenance) string {
 		parts = append(parts, p.Title, p.DOI)
 	case "analysis":
 		parts = append(parts, "analysis of "+p.DOI)
-		trim("Analysis of " + p.DOI)
 	case "document":
 		parts = append(parts, p.Title+" ("+p.Source+")")
 		trim(p.Title)
