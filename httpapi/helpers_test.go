@@ -136,6 +136,13 @@ func (e *env) do(method, path string, body any, hdr ...string) resp {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return e.send(req, hdr)
+}
+
+// send sets the header pairs hdr on req, sends it and records the body so
+// that tests can check no response leaked a secret.
+func (e *env) send(req *http.Request, hdr []string) resp {
+	e.t.Helper()
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}

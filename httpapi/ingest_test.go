@@ -67,22 +67,7 @@ func (e *env) post(path, ctype string, body io.Reader, hdr []string) resp {
 		e.t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", ctype)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := e.srv.Client().Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.mu.Lock()
-	e.bodies = append(e.bodies, string(raw))
-	e.mu.Unlock()
-	return resp{status: res.StatusCode, header: res.Header, body: raw}
+	return e.send(req, hdr)
 }
 
 // recallSpans posts a recall and returns its spans.
