@@ -19,13 +19,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/evalcmd"
 	"github.com/papermem/papermem/internal/scifact"
 	"github.com/papermem/papermem/internal/terms"
 )
@@ -47,17 +47,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := evalcmd.StartCPUProfile(*cpuprofile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	docs, err := scifact.Corpus(*data)
 	if err != nil {
 		return err

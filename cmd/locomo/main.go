@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -28,6 +27,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/evalcmd"
 )
 
 func main() {
@@ -103,20 +103,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	path := *dbPath
-	if path == "" {
-		dir, err := os.MkdirTemp("", "locomo")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "locomo.db")
-	}
-	m, err := papermem.Open(ctx, path, nil)
+	m, done, err := evalcmd.OpenMemory(ctx, *dbPath)
 	if err != nil {
 		return err
 	}
-	defer m.Close()
+	defer done()
 	w := m.Workspace("locomo")
 
 	start := time.Now()
@@ -143,17 +134,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "%d conversations, %d turns stored in %s; %d questions (categories 1-4), %d skipped for evidence ids that name no turn\n\n",
 		len(convs), stored, time.Since(start).Round(time.Millisecond), len(qs), skipped)
 
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := evalcmd.StartCPUProfile(*cpuprofile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "retrieval\tbudget\t")
 	for _, c := range categories {

@@ -13,14 +13,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/evalcmd"
 	"github.com/papermem/papermem/internal/scifact"
 )
 
@@ -55,20 +54,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	path := *dbPath
-	if path == "" {
-		dir, err := os.MkdirTemp("", "scifact")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		path = filepath.Join(dir, "scifact.db")
-	}
-	m, err := papermem.Open(ctx, path, nil)
+	m, done, err := evalcmd.OpenMemory(ctx, *dbPath)
 	if err != nil {
 		return err
 	}
-	defer m.Close()
+	defer done()
 
 	start := time.Now()
 	if *reuse {
@@ -103,17 +93,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if *maxQueries > 0 && *maxQueries < len(judged) {
 		judged = judged[:*maxQueries]
 	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := evalcmd.StartCPUProfile(*cpuprofile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	fmt.Fprintf(out, "%d judged claims\n\n%-8s  %8s  %10s  %10s\n", len(judged), "mode", "nDCG@10", "Recall@100", "ms/query")
 	for _, mode := range []struct {
 		name string
