@@ -156,11 +156,3 @@ func blobVector(b []byte) []float32 {
 	}
 	return v
 }
-
-func dot(a, b []float32) float64 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return float64(s)
-}
