@@ -193,12 +193,8 @@ func (m *Memory) SetPlan(ctx context.Context, org, tier string) (*Account, error
 	}
 	w := m.Workspace(org)
 	err = m.write(ctx, func(tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE org_id = ?`, org).Scan(&n); err != nil {
+		if err := mustExist(ctx, tx, org); err != nil {
 			return err
-		}
-		if n == 0 {
-			return Errorf(ENOTFOUND, "Workspace %q does not exist.", org)
 		}
 		return w.setPlan(ctx, tx, p)
 	})

@@ -170,12 +170,8 @@ func (m *Memory) CreateUser(ctx context.Context, org string, in NewUser) (*User,
 	}
 	u := m.newUserRecord(org, in)
 	err = m.write(ctx, func(tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE org_id = ?`, org).Scan(&n); err != nil {
+		if err := mustExist(ctx, tx, org); err != nil {
 			return err
-		}
-		if n == 0 {
-			return Errorf(ENOTFOUND, "Workspace %q does not exist.", org)
 		}
 		return insertUser(ctx, tx, u, hash)
 	})

@@ -172,3 +172,15 @@ func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
 	}
 	return nil
 }
+
+// mustExist fails with ENOTFOUND unless workspace org is registered.
+func mustExist(ctx context.Context, tx *sql.Tx, org string) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE org_id = ?`, org).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return Errorf(ENOTFOUND, "Workspace %q does not exist.", org)
+	}
+	return nil
+}
