@@ -2,50 +2,17 @@ package embedder_test
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/embedder"
+	"github.com/papermem/papermem/internal/testutil"
 )
-
-// fakeEndpoint answers like an OpenAI-compatible embeddings endpoint for
-// model, with 16-dimensional vectors, items deliberately out of order.
-func fakeEndpoint(t *testing.T, model string) *httptest.Server {
-	t.Helper()
-	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model string   `json:"model"`
-			Input []string `json:"input"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != model {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var data []item
-		for i := len(req.Input) - 1; i >= 0; i-- {
-			v := make([]float32, 16)
-			for _, r := range req.Input[i] {
-				v[int(r)%16]++
-			}
-			data = append(data, item{i, v})
-		}
-		json.NewEncoder(w).Encode(map[string]any{"data": data})
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
 
 func TestOpenAI(t *testing.T) {
 	ctx := context.Background()
-	fake := fakeEndpoint(t, "nomic-embed-text")
+	fake, _ := testutil.FakeEmbeddings(t, "nomic-embed-text")
 	e, err := embedder.NewOpenAI(ctx, fake.URL, "nomic-embed-text", nil)
 	if err != nil {
 		t.Fatal(err)

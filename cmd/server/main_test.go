@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/papermem/papermem/internal/testutil"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's and the test's
@@ -245,30 +245,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 }
 
 func TestHTTPEmbedder(t *testing.T) {
-	var calls atomic.Int64
-	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		var req struct {
-			Model string   `json:"model"`
-			Input []string `json:"input"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != "nomic-embed-text" {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var data []item
-		for i := len(req.Input) - 1; i >= 0; i-- { // out of order on purpose
-			v := make([]float32, 16)
-			v[len(req.Input[i])%16] = 1
-			data = append(data, item{i, v})
-		}
-		json.NewEncoder(w).Encode(map[string]any{"data": data})
-	}))
-	defer fake.Close()
+	fake, calls := testutil.FakeEmbeddings(t, "nomic-embed-text")
 	e, err := embedderFromEnv(env(map[string]string{"PAPERMEM_EMBEDDINGS_URL": fake.URL, "PAPERMEM_EMBEDDINGS_MODEL": "nomic-embed-text"}))
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,11 @@ package testutil
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/papermem/papermem"
@@ -20,4 +24,39 @@ func Open(tb testing.TB, opts *papermem.Options) *papermem.Memory {
 	}
 	tb.Cleanup(func() { m.Close() })
 	return m
+}
+
+// FakeEmbeddings serves an OpenAI-compatible embeddings endpoint for
+// model: 16-dimensional vectors counting each text's characters modulo 16,
+// items deliberately out of order; any other model gets 400. calls counts
+// the requests. The server closes when the test ends.
+func FakeEmbeddings(tb testing.TB, model string) (srv *httptest.Server, calls *atomic.Int64) {
+	tb.Helper()
+	calls = new(atomic.Int64)
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != model {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var data []item
+		for i := len(req.Input) - 1; i >= 0; i-- {
+			v := make([]float32, 16)
+			for _, r := range req.Input[i] {
+				v[int(r)%16]++
+			}
+			data = append(data, item{i, v})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	tb.Cleanup(srv.Close)
+	return srv, calls
 }
