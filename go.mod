@@ -16,6 +16,7 @@ require (
 )
 
 require (
+	github.com/blevesearch/go-porterstemmer v1.0.3 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/richardlehane/mscfb v1.0.7 // indirect
 	github.com/richardlehane/msoleps v1.0.6 // indirect
