@@ -55,3 +55,33 @@ func BenchmarkPaperExists(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkHandlerPaperExists measures the server side of an authenticated
+// paper-exists request alone: the handler called directly, no network and
+// no client, with request logging on as cmd/server does it (JSON lines).
+func BenchmarkHandlerPaperExists(b *testing.B) {
+	ctx := context.Background()
+	m := testutil.Open(b, nil)
+	ws := m.Workspace("bench")
+	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"}); err != nil {
+		b.Fatal(err)
+	}
+	key, err := ws.CreateAPIKey(ctx, "bench", papermem.CreatorWorkspace("bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30})
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest("GET", "/v1/papers/10.1/bench/exists", nil)
+			req.Header.Set("Authorization", "Bearer "+key.Key)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Fatalf("status %d", rec.Code)
+			}
+		}
+	})
+}

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -41,6 +42,7 @@ func run(args []string, out io.Writer) error {
 	papers := fs.Int("papers", 500, "papers seeded before measuring")
 	conc := fs.String("concurrency", "16,64", "comma-separated numbers of concurrent connections")
 	only := fs.String("calls", "recall,paper-exists", "comma-separated calls to measure")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of each HTTP run (client and server) to PREFIX.<call>.<conns>.pprof")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -123,6 +125,10 @@ func run(args []string, out io.Writer) error {
 		}
 		for _, n := range levels {
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
+			stop, err := startProfile(*cpuProfile, c.name, n)
+			if err != nil {
+				return err
+			}
 			h := measure(n, *duration, func(i int) error {
 				req, err := c.request(i)
 				if err != nil {
@@ -142,6 +148,9 @@ func run(args []string, out io.Writer) error {
 				}
 				return nil
 			})
+			if err := stop(); err != nil {
+				return err
+			}
 			client.CloseIdleConnections()
 			p := measure(n, *duration, c.inProc)
 			fmt.Fprintf(out, "%-13s %5d | %8.0f %8s %8s %6d | %8.0f %8s %8s %6d | %9s %9.2f\n",
@@ -153,6 +162,27 @@ func run(args []string, out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// startProfile starts a CPU profile to prefix.<call>.<conns>.pprof and
+// returns the function that stops and writes it; with no prefix it does
+// nothing.
+func startProfile(prefix, call string, conns int) (stop func() error, err error) {
+	if prefix == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(fmt.Sprintf("%s.%s.%d.pprof", prefix, call, conns))
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 // result summarises one measurement.
