@@ -13,6 +13,7 @@ import (
 	"net/mail"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -422,15 +423,45 @@ func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
 }
 
 // AuthenticateAPIKey returns the record of the key with the value, and
-// notes its use. The stored hashes are compared in constant time. Errors:
+// notes its use (last_used_at, rewritten at most once a minute). Errors:
 // EUNAUTHORIZED (unknown or revoked key).
+//
+// A key verified once is remembered by this Memory, so that authenticating
+// it again reads one integer, the key generation, instead of looking the
+// key up. Revocation still takes effect at once, here and in any other
+// process sharing the database: deleting a key bumps the generation in the
+// same transaction (a trigger does it, whatever made the change), and a
+// remembered key is used only while the generation it was verified at is
+// current. Keys are found by their non-secret prefix and their SHA-256
+// hashes compared in constant time, in the cache as in the database.
 func (m *Memory) AuthenticateAPIKey(ctx context.Context, value string) (*APIKey, error) {
 	if !strings.HasPrefix(value, KeyPrefix) || len(value) <= apiKeyPrefixLen {
 		return nil, errBadKey
 	}
+	prefix := value[:apiKeyPrefixLen]
 	sum := sha256.Sum256([]byte(value))
+	gen, err := m.keys.generation(ctx, m.db)
+	if err != nil {
+		return nil, fmt.Errorf("authenticate api key: %w", err)
+	}
+	e := m.keys.get(gen, prefix, &sum)
+	if e == nil {
+		k, err := m.lookupAPIKey(ctx, prefix, &sum)
+		if err != nil {
+			return nil, err
+		}
+		e = m.keys.put(gen, prefix, &sum, k)
+	}
+	if err := m.touchAPIKey(ctx, e); err != nil {
+		return nil, err
+	}
+	return e.record(), nil
+}
+
+// lookupAPIKey reads the key with the prefix whose stored hash is sum.
+func (m *Memory) lookupAPIKey(ctx context.Context, prefix string, sum *[sha256.Size]byte) (*APIKey, error) {
 	rows, err := m.db.QueryContext(ctx, `SELECT key_id, org_id, name, prefix, hash, created_at, last_used_at
-		FROM api_keys WHERE prefix = ?`, value[:apiKeyPrefixLen])
+		FROM api_keys WHERE prefix = ?`, prefix)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}
@@ -453,20 +484,127 @@ func (m *Memory) AuthenticateAPIKey(ctx context.Context, value string) (*APIKey,
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}
-	rows.Close()
 	if found == nil {
 		return nil, errBadKey
 	}
-	now := m.now()
-	if found.LastUsedAt == nil || *found.LastUsedAt < timestamp(now.Add(-keyTouchInterval)) {
-		ts := timestamp(now)
-		if _, err := m.db.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE org_id = ? AND key_id = ?`,
-			ts, found.OrgID, found.KeyID); err != nil {
-			return nil, fmt.Errorf("authenticate api key: %w", err)
-		}
-		found.LastUsedAt = &ts
-	}
 	return found, nil
+}
+
+// touchAPIKey rewrites the key's last_used_at when it is older than
+// keyTouchInterval. Of concurrent requests only one writes.
+func (m *Memory) touchAPIKey(ctx context.Context, e *cachedKey) error {
+	now := m.now()
+	last := e.used.Load()
+	if now.UnixMilli()-last < keyTouchInterval.Milliseconds() || !e.used.CompareAndSwap(last, now.UnixMilli()) {
+		return nil
+	}
+	if _, err := m.db.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE org_id = ? AND key_id = ?`,
+		timestamp(now), e.key.OrgID, e.key.KeyID); err != nil {
+		e.used.CompareAndSwap(now.UnixMilli(), last) // let the next request try again
+		return fmt.Errorf("authenticate api key: %w", err)
+	}
+	return nil
+}
+
+// keyCache holds the API keys this Memory has verified, valid for one key
+// generation (migration 0006's api_key_generation). The zero keyCache is
+// empty and ready.
+type keyCache struct {
+	mu      sync.RWMutex
+	gen     int64                   // generation every entry was verified at
+	entries map[string][]*cachedKey // by the value's prefix
+
+	stmtMu sync.Mutex               // serialises preparing stmt
+	stmt   atomic.Pointer[sql.Stmt] // reads the generation; prepared on first use
+}
+
+// cachedKey is a verified key: its record and the SHA-256 of its value.
+type cachedKey struct {
+	hash [sha256.Size]byte
+	key  APIKey       // LastUsedAt as read when verified; used supersedes it
+	used atomic.Int64 // last_used_at in Unix milliseconds; 0 when never used
+}
+
+// record returns a copy of the key's record with its last use.
+func (e *cachedKey) record() *APIKey {
+	k := e.key
+	if ms := e.used.Load(); ms != 0 {
+		ts := timestamp(time.UnixMilli(ms))
+		k.LastUsedAt = &ts
+	}
+	return &k
+}
+
+// generation reads the current key generation. The read takes
+// microseconds, so it does not watch ctx for cancellation: the SQLite
+// driver would start a goroutine per query to do so.
+func (c *keyCache) generation(ctx context.Context, db *sql.DB) (int64, error) {
+	st := c.stmt.Load()
+	if st == nil {
+		var err error
+		if st, err = c.prepare(ctx, db); err != nil {
+			return 0, err
+		}
+	}
+	var gen int64
+	err := st.QueryRowContext(context.WithoutCancel(ctx)).Scan(&gen)
+	return gen, err
+}
+
+// prepare prepares the generation read once.
+func (c *keyCache) prepare(ctx context.Context, db *sql.DB) (*sql.Stmt, error) {
+	c.stmtMu.Lock()
+	defer c.stmtMu.Unlock()
+	if st := c.stmt.Load(); st != nil {
+		return st, nil
+	}
+	st, err := db.PrepareContext(ctx, `SELECT gen FROM api_key_generation`)
+	if err != nil {
+		return nil, err
+	}
+	c.stmt.Store(st)
+	return st, nil
+}
+
+// get returns the entry of the key verified at generation gen, or nil.
+func (c *keyCache) get(gen int64, prefix string, sum *[sha256.Size]byte) *cachedKey {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if gen != c.gen {
+		return nil
+	}
+	var found *cachedKey
+	for _, e := range c.entries[prefix] {
+		if subtle.ConstantTimeCompare(e.hash[:], sum[:]) == 1 {
+			found = e
+		}
+	}
+	return found
+}
+
+// put remembers k, verified at generation gen, and returns its entry. A
+// generation other than the cache's empties the cache first: its entries
+// may name revoked keys.
+func (c *keyCache) put(gen int64, prefix string, sum *[sha256.Size]byte, k *APIKey) *cachedKey {
+	e := &cachedKey{hash: *sum, key: *k}
+	if k.LastUsedAt != nil {
+		if t, err := time.Parse(time.RFC3339, *k.LastUsedAt); err == nil {
+			e.used.Store(t.UnixMilli())
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen || c.entries == nil {
+		c.gen, c.entries = gen, map[string][]*cachedKey{}
+	}
+	old := c.entries[prefix]
+	for _, o := range old {
+		if subtle.ConstantTimeCompare(o.hash[:], sum[:]) == 1 {
+			return o // verified concurrently; keep one entry and its last use
+		}
+	}
+	c.entries[prefix] = append(old, e)
+	return e
 }
 
 var errBadKey = Errorf(EUNAUTHORIZED, "Invalid or revoked API key.")

@@ -3,6 +3,8 @@ package papermem_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -271,4 +273,145 @@ func TestLookupPlan(t *testing.T) {
 	if _, err := papermem.LookupPlan("gold"); papermem.ErrorCode(err) != papermem.EUNKNOWNPLAN {
 		t.Errorf("LookupPlan(gold): err = %v", err)
 	}
+}
+
+// TestAPIKeyRevokedElsewhere revokes keys through a second Memory over the
+// same file, and by hand in SQL, and checks that the first Memory, which
+// has verified and remembered the keys, refuses them on the next call.
+func TestAPIKeyRevokedElsewhere(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	open := func() *papermem.Memory {
+		m, err := papermem.Open(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Close() })
+		return m
+	}
+	a, b := open(), open()
+	create := func() *papermem.NewAPIKey {
+		k, err := a.Workspace("lab-one").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 { // the first call verifies the key in the database, the others use a's cache
+			if got, err := a.AuthenticateAPIKey(ctx, k.Key); err != nil || got.KeyID != k.KeyID {
+				t.Fatalf("authenticate: %+v, %v", got, err)
+			}
+		}
+		return k
+	}
+	refused := func(t *testing.T, k *papermem.NewAPIKey) {
+		t.Helper()
+		for range 2 {
+			if _, err := a.AuthenticateAPIKey(ctx, k.Key); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+				t.Fatalf("revoked key: err = %v", err)
+			}
+		}
+	}
+
+	t.Run("RevokeThroughAnotherMemory", func(t *testing.T) {
+		k, other := create(), create()
+		if err := b.Workspace("lab-one").RevokeAPIKey(ctx, k.KeyID); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, k)
+		if _, err := a.AuthenticateAPIKey(ctx, other.Key); err != nil {
+			t.Fatalf("key not revoked: %v", err)
+		}
+	})
+	t.Run("DeleteInSQL", func(t *testing.T) {
+		k := create()
+		db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.ExecContext(ctx, `DELETE FROM api_keys WHERE key_id = ?`, k.KeyID); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, k)
+	})
+	t.Run("MoveInSQL", func(t *testing.T) {
+		k := create()
+		if _, err := a.Workspace("lab-two").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-two")); err != nil {
+			t.Fatal(err)
+		}
+		db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.ExecContext(ctx, `UPDATE api_keys SET org_id = 'lab-two' WHERE key_id = ?`, k.KeyID); err != nil {
+			t.Fatal(err)
+		}
+		got, err := a.AuthenticateAPIKey(ctx, k.Key)
+		if err != nil || got.OrgID != "lab-two" {
+			t.Fatalf("moved key: %+v, %v", got, err)
+		}
+	})
+}
+
+// TestAPIKeyLastUsed checks that last_used_at is written on first use and
+// then at most once a minute, however often the key is used.
+func TestAPIKeyLastUsed(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	m := testutil.Open(t, &papermem.Options{Now: func() time.Time { return now }})
+	w := m.Workspace("lab-one")
+	k, err := w.CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := func() string {
+		t.Helper()
+		list, err := w.APIKeys(ctx)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("list = %+v, %v", list, err)
+		}
+		if list[0].LastUsedAt == nil {
+			return ""
+		}
+		return *list[0].LastUsedAt
+	}
+	if got := stored(); got != "" {
+		t.Fatalf("unused key: last_used_at = %q", got)
+	}
+	for _, step := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{0, "2026-03-01T12:00:00.000Z"},
+		{30 * time.Second, "2026-03-01T12:00:00.000Z"},
+		{29 * time.Second, "2026-03-01T12:00:00.000Z"},
+		{2 * time.Second, "2026-03-01T12:01:01.000Z"},
+		{time.Hour, "2026-03-01T13:01:01.000Z"},
+	} {
+		now = now.Add(step.after)
+		got, err := m.AuthenticateAPIKey(ctx, k.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.LastUsedAt == nil || *got.LastUsedAt != step.want || stored() != step.want {
+			t.Fatalf("at %v: returned %v, stored %q, want %q", now, got.LastUsedAt, stored(), step.want)
+		}
+	}
+}
+
+// BenchmarkAPIKeyAuth authenticates one key from parallel callers, as the
+// HTTP server does on every request.
+func BenchmarkAPIKeyAuth(b *testing.B) {
+	m := testutil.Open(b, nil)
+	k, err := m.Workspace("bench").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := m.AuthenticateAPIKey(ctx, k.Key); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

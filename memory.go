@@ -29,6 +29,7 @@ type Memory struct {
 	now            func() time.Time
 	log            *slog.Logger
 	usage          usageBuffer // metered usage not yet written (usage.go)
+	keys           keyCache    // API keys verified, for the current key generation (auth.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
