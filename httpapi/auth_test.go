@@ -1,9 +1,12 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -245,6 +248,41 @@ func TestAPIKeyRoutes(t *testing.T) {
 		want(t, e.do("POST", "/v1/recall", map[string]any{"question": "anything"}, bearer(k.Key)...), http.StatusUnauthorized, "unauthorized")
 		want(t, e.do("DELETE", "/v1/account/api-keys/"+k.KeyID, nil, a.auth()...), http.StatusNotFound, "not_found")
 	})
+}
+
+// TestRevokeThroughAnotherServer runs two servers over two Memories on one
+// database file, as two processes would: a key revoked through one is
+// refused by the other at once, though the other has verified it before.
+func TestRevokeThroughAnotherServer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	e := &env{t: t, log: &bytes.Buffer{}}
+	var err error
+	if e.m, err = papermem.Open(context.Background(), path, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.m.Close() })
+	e.srv = httptest.NewServer(httpapi.New(e.m, httpapi.Config{Logger: slog.New(slog.NewTextHandler(e.log, nil))}))
+	t.Cleanup(e.srv.Close)
+	t.Cleanup(e.checkNoLeaks)
+	other := &env{t: t, log: &bytes.Buffer{}}
+	if other.m, err = papermem.Open(context.Background(), path, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.m.Close() })
+	other.srv = httptest.NewServer(httpapi.New(other.m, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(other.srv.Close)
+
+	a := e.signup("ada@example.org", "lab-one")
+	r := e.do("POST", "/v1/account/api-keys", map[string]any{"name": "agent"}, a.auth()...)
+	want(t, r, http.StatusCreated, "")
+	var k papermem.NewAPIKey
+	r.json(t, &k)
+	e.keys = append(e.keys, k.Key)
+	for range 3 {
+		want(t, e.do("GET", "/v1/papers/10.1000/xyz/exists", nil, bearer(k.Key)...), http.StatusOK, "")
+	}
+	want(t, other.do("DELETE", "/v1/account/api-keys/"+k.KeyID, nil, a.auth()...), http.StatusOK, "")
+	want(t, e.do("GET", "/v1/papers/10.1000/xyz/exists", nil, bearer(k.Key)...), http.StatusUnauthorized, "unauthorized")
 }
 
 func TestAdminMe(t *testing.T) {
