@@ -498,11 +498,13 @@ func (m *Memory) touchAPIKey(ctx context.Context, e *cachedKey) error {
 	if now.UnixMilli()-last < keyTouchInterval.Milliseconds() || !e.used.CompareAndSwap(last, now.UnixMilli()) {
 		return nil
 	}
+	ts := timestamp(now)
 	if _, err := m.db.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE org_id = ? AND key_id = ?`,
-		timestamp(now), e.key.OrgID, e.key.KeyID); err != nil {
+		ts, e.key.OrgID, e.key.KeyID); err != nil {
 		e.used.CompareAndSwap(now.UnixMilli(), last) // let the next request try again
 		return fmt.Errorf("authenticate api key: %w", err)
 	}
+	e.usedAt.Store(&ts)
 	return nil
 }
 
@@ -520,17 +522,17 @@ type keyCache struct {
 
 // cachedKey is a verified key: its record and the SHA-256 of its value.
 type cachedKey struct {
-	hash [sha256.Size]byte
-	key  APIKey       // LastUsedAt as read when verified; used supersedes it
-	used atomic.Int64 // last_used_at in Unix milliseconds; 0 when never used
+	hash   [sha256.Size]byte
+	key    APIKey                 // LastUsedAt as read when verified; usedAt supersedes it
+	used   atomic.Int64           // last_used_at in Unix milliseconds; 0 when never used
+	usedAt atomic.Pointer[string] // last_used_at as stored; nil when never used
 }
 
 // record returns a copy of the key's record with its last use.
 func (e *cachedKey) record() *APIKey {
 	k := e.key
-	if ms := e.used.Load(); ms != 0 {
-		ts := timestamp(time.UnixMilli(ms))
-		k.LastUsedAt = &ts
+	if ts := e.usedAt.Load(); ts != nil {
+		k.LastUsedAt = ts
 	}
 	return &k
 }
@@ -588,6 +590,7 @@ func (c *keyCache) get(gen int64, prefix string, sum *[sha256.Size]byte) *cached
 func (c *keyCache) put(gen int64, prefix string, sum *[sha256.Size]byte, k *APIKey) *cachedKey {
 	e := &cachedKey{hash: *sum, key: *k}
 	if k.LastUsedAt != nil {
+		e.usedAt.Store(k.LastUsedAt)
 		if t, err := time.Parse(time.RFC3339, *k.LastUsedAt); err == nil {
 			e.used.Store(t.UnixMilli())
 		}

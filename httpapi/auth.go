@@ -76,13 +76,13 @@ func (p *principal) creator() string {
 	return papermem.CreatorWorkspace(p.org)
 }
 
-type principalKey struct{}
-
 // principalFrom returns the request's principal; routes other than public
 // and optional ones always have one.
 func principalFrom(ctx context.Context) *principal {
-	p, _ := ctx.Value(principalKey{}).(*principal)
-	return p
+	if i := infoFrom(ctx); i != nil {
+		return i.p
+	}
+	return nil
 }
 
 // workspace is the principal's workspace.
@@ -117,7 +117,11 @@ func (s *server) chain(rt route) http.Handler {
 			return err
 		}
 		info := infoFrom(r.Context())
-		info.org, info.cred = p.org, p.cred
+		if info == nil { // served without logRequests
+			info = &requestInfo{}
+			r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
+		}
+		info.p = p
 		if err := limit(w, s.rates, p.rateKey(), func() int { return s.planLimit(r.Context(), p.org) }); err != nil {
 			return err
 		}
@@ -125,7 +129,7 @@ func (s *server) chain(rt route) http.Handler {
 			return errNotFounder
 		}
 		s.m.Workspace(p.org).CountAPIRequest() // metered in memory, written in batches
-		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+		h.ServeHTTP(w, r)
 		return nil
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/papermem/papermem"
 )
@@ -99,18 +100,40 @@ func jsonKind(kind string) string {
 	return fmt.Sprintf("of type %s", kind)
 }
 
+// Header values of every JSON response, set by assigning to the header
+// map: the keys are canonical already, and the one-element value slices
+// can be shared because net/http only reads them (an append copies).
+var (
+	jsonContentType = []string{"application/json; charset=utf-8"}
+	noSniff         = []string{"nosniff"}
+	noStore         = []string{"no-store"}
+)
+
+// bufs recycles response buffers; one that grew past maxPooledBuf is
+// dropped rather than kept.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledBuf = 1 << 20
+
 // writeJSON writes v as JSON with the status. Responses are never cached:
 // they carry workspace data, tokens and key values.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf) // ends with a newline
-	enc.SetEscapeHTML(false)     // a JSON API: "<" stays "<"
+	buf := bufs.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledBuf {
+			buf.Reset()
+			bufs.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf) // ends with a newline
+	enc.SetEscapeHTML(false)    // a JSON API: "<" stays "<"
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode response: %w", err)
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["X-Content-Type-Options"] = noSniff
+	h["Cache-Control"] = noStore
 	w.WriteHeader(status)
 	_, err := w.Write(buf.Bytes())
 	return err

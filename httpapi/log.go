@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -20,11 +21,12 @@ const (
 	keyErr      = "err"
 )
 
-// requestInfo collects, while a request is served, what its log line
-// tells beyond the request itself.
+// requestInfo is the state of one request that its middleware shares: the
+// principal, once authenticated, which scopes the handler's calls and
+// names the workspace and kind of credential in the log line. It is the
+// request's only context value, so that the request is copied once.
 type requestInfo struct {
-	org  string
-	cred string // session, api_key or dev; never the credential itself
+	p *principal // nil on public routes and before authentication
 }
 
 type infoKey struct{}
@@ -32,13 +34,10 @@ type infoKey struct{}
 // errPanic stands for a handler that panicked: an internal error.
 var errPanic = errors.New("handler panicked")
 
-// infoFrom returns the request's log info (a throwaway one outside
-// logRequests).
+// infoFrom returns the request's info, or nil outside logRequests.
 func infoFrom(ctx context.Context) *requestInfo {
-	if i, ok := ctx.Value(infoKey{}).(*requestInfo); ok {
-		return i
-	}
-	return &requestInfo{}
+	i, _ := ctx.Value(infoKey{}).(*requestInfo)
+	return i
 }
 
 // statusWriter records the status and size of a response.
@@ -69,7 +68,8 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // logRequests logs one line per request: method, path, status, size,
 // duration, workspace and kind of credential. Headers, query strings and
-// bodies are never logged. A panic in a handler becomes a 500.
+// bodies are never logged. A panic in a handler becomes a 500. It also
+// gives the request its requestInfo.
 func (s *server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -86,10 +86,19 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 					s.writeError(sw, r, errPanic)
 				}
 			}
-			s.log.InfoContext(r.Context(), "request",
-				keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyStatus, sw.status, keyBytes, sw.bytes,
-				keyDuration, float64(time.Since(start).Microseconds())/1000, keyOrg, info.org, keyCred, info.cred,
-				keyRemote, r.RemoteAddr)
+			ctx := r.Context()
+			if !s.log.Enabled(ctx, slog.LevelInfo) {
+				return
+			}
+			var org, cred string
+			if p := info.p; p != nil {
+				org, cred = p.org, p.cred
+			}
+			s.log.LogAttrs(ctx, slog.LevelInfo, "request",
+				slog.String(keyMethod, r.Method), slog.String(keyPath, r.URL.EscapedPath()),
+				slog.Int(keyStatus, sw.status), slog.Int(keyBytes, sw.bytes),
+				slog.Float64(keyDuration, float64(time.Since(start).Microseconds())/1000),
+				slog.String(keyOrg, org), slog.String(keyCred, cred), slog.String(keyRemote, r.RemoteAddr))
 		}()
 		next.ServeHTTP(sw, r)
 	})

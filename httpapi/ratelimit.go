@@ -92,8 +92,9 @@ func (l *limiters) sweep(now time.Time) {
 // and returns a rateLimitError when the bucket is empty.
 func limit(w http.ResponseWriter, l *limiters, key string, size func() int) error {
 	perMin, remaining, wait := l.take(key, size)
-	w.Header().Set("X-RateLimit-Limit", strconv.Itoa(perMin))
-	w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(max(remaining, 0)))
+	h := w.Header() // canonical keys assigned directly: Set would re-case X-RateLimit-* each time
+	h["X-Ratelimit-Limit"] = []string{strconv.Itoa(perMin)}
+	h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(max(remaining, 0))}
 	if wait > 0 {
 		return &rateLimitError{retryAfter: wait}
 	}
