@@ -60,11 +60,18 @@ func (e *Embedder) EmbedWeighted(_ context.Context, text string, weight func(wor
 
 func (e *Embedder) weighted(text string, weight func(string) float64) []float32 {
 	v := make([]float64, e.dim)
+	// Words in the order they first occur: the sums below, and so the
+	// vector's last bits, do not depend on a map's iteration order.
 	counts := map[string]int{}
+	var order []string
 	for _, w := range Words(text) {
+		if counts[w] == 0 {
+			order = append(order, w)
+		}
 		counts[w]++
 	}
-	for w, c := range counts {
+	for _, w := range order {
+		c := counts[w]
 		tf := 1 + math.Log(float64(c))
 		if weight != nil {
 			tf *= weight(w)
