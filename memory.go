@@ -22,7 +22,7 @@ type Memory struct {
 	db             *sql.DB
 	path           string
 	embedder       Embedder
-	vectors        *vectorIndex
+	index          *nodeIndex
 	fetcher        Fetcher
 	payments       PaymentProvider
 	maxIngestBytes int64
@@ -89,7 +89,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		db:             db,
 		path:           path,
 		embedder:       o.Embedder,
-		vectors:        newVectorIndex(dim),
+		index:          newNodeIndex(dim),
 		fetcher:        o.Fetcher,
 		payments:       o.Payments,
 		maxIngestBytes: o.MaxIngestBytes,

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/papermem/papermem/internal/ftsterm"
 	"github.com/papermem/papermem/internal/terms"
 )
 
@@ -239,36 +240,6 @@ func (m *Memory) candidates(ctx context.Context, q query, question string, keywo
 	return loaded, nil
 }
 
-// matchExpr builds the FTS5 query: the scope tokens AND any of the content
-// words of text. It returns "" when text has no searchable word.
-func matchExpr(q query, text string) string {
-	seen := map[string]bool{}
-	var words []string
-	for _, w := range terms.Content(text) {
-		if !seen[w] {
-			seen[w] = true
-			words = append(words, `"`+w+`"`)
-		}
-	}
-	if len(words) == 0 {
-		return ""
-	}
-	// Per-user memories are kept out of workspace recall by the join on
-	// nodes.user_id; a NOT clause here measured a quarter slower.
-	return matchScope(q) + " AND text:(" + strings.Join(words, " OR ") + ")"
-}
-
-// matchScope is the FTS5 expression for the workspace, user and label of q.
-func matchScope(q query) string {
-	switch {
-	case q.user != "":
-		return "scope:" + orgToken(q.org) + " AND scope:" + userToken(q.org, q.user)
-	case q.label != "":
-		return "scope:" + orgToken(q.org) + " AND scope:" + labelToken(q.label)
-	}
-	return "scope:" + orgToken(q.org)
-}
-
 // filters returns the SQL conditions on nodes n shared by both searches and
 // their arguments; the workspace and user conditions are always present.
 func (q query) filters() (string, []any) {
@@ -295,30 +266,40 @@ func (q query) filters() (string, []any) {
 	return strings.Join(conds, " AND "), args
 }
 
-// lexical returns nodes ranked by BM25, best first, scored with BM25
-// (higher is better).
+// lexical returns nodes ranked by BM25 for the content words of text, best
+// first, scored as FTS5's bm25() scores them (higher is better), from the
+// node index's postings: FTS5 itself ranks every node that matches any word
+// and has no top-k pruning.
 func (m *Memory) lexical(ctx context.Context, q query, text string) ([]hit, error) {
-	expr := matchExpr(q, text)
-	if expr == "" {
+	words := distinct(terms.Content(text))
+	if len(words) == 0 {
 		return nil, nil
 	}
-	where, args := q.filters()
-	rows, err := m.db.QueryContext(ctx, `SELECT n.id, -f.rank FROM nodes_fts f JOIN nodes n ON n.id = f.rowid
-		WHERE nodes_fts MATCH ? AND `+where+` ORDER BY f.rank LIMIT ?`,
-		append(append([]any{expr}, args...), q.limit)...)
+	p, err := m.index.part(ctx, m.db, q.org)
 	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	var hits []hit
-	for rows.Next() {
-		var h hit
-		if err := rows.Scan(&h.id, &h.score); err != nil {
-			return nil, err
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.bm25(words, q.vectorQuery(), q.limit), nil
+}
+
+// distinct returns the words of ws without repeats, in order.
+func distinct(ws []string) []string {
+	seen := map[string]bool{}
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
 		}
-		hits = append(hits, h)
 	}
-	return hits, rows.Err()
+	return out
+}
+
+// vectorQuery returns the node-index filter for q.
+func (q query) vectorQuery() vectorQuery {
+	return vectorQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, domain: q.domain, sectionTypes: q.sectionTypes, k: q.limit}
 }
 
 // vector returns nodes ranked by cosine similarity to text, best first.
@@ -339,7 +320,7 @@ func (m *Memory) vector(ctx context.Context, q query, text string, lex []hit) ([
 		}
 		normalize(qv)
 	}
-	return m.nearest(ctx, vectorQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, k: q.limit}, qv)
+	return m.nearest(ctx, q.vectorQuery(), qv)
 }
 
 // weightedEmbedder is an Embedder that can stress some words of a text;
@@ -360,28 +341,23 @@ func (m *Memory) embedQuery(ctx context.Context, q query, text string) ([]float3
 		}
 		return vs[0], nil
 	}
-	// The workspace's node count from the vector index stands for the
-	// number of documents: counting the scope in FTS5 walks every posting.
-	count, err := m.vectors.size(ctx, m.db, q.org)
+	p, err := m.index.part(ctx, m.db, q.org)
 	if err != nil {
 		return nil, err
 	}
-	n := float64(count)
-	scope := matchScope(q)
-	var ferr error
+	p.mu.RLock()
+	n := float64(p.lex.stats[q.user].docs)
+	user, found := p.nameIDs[q.user]
+	if !found {
+		user = anyName
+	}
+	all := p.onlyCollection(q.user)
 	idf := func(word string) float64 {
-		var df float64
-		err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?`,
-			scope+` AND text:"`+word+`"`).Scan(&df)
-		if err != nil && ferr == nil {
-			ferr = fmt.Errorf("document frequency: %w", err)
-		}
+		df := float64(p.docFreq(ftsterm.Term(word), user, all))
 		return math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	v, err := we.EmbedWeighted(ctx, text, idf)
-	if err == nil {
-		err = ferr
-	}
+	p.mu.RUnlock()
 	if err != nil {
 		return nil, &Error{Code: EUPSTREAM, Message: "The embedder failed.", Err: err}
 	}
@@ -391,26 +367,24 @@ func (m *Memory) embedQuery(ctx context.Context, q query, text string) ([]float3
 
 // feedback returns the mean vector of the given nodes of workspace org.
 func (m *Memory) feedback(ctx context.Context, org string, hs []hit) ([]float32, error) {
-	args := []any{org}
-	for _, h := range hs {
-		args = append(args, h.id)
-	}
-	rows, err := m.db.QueryContext(ctx, `SELECT embedding FROM node_vectors WHERE org_id = ? AND node_id IN (`+placeholders(len(hs))+`)`, args...)
+	p, err := m.index.part(ctx, m.db, org)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	mean := make([]float32, m.embedder.Dim())
-	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
-			return nil, err
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	dim := m.index.dim
+	mean := make([]float32, dim)
+	for _, h := range hs {
+		e, ok := p.entry(h.id)
+		if !ok {
+			continue
 		}
-		for i, x := range blobVector(b) {
-			mean[i] += x / float32(len(hs))
+		for i, x := range p.vecs[e*dim : (e+1)*dim] {
+			mean[i] += float32(x) * p.scales[e] / float32(len(hs))
 		}
 	}
-	return mean, rows.Err()
+	return mean, nil
 }
 
 // loadCandidates reads the nodes with the given ids that pass q's filters,

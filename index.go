@@ -1,0 +1,263 @@
+package papermem
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// nodeIndex is the in-process index of every node: one part per workspace,
+// holding the sign bits of each node's vector (vectors.go) and the BM25
+// postings of its text (lexical.go). SQLite stays the record: a part is
+// loaded from nodes and node_vectors on first use and kept current by the
+// workspace's vec_version, which every write of nodes bumps. A search whose
+// workspace changed (in this process or another) first loads the rows it has
+// not seen: node ids are never reused, so loading the ids above the highest
+// one seen is exact. Deleted nodes are found by counting and marked dead;
+// a part is rebuilt once a quarter of it is dead.
+type nodeIndex struct {
+	dim   int // vector dimensions
+	words int // uint64 words per bit vector
+
+	mu   sync.Mutex
+	orgs map[string]*orgIndex
+}
+
+// orgIndex is one workspace's part of the index. Entries are addressed by
+// their position; ids, meta, dead and length have one element per entry.
+type orgIndex struct {
+	mu      sync.RWMutex
+	version int64 // vec_version this part reflects; -1 before the first load
+	maxID   int64
+	ids     []int64
+	meta    []nodeMeta
+	dead    []bool
+	ndead   int
+	bits    []uint64  // len(ids)*words: the sign bits of each vector
+	vecs    []int8    // len(ids)*dim: each vector as int8…
+	scales  []float32 // …times its scale
+	lex     lexicon
+	names   []string         // the meta values, by name id
+	nameIDs map[string]int32 // and back
+}
+
+// nodeMeta is what searches filter nodes on, as name ids.
+type nodeMeta struct {
+	label, kind, user, domain, sectionType int32
+}
+
+func newNodeIndex(dim int) *nodeIndex {
+	return &nodeIndex{dim: dim, words: (dim + 63) / 64, orgs: map[string]*orgIndex{}}
+}
+
+// part returns workspace org's part, brought up to date with the database.
+func (x *nodeIndex) part(ctx context.Context, db *sql.DB, org string) (*orgIndex, error) {
+	x.mu.Lock()
+	p := x.orgs[org]
+	if p == nil {
+		p = &orgIndex{version: -1}
+		x.orgs[org] = p
+	}
+	x.mu.Unlock()
+	return p, x.sync(ctx, db, org, p)
+}
+
+// bumpVectors records in tx that the nodes of workspace org changed.
+func bumpVectors(ctx context.Context, tx *sql.Tx, org string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE workspaces SET vec_version = vec_version + 1 WHERE org_id = ?`, org)
+	return err
+}
+
+// sync brings part p of workspace org up to date with the database. It
+// reads in one transaction, so what it loads is one consistent snapshot.
+func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgIndex) error {
+	var version int64
+	err := db.QueryRowContext(ctx, `SELECT vec_version FROM workspaces WHERE org_id = ?`, org).Scan(&version)
+	if err != nil && err != sql.ErrNoRows {
+		return fmt.Errorf("node index version: %w", err)
+	}
+	p.mu.RLock()
+	current := p.version == version
+	p.mu.RUnlock()
+	if current {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.version == version {
+		return nil
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE((SELECT vec_version FROM workspaces WHERE org_id = ?), 0)`, org).Scan(&version); err != nil {
+		return fmt.Errorf("node index version: %w", err)
+	}
+	if err := x.load(ctx, tx, org, p); err != nil {
+		return err
+	}
+	if err := p.markDeleted(ctx, tx, org); err != nil {
+		return err
+	}
+	if p.ndead > len(p.ids)/4 {
+		p.ids, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, 0, 0
+		p.bits, p.vecs, p.scales, p.lex = nil, nil, nil, lexicon{}
+		if err := x.load(ctx, tx, org, p); err != nil {
+			return err
+		}
+	}
+	p.version = version
+	return nil
+}
+
+// load appends the nodes of workspace org that p has not seen.
+func (x *nodeIndex) load(ctx context.Context, tx *sql.Tx, org string, p *orgIndex) error {
+	rows, err := tx.QueryContext(ctx, `SELECT v.node_id, n.label, n.kind, n.user_id, n.domain, n.section_type, n.text, v.embedding
+		FROM node_vectors v JOIN nodes n ON n.id = v.node_id AND n.org_id = v.org_id
+		WHERE v.org_id = ? AND v.node_id > ? ORDER BY v.node_id`, org, p.maxID)
+	if err != nil {
+		return fmt.Errorf("load node index: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var label, kind, user, domain, sectionType, text string
+		var b []byte
+		if err := rows.Scan(&id, &label, &kind, &user, &domain, &sectionType, &text, &b); err != nil {
+			return err
+		}
+		m := nodeMeta{p.nameID(label), p.nameID(kind), p.nameID(user), p.nameID(domain), p.nameID(sectionType)}
+		p.ids = append(p.ids, id)
+		p.meta = append(p.meta, m)
+		p.dead = append(p.dead, false)
+		v := blobVector(b)
+		if len(v) != x.dim {
+			return fmt.Errorf("node %d has a vector of %d dimensions, not %d", id, len(v), x.dim)
+		}
+		var scale float32
+		p.vecs, scale = appendInt8(p.vecs, v)
+		p.scales = append(p.scales, scale)
+		p.bits = appendWords(p.bits, bitsBlob(v), x.words)
+		p.lex.add(int32(len(p.ids)-1), user, text)
+		p.maxID = id
+	}
+	return rows.Err()
+}
+
+// nameID returns the name id of s, adding it when new.
+func (p *orgIndex) nameID(s string) int32 {
+	id, ok := p.nameIDs[s]
+	if !ok {
+		if p.nameIDs == nil {
+			p.nameIDs = map[string]int32{}
+		}
+		id = int32(len(p.names))
+		p.names = append(p.names, s)
+		p.nameIDs[s] = id
+	}
+	return id
+}
+
+// markDeleted marks dead the entries whose node is gone from the database.
+// Counting comes first, so a workspace without deletions pays one count.
+func (p *orgIndex) markDeleted(ctx context.Context, tx *sql.Tx, org string) error {
+	var stored int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM node_vectors WHERE org_id = ?`, org).Scan(&stored); err != nil {
+		return fmt.Errorf("node index size: %w", err)
+	}
+	if stored == len(p.ids)-p.ndead {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT node_id FROM node_vectors WHERE org_id = ? ORDER BY node_id`, org)
+	if err != nil {
+		return fmt.Errorf("node index ids: %w", err)
+	}
+	defer rows.Close()
+	live := make([]int64, 0, stored)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		live = append(live, id)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i, id := range p.ids {
+		if _, found := slices.BinarySearch(live, id); !found && !p.dead[i] {
+			p.dead[i] = true
+			p.ndead++
+			p.lex.remove(int32(i), p.names[p.meta[i].user])
+		}
+	}
+	return nil
+}
+
+// entry returns the position of node id in p.
+func (p *orgIndex) entry(id int64) (int, bool) {
+	return slices.BinarySearch(p.ids, id)
+}
+
+// entryFilter is a vectorQuery resolved to one part's name ids; anyName
+// stands for no condition.
+type entryFilter struct {
+	user, label, notLabel, kind, domain int32
+	sectionTypes                        []int32
+}
+
+const anyName = -1
+
+// filter resolves q for p. It reports false when no entry can pass: q
+// names a value no entry has.
+func (p *orgIndex) filter(q vectorQuery) (entryFilter, bool) {
+	f := entryFilter{label: anyName, notLabel: anyName, kind: anyName, domain: anyName}
+	ok := true
+	id := func(s string) int32 {
+		n, found := p.nameIDs[s]
+		ok = ok && found
+		return n
+	}
+	f.user = id(q.user)
+	if q.label != "" {
+		f.label = id(q.label)
+	}
+	if q.kind != "" {
+		f.kind = id(q.kind)
+	}
+	if q.domain != "" {
+		f.domain = id(q.domain)
+	}
+	if q.label == "" && q.user == "" {
+		if n, found := p.nameIDs[LabelMemory]; found {
+			f.notLabel = n // workspace recall never shows per-user memories
+		}
+	}
+	for _, s := range q.sectionTypes {
+		if n, found := p.nameIDs[s]; found {
+			f.sectionTypes = append(f.sectionTypes, n)
+		}
+	}
+	if len(q.sectionTypes) > 0 && len(f.sectionTypes) == 0 {
+		ok = false
+	}
+	return f, ok
+}
+
+// admits reports whether entry i is live and passes f.
+func (p *orgIndex) admits(i int, f *entryFilter) bool {
+	if p.dead[i] {
+		return false
+	}
+	m := &p.meta[i]
+	return m.user == f.user &&
+		(f.label == anyName || m.label == f.label) &&
+		(f.notLabel == anyName || m.label != f.notLabel) &&
+		(f.kind == anyName || m.kind == f.kind) &&
+		(f.domain == anyName || m.domain == f.domain) &&
+		(f.sectionTypes == nil || slices.Contains(f.sectionTypes, m.sectionType))
+}

@@ -1,0 +1,213 @@
+package papermem
+
+import (
+	"math"
+	"slices"
+
+	"github.com/papermem/papermem/internal/ftsterm"
+)
+
+// lexicon holds the BM25 postings of one workspace's nodes, with terms as
+// FTS5 makes them (internal/ftsterm), so that a search here ranks as
+// FTS5's bm25() does without walking every match in SQLite.
+type lexicon struct {
+	terms    map[string]int32 // term → index in postings
+	postings [][]posting
+	length   []int32             // tokens of each entry
+	stats    map[string]lexStats // by collection: user id, "" for shared nodes
+	stems    map[string]string   // token → term, to stem each word once
+	scratch  []int32             // term indexes of the entry being added
+}
+
+// posting is one entry containing a term, with the term's count there.
+type posting struct {
+	entry, tf int32
+}
+
+// lexStats are a collection's BM25 statistics over its live entries.
+type lexStats struct {
+	docs, tokens int
+}
+
+// add indexes the text of entry, which belongs to the collection of user.
+func (l *lexicon) add(entry int32, user, text string) {
+	if l.terms == nil {
+		l.terms, l.stats, l.stems = map[string]int32{}, map[string]lexStats{}, map[string]string{}
+	}
+	ids := l.scratch[:0]
+	ftsterm.Tokens(text, func(token string) {
+		t, ok := l.stems[token]
+		if !ok {
+			t = ftsterm.Term(token)
+			l.stems[token] = t
+		}
+		id, ok := l.terms[t]
+		if !ok {
+			id = int32(len(l.postings))
+			l.terms[t] = id
+			l.postings = append(l.postings, nil)
+		}
+		ids = append(ids, id)
+	})
+	l.scratch = ids
+	n := len(ids)
+	slices.Sort(ids)
+	for i := 0; i < len(ids); {
+		j := i + 1
+		for j < len(ids) && ids[j] == ids[i] {
+			j++
+		}
+		l.postings[ids[i]] = append(l.postings[ids[i]], posting{entry, int32(j - i)})
+		i = j
+	}
+	l.length = append(l.length, int32(n))
+	st := l.stats[user]
+	st.docs++
+	st.tokens += n
+	l.stats[user] = st
+}
+
+// remove takes a deleted entry of user's collection out of the statistics;
+// its postings stay and searches skip it.
+func (l *lexicon) remove(entry int32, user string) {
+	st := l.stats[user]
+	st.docs--
+	st.tokens -= int(l.length[entry])
+	l.stats[user] = st
+}
+
+// counts reports whether entry e's postings count in the collection of
+// user (a name id).
+func (p *orgIndex) counts(e, user int32) bool {
+	return !p.dead[e] && p.meta[e].user == user
+}
+
+// onlyCollection reports whether every entry is live and in the
+// collection of user, so that no posting needs checking.
+func (p *orgIndex) onlyCollection(user string) bool {
+	_, ok := p.lex.stats[user]
+	return ok && p.ndead == 0 && len(p.lex.stats) == 1
+}
+
+// docFreq returns how many live entries of the collection of user (a name
+// id) contain term; all is onlyCollection's answer for that user.
+func (p *orgIndex) docFreq(term string, user int32, all bool) int {
+	id, ok := p.lex.terms[term]
+	if !ok {
+		return 0
+	}
+	ps := p.lex.postings[id]
+	if all {
+		return len(ps)
+	}
+	df := 0
+	for _, x := range ps {
+		if p.counts(x.entry, user) {
+			df++
+		}
+	}
+	return df
+}
+
+// bm25 returns up to k entries admitted by q ranked by BM25 for the query
+// words, best first, as FTS5's bm25() scores them: each word weighs
+// log((N−df+0.5)/(df+0.5)), at least 1e-6, with N, df and the mean length
+// taken over q's collection. Only the postings of the query's words are
+// read, and a bounded heap keeps the best k.
+func (p *orgIndex) bm25(words []string, q vectorQuery, k int) []hit {
+	st := p.lex.stats[q.user]
+	f, ok := p.filter(q)
+	if !ok || st.docs == 0 || k <= 0 {
+		return nil
+	}
+	all := p.onlyCollection(q.user)
+	n, avgdl := float64(st.docs), float64(st.tokens)/float64(st.docs)
+	acc := make([]float64, len(p.ids))
+	var touched []int32
+	for _, w := range words {
+		term := ftsterm.Term(w)
+		id, ok := p.lex.terms[term]
+		if !ok {
+			continue
+		}
+		df := float64(p.docFreq(term, f.user, all))
+		idf := math.Log((n - df + 0.5) / (df + 0.5))
+		if idf <= 0 {
+			idf = 1e-6
+		}
+		for _, x := range p.lex.postings[id] {
+			if !all && !p.counts(x.entry, f.user) {
+				continue
+			}
+			tf := float64(x.tf)
+			s := idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(p.lex.length[x.entry])/avgdl))
+			if acc[x.entry] == 0 {
+				touched = append(touched, x.entry)
+			}
+			acc[x.entry] += s
+		}
+	}
+	best := make(topHits, 0, k)
+	for _, e := range touched {
+		if p.admits(int(e), &f) {
+			best.push(hit{p.ids[e], acc[e]}, k)
+		}
+	}
+	slices.SortFunc(best, func(a, b hit) int { return cmpHits(b, a) })
+	return best
+}
+
+// cmpHits orders hits by score, then by id descending, so that among equal
+// scores the lower id ranks first.
+func cmpHits(a, b hit) int {
+	switch {
+	case a.score < b.score:
+		return -1
+	case a.score > b.score:
+		return 1
+	case a.id > b.id:
+		return -1
+	case a.id < b.id:
+		return 1
+	}
+	return 0
+}
+
+// topHits is a min-heap of hits by cmpHits: the worst kept hit at the root.
+type topHits []hit
+
+// push adds h, keeping at most k hits, the best ones.
+func (t *topHits) push(h hit, k int) {
+	s := *t
+	if len(s) < k {
+		s = append(s, h)
+		for i := len(s) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if cmpHits(s[i], s[parent]) >= 0 {
+				break
+			}
+			s[i], s[parent] = s[parent], s[i]
+			i = parent
+		}
+		*t = s
+		return
+	}
+	if cmpHits(h, s[0]) <= 0 {
+		return
+	}
+	s[0] = h
+	for i := 0; ; {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < len(s) && cmpHits(s[l], s[least]) < 0 {
+			least = l
+		}
+		if r < len(s) && cmpHits(s[r], s[least]) < 0 {
+			least = r
+		}
+		if least == i {
+			break
+		}
+		s[i], s[least] = s[least], s[i]
+		i = least
+	}
+}
