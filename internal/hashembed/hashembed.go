@@ -6,20 +6,28 @@ package hashembed
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/terms"
 )
 
 // Embedder hashes text features into Dim dimensions.
 type Embedder struct {
-	dim int
+	dim  int
+	mask uint64 // dim-1 when dim is a power of two, else 0
 }
 
 // New returns an embedder of dim dimensions (dim > 0).
-func New(dim int) *Embedder { return &Embedder{dim: dim} }
+func New(dim int) *Embedder {
+	e := &Embedder{dim: dim}
+	if dim > 1 && dim&(dim-1) == 0 {
+		e.mask = uint64(dim - 1)
+	}
+	return e
+}
 
 // Name identifies the embedder and its feature scheme; it changes whenever
 // the vectors it produces would.
@@ -58,31 +66,66 @@ func (e *Embedder) EmbedWeighted(_ context.Context, text string, weight func(wor
 	return e.weighted(text, weight), nil
 }
 
+// scratch is the working memory of one embedding, reused through a pool.
+type scratch struct {
+	v      []float64
+	index  map[string]int // each distinct word's place in words
+	words  []wordCount
+	gram   []byte // a word's runes between '<' and '>', UTF-8 encoded
+	starts []int  // the offset in gram of each rune, then len(gram)
+}
+
+type wordCount struct {
+	word  string
+	count int
+}
+
+var scratches = sync.Pool{New: func() any { return &scratch{index: map[string]int{}} }}
+
 func (e *Embedder) weighted(text string, weight func(string) float64) []float32 {
-	v := make([]float64, e.dim)
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	v := sc.v[:0]
+	v = append(v, make([]float64, e.dim)...)
+	sc.v = v
 	// Words in the order they first occur: the sums below, and so the
 	// vector's last bits, do not depend on a map's iteration order.
-	counts := map[string]int{}
-	var order []string
+	clear(sc.index)
+	words := sc.words[:0]
 	for _, w := range Words(text) {
-		if counts[w] == 0 {
-			order = append(order, w)
+		if i, ok := sc.index[w]; ok {
+			words[i].count++
+			continue
 		}
-		counts[w]++
+		sc.index[w] = len(words)
+		words = append(words, wordCount{w, 1})
 	}
-	for _, w := range order {
-		c := counts[w]
-		tf := 1 + math.Log(float64(c))
+	sc.words = words
+	for _, wc := range words {
+		w := wc.word
+		tf := 1 + math.Log(float64(wc.count))
 		if weight != nil {
 			tf *= weight(w)
 		}
-		e.add(v, "w:"+w, wordWeight*tf)
-		if r := []rune(w); len(r) >= ngramMinWord {
-			pr := []rune("<" + w + ">")
-			for n := ngramMin; n <= ngramMax; n++ {
-				for i := 0; i+n <= len(pr); i++ {
-					e.add(v, string(pr[i:i+n]), ngramWeight*tf/float64(len(pr)-n+1)*2)
-				}
+		e.add(v, fnv1a(fnv1a(fnvOffset, "w:"), w), wordWeight*tf)
+		if utf8.RuneCountInString(w) < ngramMinWord {
+			continue
+		}
+		// The n-grams of "<" + w + ">", rune by rune.
+		gram, starts := append(sc.gram[:0], '<'), append(sc.starts[:0], 0)
+		for _, r := range w {
+			starts = append(starts, len(gram))
+			gram = utf8.AppendRune(gram, r)
+		}
+		starts = append(starts, len(gram))
+		gram = append(gram, '>')
+		starts = append(starts, len(gram))
+		sc.gram, sc.starts = gram, starts
+		runes := len(starts) - 1
+		for n := ngramMin; n <= ngramMax; n++ {
+			wn := ngramWeight * tf / float64(runes-n+1) * 2
+			for i := 0; i+n <= runes; i++ {
+				e.add(v, fnv1a(fnvOffset, gram[starts[i]:starts[i+n]]), wn)
 			}
 		}
 	}
@@ -107,11 +150,9 @@ func (e *Embedder) weighted(text string, weight func(string) float64) []float32 
 // Hamming prefilter over them works.
 const spread = 8
 
-// add adds weight w of feature f to spread dimensions with hashed signs.
-func (e *Embedder) add(v []float64, f string, w float64) {
-	h := fnv.New64a()
-	h.Write([]byte(f))
-	x := h.Sum64()
+// add adds weight w of the feature with FNV-1a hash x to spread dimensions
+// with hashed signs.
+func (e *Embedder) add(v []float64, x uint64, w float64) {
 	for range spread {
 		// splitmix64 steps derive independent indices and signs.
 		x += 0x9e3779b97f4a7c15
@@ -119,12 +160,33 @@ func (e *Embedder) add(v []float64, f string, w float64) {
 		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 		z ^= z >> 31
-		if z>>63 == 1 {
-			v[z%uint64(e.dim)] -= w
+		var d uint64
+		if e.mask != 0 {
+			d = z & e.mask // z % dim, for a power of two
 		} else {
-			v[z%uint64(e.dim)] += w
+			d = z % uint64(e.dim)
+		}
+		if z>>63 == 1 {
+			v[d] -= w
+		} else {
+			v[d] += w
 		}
 	}
+}
+
+// FNV-1a, 64 bits, as hash/fnv computes it.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnv1a continues FNV-1a hash h over the bytes of s.
+func fnv1a[T string | []byte](h uint64, s T) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
 }
 
 // Words returns the content words of text with a plural "s" stripped, so

@@ -5,7 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -100,6 +105,114 @@ func TestVectorsPinned(t *testing.T) {
 		got := []string{digest(vs[0]), digest(vs[1]), digest(vs[2]), digest(vs[3]), digest(wv)}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("dim %d: vectors changed (-want +got):\n%s", dim, diff)
+		}
+	}
+}
+
+// referenceVector is weighted as it was before it was made faster: the
+// straightforward reading, which the fast one must match bit for bit.
+func referenceVector(e *Embedder, text string, weight func(string) float64) []float32 {
+	v := make([]float64, e.dim)
+	// Words in the order they first occur: the sums below, and so the
+	// vector's last bits, do not depend on a map's iteration order.
+	counts := map[string]int{}
+	var order []string
+	for _, w := range Words(text) {
+		if counts[w] == 0 {
+			order = append(order, w)
+		}
+		counts[w]++
+	}
+	for _, w := range order {
+		c := counts[w]
+		tf := 1 + math.Log(float64(c))
+		if weight != nil {
+			tf *= weight(w)
+		}
+		referenceAdd(e, v, "w:"+w, wordWeight*tf)
+		if r := []rune(w); len(r) >= ngramMinWord {
+			pr := []rune("<" + w + ">")
+			for n := ngramMin; n <= ngramMax; n++ {
+				for i := 0; i+n <= len(pr); i++ {
+					referenceAdd(e, v, string(pr[i:i+n]), ngramWeight*tf/float64(len(pr)-n+1)*2)
+				}
+			}
+		}
+	}
+	var norm float64
+	for _, x := range v {
+		norm += x * x
+	}
+	out := make([]float32, e.dim)
+	if norm == 0 {
+		return out
+	}
+	norm = math.Sqrt(norm)
+	for i, x := range v {
+		out[i] = float32(x / norm)
+	}
+	return out
+}
+
+// referenceAdd is add as it was, hashing the feature with hash/fnv.
+func referenceAdd(e *Embedder, v []float64, f string, w float64) {
+	h := fnv.New64a()
+	h.Write([]byte(f))
+	x := h.Sum64()
+	for range spread {
+		// splitmix64 steps derive independent indices and signs.
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		z ^= z >> 31
+		if z>>63 == 1 {
+			v[z%uint64(e.dim)] -= w
+		} else {
+			v[z%uint64(e.dim)] += w
+		}
+	}
+}
+
+func TestMatchesReference(t *testing.T) {
+	var texts []string
+	for _, g := range []string{"txt/*", "md/*", "csv_tsv/*", "json/*"} {
+		paths, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "testdocs", g))
+		for _, path := range paths {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range strings.Split(string(b), "\n\n") {
+				texts = append(texts, p)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabet := []rune("abcdefghijklmnopqrstuvwxyz ABCDE éüß日本語ΑΒΓ .,'-0123456789\n\ufffd")
+	for range 2000 {
+		var b strings.Builder
+		for range r.IntN(200) {
+			if r.IntN(50) == 0 {
+				b.WriteByte(byte(0x80 + r.IntN(0x80))) // invalid UTF-8
+			} else {
+				b.WriteRune(alphabet[r.IntN(len(alphabet))])
+			}
+		}
+		texts = append(texts, b.String())
+	}
+	idf := func(w string) float64 { return 1 + math.Log(1+float64(len(w))) }
+	for _, dim := range []int{512, 256, 100} {
+		e := New(dim)
+		for _, text := range texts {
+			for _, weight := range []func(string) float64{nil, idf} {
+				got, want := e.weighted(text, weight), referenceVector(e, text, weight)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("dim %d, %q: component %d is %v, reference %v", dim, text, i, got[i], want[i])
+					}
+				}
+			}
 		}
 	}
 }
