@@ -89,11 +89,17 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 	if p.version == version {
 		return nil
 	}
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	// A deferred transaction on one connection: a read snapshot that
+	// waits for no writer (BeginTx would take the write lock: _txlock).
+	tx, err := db.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer tx.Close()
+	if _, err := tx.ExecContext(ctx, "BEGIN"); err != nil {
+		return fmt.Errorf("node index snapshot: %w", err)
+	}
+	defer tx.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE((SELECT vec_version FROM workspaces WHERE org_id = ?), 0)`, org).Scan(&version); err != nil {
 		return fmt.Errorf("node index version: %w", err)
 	}
@@ -115,7 +121,7 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 }
 
 // load appends the nodes of workspace org that p has not seen.
-func (x *nodeIndex) load(ctx context.Context, tx *sql.Tx, org string, p *orgIndex) error {
+func (x *nodeIndex) load(ctx context.Context, tx *sql.Conn, org string, p *orgIndex) error {
 	rows, err := tx.QueryContext(ctx, `SELECT v.node_id, n.label, n.kind, n.user_id, n.domain, n.section_type, n.text, v.embedding
 		FROM node_vectors v JOIN nodes n ON n.id = v.node_id AND n.org_id = v.org_id
 		WHERE v.org_id = ? AND v.node_id > ? ORDER BY v.node_id`, org, p.maxID)
@@ -164,7 +170,7 @@ func (p *orgIndex) nameID(s string) int32 {
 
 // markDeleted marks dead the entries whose node is gone from the database.
 // Counting comes first, so a workspace without deletions pays one count.
-func (p *orgIndex) markDeleted(ctx context.Context, tx *sql.Tx, org string) error {
+func (p *orgIndex) markDeleted(ctx context.Context, tx *sql.Conn, org string) error {
 	var stored int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM node_vectors WHERE org_id = ?`, org).Scan(&stored); err != nil {
 		return fmt.Errorf("node index size: %w", err)
