@@ -15,6 +15,12 @@ import (
 
 // Terms calls fn with each term of text, in order.
 func Terms(text string, fn func(term string)) {
+	Tokens(text, func(token string) { fn(Term(token)) })
+}
+
+// Tokens calls fn with each token of text, in order, before folding and
+// stemming (see Term).
+func Tokens(text string, fn func(token string)) {
 	start := -1
 	for i, r := range text {
 		if isTokenChar(r) {
@@ -24,12 +30,12 @@ func Terms(text string, fn func(term string)) {
 			continue
 		}
 		if start >= 0 {
-			fn(Term(text[start:i]))
+			fn(text[start:i])
 			start = -1
 		}
 	}
 	if start >= 0 {
-		fn(Term(text[start:]))
+		fn(text[start:])
 	}
 }
 
