@@ -70,6 +70,10 @@ func dsnFor(path string) (string, error) {
 	q.Set("_busy_timeout", "10000")
 	q.Set("_foreign_keys", "1")
 	q.Set("_txlock", "immediate")
+	// Keep each connection's last 64 prepared statements: preparing costs
+	// more than running a point query (go-sqlite3 resets and reuses them,
+	// and re-prepares one whose schema changed).
+	q.Set("_stmt_cache_size", "64")
 	if path == Memory {
 		return "file::memory:?" + q.Encode(), nil
 	}
