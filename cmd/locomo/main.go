@@ -5,7 +5,7 @@
 // among the recalled spans (evidence recall) at several token budgets, for
 // BM25 only, vectors only and the full user recall.
 //
-//	go run -tags sqlite_fts5 ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-latency]
+//	go run -tags sqlite_fts5 ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency]
 package main
 
 import (
@@ -88,6 +88,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	misses := fs.Int("misses", 0, "print up to this many questions the full recall misses at the middle budget")
 	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the recalls to this file")
+	only := fs.String("conversations", "", "comma-separated indexes (from 0) of the conversations to evaluate (default all)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -101,6 +102,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	convs, err := load(*data)
 	if err != nil {
+		return err
+	}
+	if convs, err = selectConversations(convs, *only); err != nil {
 		return err
 	}
 	m, done, err := evalcmd.OpenMemory(ctx, *dbPath)
@@ -224,6 +228,29 @@ func load(path string) ([]conversation, error) {
 		return nil, errors.New(path + ": no conversations")
 	}
 	return convs, nil
+}
+
+// selectConversations keeps the conversations whose indexes list names
+// (comma-separated, from 0), in the dataset's order; "" keeps all.
+func selectConversations(convs []conversation, list string) ([]conversation, error) {
+	if list == "" {
+		return convs, nil
+	}
+	keep := map[int]bool{}
+	for _, s := range strings.Split(list, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || i < 0 || i >= len(convs) {
+			return nil, fmt.Errorf("bad conversation index %q (the file has %d)", s, len(convs))
+		}
+		keep[i] = true
+	}
+	var out []conversation
+	for i, c := range convs {
+		if keep[i] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // session is one dated session of a conversation.

@@ -44,11 +44,23 @@ func TestRun(t *testing.T) {
 	}
 }
 
+func TestRunConversations(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"-data", "testdata/tiny.json", "-conversations", "0", "-retrieval", "full"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, "1 conversations, 5 turns stored") || strings.Contains(got, "bm25") {
+		t.Errorf("output:\n%s", got)
+	}
+}
+
 func TestRunErrors(t *testing.T) {
 	for name, args := range map[string][]string{
 		"missing file": {"-data", "testdata/none.json"},
 		"bad budget":   {"-data", "testdata/tiny.json", "-budgets", "10,x"},
 		"zero budget":  {"-data", "testdata/tiny.json", "-budgets", "0"},
+		"no such conv": {"-data", "testdata/tiny.json", "-conversations", "1"},
+		"bad conv":     {"-data", "testdata/tiny.json", "-conversations", "a"},
 	} {
 		if err := run(context.Background(), args, new(bytes.Buffer)); err == nil {
 			t.Errorf("%s: no error", name)
