@@ -515,9 +515,6 @@ type keyCache struct {
 	mu      sync.RWMutex
 	gen     int64                   // generation every entry was verified at
 	entries map[string][]*cachedKey // by the value's prefix
-
-	stmtMu sync.Mutex               // serialises preparing stmt
-	stmt   atomic.Pointer[sql.Stmt] // reads the generation; prepared on first use
 }
 
 // cachedKey is a verified key: its record and the SHA-256 of its value.
@@ -541,31 +538,9 @@ func (e *cachedKey) record() *APIKey {
 // microseconds, so it does not watch ctx for cancellation: the SQLite
 // driver would start a goroutine per query to do so.
 func (c *keyCache) generation(ctx context.Context, db *sql.DB) (int64, error) {
-	st := c.stmt.Load()
-	if st == nil {
-		var err error
-		if st, err = c.prepare(ctx, db); err != nil {
-			return 0, err
-		}
-	}
 	var gen int64
-	err := st.QueryRowContext(context.WithoutCancel(ctx)).Scan(&gen)
+	err := db.QueryRowContext(context.WithoutCancel(ctx), `SELECT gen FROM api_key_generation`).Scan(&gen)
 	return gen, err
-}
-
-// prepare prepares the generation read once.
-func (c *keyCache) prepare(ctx context.Context, db *sql.DB) (*sql.Stmt, error) {
-	c.stmtMu.Lock()
-	defer c.stmtMu.Unlock()
-	if st := c.stmt.Load(); st != nil {
-		return st, nil
-	}
-	st, err := db.PrepareContext(ctx, `SELECT gen FROM api_key_generation`)
-	if err != nil {
-		return nil, err
-	}
-	c.stmt.Store(st)
-	return st, nil
 }
 
 // get returns the entry of the key verified at generation gen, or nil.
