@@ -5,7 +5,10 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -414,4 +417,56 @@ func BenchmarkAPIKeyAuth(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestAPIKeyRevokedUnderLoad authenticates one key from many goroutines
+// while a second Memory over the same file revokes it: no call that
+// started after the revocation returned may succeed.
+func TestAPIKeyRevokedUnderLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	a, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	k, err := a.Workspace("lab-one").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var revoked atomic.Bool
+	var accepted atomic.Int64
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for refusals := 0; refusals < 20; {
+				after := revoked.Load()
+				_, err := a.AuthenticateAPIKey(ctx, k.Key)
+				switch {
+				case err == nil && after:
+					t.Error("a call that started after the revocation succeeded")
+					return
+				case err == nil:
+					accepted.Add(1)
+				case papermem.ErrorCode(err) == papermem.EUNAUTHORIZED:
+					refusals++
+				default:
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for accepted.Load() < 200 && !t.Failed() {
+		runtime.Gosched()
+	}
+	if err := b.Workspace("lab-one").RevokeAPIKey(ctx, k.KeyID); err != nil {
+		t.Fatal(err)
+	}
+	revoked.Store(true)
+	wg.Wait()
 }
