@@ -1,11 +1,27 @@
 // Command loadbench measures what the HTTP layer adds to papermem calls:
 // recall and paper-exists requests over loopback HTTP at 16 and 64
 // concurrent connections, beside the same calls made in-process, printing
-// throughput, p50/p99 latency, errors and the ratios.
+// throughput, p50/p99 latency, errors, CPU time per call and the ratios.
 //
 //	go run -tags sqlite_fts5 ./cmd/loadbench [-duration 30s] [-papers 500]
 //
-// It listens on 127.0.0.1 only and stops after 8 × duration plus seeding.
+// How the two sides are measured, so that they compare:
+//   - The same calls with the same arguments (call i uses question or DOI
+//     i mod the list), from the same number of goroutines: n connections,
+//     each one goroutine sending its next request when the last is
+//     answered, against n goroutines calling the library. Queueing for the
+//     cores therefore shows on both sides.
+//   - The server is configured as cmd/server is: an API key per request
+//     (Authorization: Bearer), rate limiting on (sized so it never
+//     refuses), and a JSON request log line per request, written to a file.
+//   - Each side runs for the duration in interleaved slices (HTTP, then
+//     in-process, then HTTP...), after a warm-up of both, so that caches
+//     and changes in the machine's load affect both sides alike.
+//   - The client runs in the same process as the server and shares the
+//     cores with it; HTTP CPU per call is client plus server.
+//
+// It listens on 127.0.0.1 only and stops after about 2 × duration per call
+// and concurrency, plus seeding and warm-ups.
 package main
 
 import (
@@ -23,6 +39,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/papermem/papermem"
@@ -38,11 +55,13 @@ func main() {
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("loadbench", flag.ContinueOnError)
-	duration := fs.Duration("duration", 3*time.Second, "length of each measurement (the issue's figure: 30s)")
+	duration := fs.Duration("duration", 3*time.Second, "time measured on each side per call and concurrency (the issue's figure: 30s)")
+	slice := fs.Duration("slice", 5*time.Second, "length of one interleaved slice of a side")
+	warmup := fs.Duration("warmup", time.Second, "warm-up of each side before measuring")
 	papers := fs.Int("papers", 500, "papers seeded before measuring")
 	conc := fs.String("concurrency", "16,64", "comma-separated numbers of concurrent connections")
 	only := fs.String("calls", "recall,paper-exists", "comma-separated calls to measure")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of each HTTP run (client and server) to PREFIX.<call>.<conns>.pprof")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of each call and concurrency (both sides) to PREFIX.<call>.<conns>.pprof")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,6 +73,9 @@ func run(args []string, out io.Writer) error {
 		}
 		levels = append(levels, n)
 	}
+	if *duration <= 0 || *slice <= 0 || *warmup < 0 {
+		return fmt.Errorf("duration and slice must be positive, warmup not negative")
+	}
 
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "papermem-loadbench")
@@ -61,8 +83,7 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	quiet := slog.New(slog.DiscardHandler)
-	m, err := papermem.Open(ctx, filepath.Join(dir, "bench.db"), &papermem.Options{Logger: quiet})
+	m, err := papermem.Open(ctx, filepath.Join(dir, "bench.db"), &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return err
 	}
@@ -79,11 +100,17 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 
+	// The request log as cmd/server writes it, to a file instead of stdout.
+	logFile, err := os.Create(filepath.Join(dir, "requests.log"))
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: httpapi.New(m, httpapi.Config{Logger: quiet, RateLimit: 1 << 30}),
+	srv := &http.Server{Handler: httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(logFile, nil)), RateLimit: 1 << 30}),
 		ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	defer srv.Close()
@@ -117,19 +144,18 @@ func run(args []string, out io.Writer) error {
 		},
 	}
 
-	fmt.Fprintf(out, "each run %v; HTTP over loopback with an API key, keep-alive connections\n\n", *duration)
-	fmt.Fprintf(out, "%-13s %5s | %-38s | %-30s | %s\n", "call", "conns", "HTTP rps      p50      p99   errors", "in-process rps   p50      p99", "p50 added  rps ratio")
+	rounds := int((*duration + *slice - 1) / *slice)
+	fmt.Fprintf(out, "each side %v per row, in %d interleaved slices after a %v warm-up; HTTP over loopback with an API key,\n", *duration, rounds, *warmup)
+	fmt.Fprintf(out, "keep-alive connections, JSON request log; CPU is user+sys per call (HTTP: client and server)\n\n")
+	fmt.Fprintf(out, "%-13s %5s | %8s %8s %8s %6s %10s | %8s %8s %8s %6s %10s | %9s %9s\n", "call", "conns",
+		"HTTP rps", "p50", "p99", "errors", "CPU/call", "in-proc", "p50", "p99", "errors", "CPU/call", "p50 added", "rps ratio")
 	for _, c := range calls {
 		if !slices.Contains(strings.Split(*only, ","), c.name) {
 			continue
 		}
 		for _, n := range levels {
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
-			stop, err := startProfile(*cpuProfile, c.name, n)
-			if err != nil {
-				return err
-			}
-			h := measure(n, *duration, func(i int) error {
+			overHTTP := func(i int) error {
 				req, err := c.request(i)
 				if err != nil {
 					return err
@@ -147,17 +173,34 @@ func run(args []string, out io.Writer) error {
 					return fmt.Errorf("status %d", res.StatusCode)
 				}
 				return nil
-			})
+			}
+			stop, err := startProfile(*cpuProfile, c.name, n)
+			if err != nil {
+				return err
+			}
+			measure(n, *warmup, overHTTP)
+			measure(n, *warmup, c.inProc)
+			var h, p result
+			left := *duration
+			for left > 0 {
+				d := min(*slice, left)
+				left -= d
+				h.add(measure(n, d, overHTTP))
+				p.add(measure(n, d, c.inProc))
+			}
 			if err := stop(); err != nil {
 				return err
 			}
 			client.CloseIdleConnections()
-			p := measure(n, *duration, c.inProc)
-			fmt.Fprintf(out, "%-13s %5d | %8.0f %8s %8s %6d | %8.0f %8s %8s %6d | %9s %9.2f\n",
-				c.name, n, h.rps, fmtDur(h.p50), fmtDur(h.p99), h.errors, p.rps, fmtDur(p.p50), fmtDur(p.p99), p.errors,
-				fmtDur(h.p50-p.p50), h.rps/p.rps)
+			fmt.Fprintf(out, "%-13s %5d | %8.0f %8s %8s %6d %10s | %8.0f %8s %8s %6d %10s | %9s %9.2f\n",
+				c.name, n, h.rps(), fmtDur(h.pct(50)), fmtDur(h.pct(99)), h.errors, fmtDur(h.cpuPerCall()),
+				p.rps(), fmtDur(p.pct(50)), fmtDur(p.pct(99)), p.errors, fmtDur(p.cpuPerCall()),
+				fmtDur(h.pct(50)-p.pct(50)), h.rps()/p.rps())
 			if h.firstErr != nil {
 				fmt.Fprintf(out, "  first HTTP error: %v\n", h.firstErr)
+			}
+			if p.firstErr != nil {
+				fmt.Fprintf(out, "  first in-process error: %v\n", p.firstErr)
 			}
 		}
 	}
@@ -185,23 +228,55 @@ func startProfile(prefix, call string, conns int) (stop func() error, err error)
 	}, nil
 }
 
-// result summarises one measurement.
+// result accumulates the measurements of one side.
 type result struct {
-	rps      float64
-	p50, p99 time.Duration
+	lat      []time.Duration // of successful calls
 	errors   int
 	firstErr error
+	elapsed  time.Duration
+	cpu      time.Duration // process user+sys time
 }
 
-// measure runs fn from n goroutines for d and reports throughput and
-// latency percentiles.
+// add merges another measurement into r.
+func (r *result) add(o result) {
+	r.lat = append(r.lat, o.lat...)
+	r.errors += o.errors
+	if r.firstErr == nil {
+		r.firstErr = o.firstErr
+	}
+	r.elapsed += o.elapsed
+	r.cpu += o.cpu
+}
+
+// rps is successful calls a second.
+func (r *result) rps() float64 { return float64(len(r.lat)) / r.elapsed.Seconds() }
+
+// pct returns the q-th percentile latency.
+func (r *result) pct(q int) time.Duration {
+	if len(r.lat) == 0 {
+		return 0
+	}
+	slices.Sort(r.lat)
+	return r.lat[min(len(r.lat)*q/100, len(r.lat)-1)]
+}
+
+// cpuPerCall is the process's CPU time per call made.
+func (r *result) cpuPerCall() time.Duration {
+	if n := len(r.lat) + r.errors; n > 0 {
+		return r.cpu / time.Duration(n)
+	}
+	return 0
+}
+
+// measure runs fn from n goroutines for d, each calling again as soon as
+// its last call returned, and records every call's latency.
 func measure(n int, d time.Duration, fn func(i int) error) result {
 	var mu sync.Mutex
-	var lat []time.Duration
 	var res result
 	var wg sync.WaitGroup
-	deadline := time.Now().Add(d)
+	cpu0 := cpuTime()
 	start := time.Now()
+	deadline := start.Add(d)
 	for g := range n {
 		wg.Go(func() {
 			var local []time.Duration
@@ -219,7 +294,7 @@ func measure(n int, d time.Duration, fn func(i int) error) result {
 				local = append(local, time.Since(t))
 			}
 			mu.Lock()
-			lat = append(lat, local...)
+			res.lat = append(res.lat, local...)
 			res.errors += errs
 			if res.firstErr == nil {
 				res.firstErr = first
@@ -228,14 +303,18 @@ func measure(n int, d time.Duration, fn func(i int) error) result {
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	slices.Sort(lat)
-	if len(lat) > 0 {
-		res.p50 = lat[len(lat)*50/100]
-		res.p99 = lat[min(len(lat)*99/100, len(lat)-1)]
-	}
-	res.rps = float64(len(lat)) / elapsed.Seconds()
+	res.elapsed = time.Since(start)
+	res.cpu = cpuTime() - cpu0
 	return res
+}
+
+// cpuTime is the user and system CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func fmtDur(d time.Duration) string {
