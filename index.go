@@ -26,12 +26,14 @@ type nodeIndex struct {
 }
 
 // orgIndex is one workspace's part of the index. Entries are addressed by
-// their position; ids, meta, dead and length have one element per entry.
+// their position, in node id order; ids, owners, meta and dead have one
+// element per entry.
 type orgIndex struct {
 	mu      sync.RWMutex
 	version int64 // vec_version this part reflects; -1 before the first load
 	maxID   int64
 	ids     []int64
+	owners  []int64 // the owner id (paper, document, …) of each entry
 	meta    []nodeMeta
 	dead    []bool
 	ndead   int
@@ -110,7 +112,7 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 		return err
 	}
 	if p.ndead > len(p.ids)/4 {
-		p.ids, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, 0, 0
+		p.ids, p.owners, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, 0, 0
 		p.bits, p.vecs, p.scales, p.lex = nil, nil, nil, lexicon{}
 		if err := x.load(ctx, tx, org, p); err != nil {
 			return err
@@ -122,7 +124,7 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 
 // load appends the nodes of workspace org that p has not seen.
 func (x *nodeIndex) load(ctx context.Context, tx *sql.Conn, org string, p *orgIndex) error {
-	rows, err := tx.QueryContext(ctx, `SELECT v.node_id, n.label, n.kind, n.user_id, n.domain, n.section_type, n.text, v.embedding
+	rows, err := tx.QueryContext(ctx, `SELECT v.node_id, n.owner_id, n.label, n.kind, n.user_id, n.domain, n.section_type, n.text, v.embedding
 		FROM node_vectors v JOIN nodes n ON n.id = v.node_id AND n.org_id = v.org_id
 		WHERE v.org_id = ? AND v.node_id > ? ORDER BY v.node_id`, org, p.maxID)
 	if err != nil {
@@ -130,14 +132,15 @@ func (x *nodeIndex) load(ctx context.Context, tx *sql.Conn, org string, p *orgIn
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
+		var id, owner int64
 		var label, kind, user, domain, sectionType, text string
 		var b []byte
-		if err := rows.Scan(&id, &label, &kind, &user, &domain, &sectionType, &text, &b); err != nil {
+		if err := rows.Scan(&id, &owner, &label, &kind, &user, &domain, &sectionType, &text, &b); err != nil {
 			return err
 		}
 		m := nodeMeta{p.nameID(label), p.nameID(kind), p.nameID(user), p.nameID(domain), p.nameID(sectionType)}
 		p.ids = append(p.ids, id)
+		p.owners = append(p.owners, owner)
 		p.meta = append(p.meta, m)
 		p.dead = append(p.dead, false)
 		v := blobVector(b)

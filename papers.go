@@ -342,13 +342,13 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	if err := req.Retrieval.valid(); err != nil {
 		return nil, err
 	}
-	cands, err := w.m.candidates(ctx, query{org: w.org, kind: KindPaper, retrieval: req.Retrieval, limit: paperCandidates(limit)}, q, nil)
+	hs, err := w.m.rank(ctx, query{org: w.org, kind: KindPaper, retrieval: req.Retrieval, limit: paperCandidates(limit)}, q, nil)
 	if err != nil {
 		return nil, err
 	}
 	best := map[int64]float64{}
-	for _, c := range cands {
-		best[c.ownerID] = max(best[c.ownerID], c.Score)
+	for _, h := range hs {
+		best[h.owner] = max(best[h.owner], h.score)
 	}
 	ids := make([]int64, 0, len(best))
 	for id := range best {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/ftsterm"
 	"github.com/papermem/papermem/internal/terms"
@@ -130,12 +131,15 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if req.Label == LabelAny {
 		q.label = ""
 	}
-	cands, err := w.m.candidates(ctx, q, req.Question, req.Keywords)
+	hs, err := w.m.rank(ctx, q, req.Question, req.Keywords)
 	if err != nil {
 		return nil, err
 	}
-	rankSpans(cands, req.Keywords, req.ScopeSignals)
-	return w.countRecall(pack(cands, req.BudgetTokens)), nil
+	res, err := w.m.pack(ctx, q, hs, req.Keywords, req.ScopeSignals, req.BudgetTokens)
+	if err != nil {
+		return nil, err
+	}
+	return w.countRecall(res), nil
 }
 
 // query is what the candidate search needs to know.
@@ -160,7 +164,6 @@ const rrfK = 60
 // candidate is a node considered for a recall.
 type candidate struct {
 	Span
-	lex, vec float64 // the node's score in each search, 0 when absent
 	ownerID  int64
 	kind     string
 	parentID int64
@@ -179,10 +182,17 @@ const (
 	vectorWeight  = 0.25
 )
 
-// candidates runs the full-text and vector searches and fuses their scores:
-// each search's scores are divided by its best score, and the hybrid score
-// is the weighted sum (a node one search missed gets 0 from it).
-func (m *Memory) candidates(ctx context.Context, q query, question string, keywords []string) ([]*candidate, error) {
+// ranked is a node found by the searches, with its fused score and the
+// id of the paper, document, analysis or memory it belongs to.
+type ranked struct {
+	id, owner int64
+	score     float64
+}
+
+// rank runs the full-text and vector searches and fuses their scores, best
+// first: each search's scores are divided by its best score, and the fused
+// score is the weighted sum (a node one search missed gets 0 from it).
+func (m *Memory) rank(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
 	if q.limit == 0 {
 		q.limit = candidateLimit
 	}
@@ -199,32 +209,6 @@ func (m *Memory) candidates(ctx context.Context, q query, question string, keywo
 			return nil, err
 		}
 	}
-	scores := map[int64]*candidate{}
-	var order []int64
-	add := func(hs []hit, set func(c *candidate, s float64)) {
-		if len(hs) == 0 {
-			return
-		}
-		top := hs[0].score
-		for _, h := range hs {
-			c := scores[h.id]
-			if c == nil {
-				c = &candidate{}
-				scores[h.id] = c
-				order = append(order, h.id)
-			}
-			set(c, h.score/top)
-		}
-	}
-	add(lex, func(c *candidate, s float64) { c.lex = s })
-	add(vec, func(c *candidate, s float64) { c.vec = s })
-	if len(order) == 0 {
-		return nil, nil
-	}
-	loaded, err := m.loadCandidates(ctx, q, order)
-	if err != nil {
-		return nil, err
-	}
 	wv := vectorWeight
 	switch q.retrieval {
 	case RetrievalLexical:
@@ -232,12 +216,34 @@ func (m *Memory) candidates(ctx context.Context, q query, question string, keywo
 	case RetrievalVector:
 		wv = 1
 	}
-	for _, c := range loaded {
-		f := scores[c.NodeID]
-		c.lex, c.vec = f.lex, f.vec
-		c.Score = (1-wv)*c.lex + wv*c.vec
+	scores := map[int64]float64{}
+	for _, s := range []struct {
+		hs     []hit
+		weight float64
+	}{{lex, 1 - wv}, {vec, wv}} {
+		for _, h := range s.hs {
+			scores[h.id] += s.weight * h.score / s.hs[0].score
+		}
 	}
-	return loaded, nil
+	p, err := m.index.part(ctx, m.db, q.org)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	out := make([]ranked, 0, len(scores))
+	for id, s := range scores {
+		if e, ok := p.entry(id); ok {
+			out = append(out, ranked{id, p.owners[e], s})
+		}
+	}
+	slices.SortFunc(out, func(a, b ranked) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	return out, nil
 }
 
 // filters returns the SQL conditions on nodes n shared by both searches and
@@ -387,13 +393,15 @@ func (m *Memory) feedback(ctx context.Context, org string, hs []hit) ([]float32,
 	return mean, nil
 }
 
-// loadCandidates reads the nodes with the given ids that pass q's filters,
-// with their provenance.
-func (m *Memory) loadCandidates(ctx context.Context, q query, ids []int64) ([]*candidate, error) {
+// loadCandidates reads the ranked nodes that pass q's filters, with their
+// provenance and fused score.
+func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*candidate, error) {
 	where, args := q.filters()
-	idArgs := make([]any, len(ids))
-	for i, id := range ids {
-		idArgs[i] = id
+	idArgs := make([]any, len(hs))
+	score := make(map[int64]float64, len(hs))
+	for i, h := range hs {
+		idArgs[i] = h.id
+		score[h.id] = h.score
 	}
 	rows, err := m.db.QueryContext(ctx, `SELECT n.id, n.kind, n.owner_id, COALESCE(n.parent_id, 0), n.seq, n.label,
 		n.section, n.section_type, n.text, n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, n.created_at,
@@ -405,7 +413,7 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, ids []int64) ([]*c
 		LEFT JOIN papers ap ON n.kind = 'analysis' AND ap.org_id = a.org_id AND ap.doi = a.doi
 		LEFT JOIN documents d ON n.kind = 'document' AND d.org_id = n.org_id AND d.id = n.owner_id
 		LEFT JOIN memories mm ON n.kind = 'memory' AND mm.org_id = n.org_id AND mm.id = n.owner_id
-		WHERE `+where+` AND n.id IN (`+placeholders(len(ids))+`)`, append(args, idArgs...)...)
+		WHERE `+where+` AND n.id IN (`+placeholders(len(hs))+`)`, append(args, idArgs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("load candidates: %w", err)
 	}
@@ -421,6 +429,7 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, ids []int64) ([]*c
 			return nil, err
 		}
 		p.Kind = c.kind
+		c.Score = score[c.NodeID]
 		if c.kind == KindMemory {
 			json.Unmarshal([]byte(tags), &p.Tags)
 			json.Unmarshal([]byte(meta), &p.Metadata)
@@ -477,17 +486,48 @@ func bestFirst(a, b *Span) int {
 	return cmp.Compare(a.NodeID, b.NodeID)
 }
 
-// pack takes spans in score order while they fit the budget, skipping any
-// whose text repeats or nearly repeats a span already taken.
-func pack(cs []*candidate, budget int) *RecallResult {
+// First and later sizes of the batches in which pack loads candidates.
+const (
+	firstBatch = 64
+	maxBatch   = 512
+)
+
+// pack loads the ranked nodes a batch at a time, in order, applies the
+// boosts (rankSpans) and takes spans while they fit the budget, skipping
+// any whose text repeats or nearly repeats a span already taken; it stops
+// loading once the budget is full. A loaded span is taken only when no
+// node still unloaded could outrank it after boosts (its fused score times
+// the largest boost), so the spans are those of ranking every node first.
+func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int) (*RecallResult, error) {
+	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
 	p := newPacker(budget)
-	for _, c := range cs {
-		if p.full() {
-			break
+	var pending []*candidate
+	next, size := 0, firstBatch
+	for !p.full() && (next < len(hs) || len(pending) > 0) {
+		if next < len(hs) {
+			batch := hs[next:min(next+size, len(hs))]
+			next += len(batch)
+			size = min(2*size, maxBatch)
+			loaded, err := m.loadCandidates(ctx, q, batch)
+			if err != nil {
+				return nil, err
+			}
+			rankSpans(loaded, keywords, signals)
+			pending = append(pending, loaded...)
+			slices.SortStableFunc(pending, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
 		}
-		p.add(c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
+		bound := math.Inf(-1)
+		if next < len(hs) {
+			bound = hs[next].score * maxBoost
+		}
+		taken := 0
+		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
+			c := pending[taken]
+			p.add(c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
+		}
+		pending = pending[taken:]
 	}
-	return &p.res
+	return &p.res, nil
 }
 
 // packer fills a RecallResult within a token budget: the budget invariant
@@ -532,17 +572,35 @@ type textSketch struct {
 }
 
 func sketch(text, owner string) textSketch {
-	t := textSketch{norm: normText(text), owner: owner}
-	for _, w := range strings.Fields(t.norm) {
-		t.words = append(t.words, fnv64a(w))
+	norm := make([]byte, 0, len(text))
+	var words []uint64
+	start := -1 // where the current word begins in norm
+	end := func() {
+		if start >= 0 {
+			words = append(words, fnv64a(norm[start:]))
+			start = -1
+		}
 	}
-	slices.Sort(t.words)
-	t.words = slices.Compact(t.words)
-	return t
+	for _, r := range text {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			end()
+			continue
+		}
+		if start < 0 {
+			if len(norm) > 0 {
+				norm = append(norm, ' ')
+			}
+			start = len(norm)
+		}
+		norm = utf8.AppendRune(norm, unicode.ToLower(r))
+	}
+	end()
+	slices.Sort(words)
+	return textSketch{norm: string(norm), owner: owner, words: slices.Compact(words)}
 }
 
 // fnv64a is the 64-bit FNV-1a hash of s, without hash.Hash's allocation.
-func fnv64a(s string) uint64 {
+func fnv64a[T string | []byte](s T) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
@@ -579,13 +637,6 @@ func (t textSketch) repeats(u textSketch) bool {
 		}
 	}
 	return inter*10 >= 9*(len(a)+len(b)-inter)
-}
-
-// normText lower-cases s and keeps only letters, digits and single spaces.
-func normText(s string) string {
-	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}), " ")
 }
 
 func placeholders(n int) string {

@@ -121,7 +121,8 @@ func TestDeletePaper(t *testing.T) {
 }
 
 // TestTwoHandles opens one database twice, as two processes would, and
-// checks that each sees the other's writes, including in vector search.
+// checks that each sees the other's writes and deletions in both in-process
+// searches (BM25 and vectors).
 func TestTwoHandles(t *testing.T) {
 	path := t.TempDir() + "/shared.db"
 	m1, err := papermem.Open(ctx, path, nil)
@@ -134,20 +135,25 @@ func TestTwoHandles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m2.Close()
-	// Warm m2's vector index before m1 writes.
+	modes := []papermem.Retrieval{papermem.RetrievalLexical, papermem.RetrievalVector}
+	// Warm m2's node index before m1 writes.
 	if _, err := m2.Recall(ctx, papermem.RecallRequest{Question: "anything", Retrieval: papermem.RetrievalVector}); err != nil {
 		t.Fatal(err)
 	}
 	mustStore(t, m1, vitaminD)
-	res, err := m2.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture risk", Retrieval: papermem.RetrievalVector})
-	if err != nil || len(res.Spans) == 0 {
-		t.Fatalf("second handle vector recall = %+v, %v", res, err)
+	for _, mode := range modes {
+		res, err := m2.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture risk", Retrieval: mode})
+		if err != nil || len(res.Spans) == 0 {
+			t.Fatalf("second handle %q recall = %+v, %v", mode, res, err)
+		}
 	}
 	if err := m1.DeletePaper(ctx, vitaminD.DOI); err != nil {
 		t.Fatal(err)
 	}
-	res, err = m2.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture risk", Retrieval: papermem.RetrievalVector})
-	if err != nil || len(res.Spans) != 0 {
-		t.Fatalf("second handle recalls a deleted paper: %+v, %v", res, err)
+	for _, mode := range modes {
+		res, err := m2.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture risk", Retrieval: mode})
+		if err != nil || len(res.Spans) != 0 {
+			t.Fatalf("second handle %q recall finds a deleted paper: %+v, %v", mode, res, err)
+		}
 	}
 }

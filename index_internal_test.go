@@ -1,0 +1,166 @@
+package papermem
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/papermem/papermem/internal/scifact"
+	"github.com/papermem/papermem/internal/terms"
+)
+
+// scifactMemory stores the first n SciFact abstracts as papers 10.1/d0…
+// and returns the memory with the corpus and the claims.
+func scifactMemory(t *testing.T, n int) (*Memory, []scifact.Doc, []scifact.Query) {
+	t.Helper()
+	dir := filepath.Join("..", "shared", "eval", "scifact")
+	docs, err := scifact.Corpus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := scifact.Queries(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open(context.Background(), filepath.Join(t.TempDir(), "scifact.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	for i, d := range docs[:n] {
+		if _, _, err := m.StorePaper(context.Background(), PaperInput{DOI: fmt.Sprintf("10.1/d%d", i), Title: d.Title, Text: d.Text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m, docs, claims
+}
+
+// TestBM25MatchesFTS5 checks the node index's BM25 search against FTS5's
+// own bm25() over a table holding exactly the searched collection (the
+// workspace's shared nodes): the same nodes, in the same order, with the
+// same scores; also after a deletion and beside another user's memories,
+// which must count in neither the ranking nor the statistics.
+func TestBM25MatchesFTS5(t *testing.T) {
+	m, docs, claims := scifactMemory(t, 150)
+	ctx := context.Background()
+	if _, err := m.Remember(ctx, "u1", MemoryInput{Text: docs[0].Text}); err != nil {
+		t.Fatal(err)
+	}
+	compare := func(stage string) {
+		t.Helper()
+		compared := 0
+		if _, err := m.db.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
+			CREATE VIRTUAL TABLE ref_fts USING fts5 (text, tokenize = 'porter unicode61 remove_diacritics 2');
+			INSERT INTO ref_fts (rowid, text) SELECT id, text FROM nodes WHERE org_id = ? AND user_id = ''`, m.org); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range claims[:40] {
+			words := distinct(terms.Content(c.Text))
+			var phrases []string
+			for _, w := range words {
+				phrases = append(phrases, `"`+w+`"`)
+			}
+			rows, err := m.db.QueryContext(ctx, `SELECT rowid, -bm25(ref_fts) FROM ref_fts WHERE ref_fts MATCH ?
+				ORDER BY bm25(ref_fts), rowid LIMIT 20`, strings.Join(phrases, " OR "))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []hit
+			for rows.Next() {
+				var h hit
+				rows.Scan(&h.id, &h.score)
+				want = append(want, h)
+			}
+			rows.Close()
+			if len(want) > 0 {
+				compared++
+			}
+			got, err := m.lexical(ctx, query{org: m.org, limit: 20}, c.Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s: %q: %d hits, FTS5 %d", stage, c.Text, len(got), len(want))
+			}
+			for i := range want {
+				if got[i].id != want[i].id || math.Abs(got[i].score-want[i].score) > 1e-9*math.Abs(want[i].score) {
+					t.Fatalf("%s: %q: hit %d = %+v, FTS5 %+v", stage, c.Text, i, got[i], want[i])
+				}
+			}
+		}
+		if compared < 30 {
+			t.Fatalf("%s: only %d of 40 claims found anything", stage, compared)
+		}
+	}
+	compare("stored")
+	for i := range 20 {
+		if err := m.DeletePaper(ctx, fmt.Sprintf("10.1/d%d", 3*i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compare("after deletions")
+	if p := m.index.orgs[m.org]; p.ndead == 0 {
+		t.Fatal("no entry marked dead after deletions")
+	}
+	for i := range 40 {
+		if err := m.DeletePaper(ctx, fmt.Sprintf("10.1/d%d", 3*i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compare("after the part is rebuilt")
+	if p := m.index.orgs[m.org]; p.ndead != 0 {
+		t.Fatalf("%d entries dead after a quarter was deleted: the part was not rebuilt", p.ndead)
+	}
+}
+
+// TestPackMatchesFullRanking checks that packing in batches, which stops
+// loading once the budget is full, takes exactly the spans of loading and
+// boosting every ranked node first, whatever the budget, keywords, scope
+// signals and label.
+func TestPackMatchesFullRanking(t *testing.T) {
+	m, _, claims := scifactMemory(t, 120)
+	ctx := context.Background()
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range 60 {
+		c := claims[i]
+		q := query{org: m.org, limit: candidateLimit}
+		if i%2 == 0 {
+			q.label = LabelClaim
+		}
+		var keywords, signals []string
+		if i%3 == 0 {
+			keywords = strings.Fields(c.Text)[:2]
+		}
+		if i%4 == 0 {
+			signals = []string{"evidence", "mechanisms"}
+		}
+		budget := 1 + rnd.IntN(6000)
+		hs, err := m.rank(ctx, q, c.Text, keywords)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.pack(ctx, q, hs, keywords, signals, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := m.loadCandidates(ctx, q, hs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rankSpans(all, keywords, signals)
+		want := newPacker(budget)
+		for _, c := range all {
+			want.add(c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
+		}
+		if diff := cmp.Diff(&want.res, got); diff != "" {
+			t.Fatalf("claim %d, budget %d: batched packing differs (-all first +batched):\n%s", i, budget, diff)
+		}
+	}
+}
