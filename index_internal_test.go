@@ -2,6 +2,7 @@ package papermem
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -18,7 +20,7 @@ import (
 
 // scifactMemory stores the first n SciFact abstracts as papers 10.1/d0…
 // and returns the memory with the corpus and the claims.
-func scifactMemory(t *testing.T, n int) (*Memory, []scifact.Doc, []scifact.Query) {
+func scifactMemory(t testing.TB, n int) (*Memory, []scifact.Doc, []scifact.Query) {
 	t.Helper()
 	dir := filepath.Join("..", "shared", "eval", "scifact")
 	docs, err := scifact.Corpus(dir)
@@ -34,7 +36,7 @@ func scifactMemory(t *testing.T, n int) (*Memory, []scifact.Doc, []scifact.Query
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	for i, d := range docs[:n] {
+	for i, d := range docs[:min(n, len(docs))] {
 		if _, _, err := m.StorePaper(context.Background(), PaperInput{DOI: fmt.Sprintf("10.1/d%d", i), Title: d.Title, Text: d.Text}); err != nil {
 			t.Fatal(err)
 		}
@@ -163,4 +165,64 @@ func TestPackMatchesFullRanking(t *testing.T) {
 			t.Fatalf("claim %d, budget %d: batched packing differs (-all first +batched):\n%s", i, budget, diff)
 		}
 	}
+}
+
+var benchDB = flag.String("benchdb", "", "BenchmarkBM25Stage: a database built by cmd/bench -dir (default: 2,000 SciFact abstracts stored afresh)")
+
+// BenchmarkBM25Stage measures the BM25 stage of recall (the node index's
+// best 200 for a SciFact claim, every label) against the raw FTS5 query
+// MATCH … ORDER BY rank LIMIT 200 over the same words and nodes, the two
+// alternating in one loop, and reports each one's mean and their ratio.
+func BenchmarkBM25Stage(b *testing.B) {
+	ctx := context.Background()
+	var m *Memory
+	var claims []scifact.Query
+	if *benchDB != "" {
+		var err error
+		if m, err = Open(ctx, *benchDB, nil); err != nil {
+			b.Fatal(err)
+		}
+		defer m.Close()
+		if claims, err = scifact.Queries(filepath.Join("..", "shared", "eval", "scifact")); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		m, _, claims = scifactMemory(b, 2000)
+	}
+	var nodes int
+	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = ?`, m.org).Scan(&nodes); err != nil {
+		b.Fatal(err)
+	}
+	q := query{org: m.org, limit: candidateLimit}
+	if _, err := m.lexical(ctx, q, "warm the index"); err != nil {
+		b.Fatal(err)
+	}
+	var stage, raw time.Duration
+	for i := 0; b.Loop(); i++ {
+		text := claims[i%len(claims)].Text
+		start := time.Now()
+		if _, err := m.lexical(ctx, q, text); err != nil {
+			b.Fatal(err)
+		}
+		stage += time.Since(start)
+
+		var phrases []string
+		for _, w := range distinct(terms.Content(text)) {
+			phrases = append(phrases, `"`+w+`"`)
+		}
+		start = time.Now()
+		rows, err := m.db.QueryContext(ctx, `SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rank LIMIT 200`,
+			strings.Join(phrases, " OR "))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rows.Next() {
+		}
+		rows.Close()
+		raw += time.Since(start)
+	}
+	b.ReportMetric(float64(nodes), "nodes")
+	b.ReportMetric(float64(stage.Microseconds())/1000/float64(b.N), "stage-ms/op")
+	b.ReportMetric(float64(raw.Microseconds())/1000/float64(b.N), "fts5-ms/op")
+	b.ReportMetric(float64(stage)/float64(raw), "stage/fts5")
 }
