@@ -3,6 +3,7 @@ package papermem
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/papermem/papermem/internal/ftsterm"
 )
@@ -15,7 +16,7 @@ type lexicon struct {
 	postings [][]posting
 	length   []int32             // tokens of each entry
 	stats    map[string]lexStats // by collection: user id, "" for shared nodes
-	stems    map[string]string   // token → term, to stem each word once
+	tokens   map[string]int32    // token → term index, to fold and stem each word once
 	scratch  []int32             // term indexes of the entry being added
 }
 
@@ -32,20 +33,19 @@ type lexStats struct {
 // add indexes the text of entry, which belongs to the collection of user.
 func (l *lexicon) add(entry int32, user, text string) {
 	if l.terms == nil {
-		l.terms, l.stats, l.stems = map[string]int32{}, map[string]lexStats{}, map[string]string{}
+		l.terms, l.stats, l.tokens = map[string]int32{}, map[string]lexStats{}, map[string]int32{}
 	}
 	ids := l.scratch[:0]
 	ftsterm.Tokens(text, func(token string) {
-		t, ok := l.stems[token]
+		id, ok := l.tokens[token]
 		if !ok {
-			t = ftsterm.Term(token)
-			l.stems[token] = t
-		}
-		id, ok := l.terms[t]
-		if !ok {
-			id = int32(len(l.postings))
-			l.terms[t] = id
-			l.postings = append(l.postings, nil)
+			t := ftsterm.Term(token)
+			if id, ok = l.terms[t]; !ok {
+				id = int32(len(l.postings))
+				l.terms[t] = id
+				l.postings = append(l.postings, nil)
+			}
+			l.tokens[strings.Clone(token)] = id
 		}
 		ids = append(ids, id)
 	})
