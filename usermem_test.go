@@ -281,6 +281,7 @@ func TestRecallUserConversationRanking(t *testing.T) {
 		"Bob: I went to the pottery class with a friend.",
 		"Bob: I went to the pottery class last Friday evening.",
 	)
+	mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Bob: Congrats on the promotion, you earned it!", Key: "promotion"})
 	t.Run("NamesOverFiller", func(t *testing.T) {
 		got := recallKeys(t, w, "ada", "What does Zorblat think about painting?", papermem.RetrievalHybrid)
 		if len(got) == 0 || got[0] != "s2:1" {
@@ -291,6 +292,13 @@ func TestRecallUserConversationRanking(t *testing.T) {
 		got := recallKeys(t, w, "ada", "When did Bob go to the pottery class?", papermem.RetrievalHybrid)
 		if len(got) == 0 || got[0] != "s2:3" {
 			t.Errorf("recalled %v; want s2:3 (it says when) first", got)
+		}
+	})
+	t.Run("Inflections", func(t *testing.T) {
+		// "promoted" and "promotion" share FTS5's stem.
+		got := recallKeys(t, w, "ada", "Who was promoted?", papermem.RetrievalHybrid)
+		if len(got) == 0 || got[0] != "promotion" {
+			t.Errorf("recalled %v; want the promotion first", got)
 		}
 	})
 	t.Run("NamedPeriods", func(t *testing.T) {

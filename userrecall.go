@@ -8,26 +8,26 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
+	"github.com/papermem/papermem/internal/ftsterm"
 	"github.com/papermem/papermem/internal/terms"
 )
 
 // Conversational recall over one user's memories. The full (hybrid) recall
 // works in five steps:
 //
-//  1. The question is analysed: its content words become weighted terms
-//     (names and other capitalised words, numbers and keywords weigh more),
-//     and cues tell whether it asks about time and which months or years it
-//     names.
-//  2. Candidates come from FTS5 (the user's memories that contain the
-//     question's informative terms, those rare among the user's own
-//     memories) and, at the same time, from a kNN over the user's vectors.
-//  3. Each candidate is rescored with BM25 computed from the user's own
-//     document frequencies and the term weights, fused with its cosine
-//     similarity; a question about time favours memories that carry dates
-//     or time expressions and those of the periods it names.
+//  1. The question is analysed: its content words become weighted terms,
+//     stemmed as FTS5 stems them (names and other capitalised words,
+//     numbers and keywords weigh more), and cues tell whether it asks about
+//     time and which months or years it names.
+//  2. Candidates come from the node index, with the user's own document
+//     frequencies: the memories that contain the question's informative
+//     terms (those rare among the user's memories) best by weighted BM25,
+//     and the memories nearest to the question's IDF-weighted vector.
+//  3. Each candidate's weighted BM25 is fused with its cosine similarity;
+//     a question about time favours memories that carry dates or time
+//     expressions and those of the periods it names.
 //  4. The best hits bring their neighbours, the memories just before and
 //     after them in the same session: a neighbour's score grows by the
 //     hit's times neighbourDecay for each step away.
@@ -39,8 +39,8 @@ import (
 
 // Tuning of the conversational ranking, chosen on LoCoMo (cmd/locomo).
 const (
-	memLexicalPool  = 150  // FTS5 candidates
-	memVectorPool   = 100  // kNN candidates
+	memLexicalPool  = 150  // BM25 candidates
+	memVectorPool   = 200  // nearest-vector candidates
 	commonShare     = 0.25 // terms in more of the memories do not select candidates
 	bm25K1          = 1.2  // BM25 term-frequency saturation
 	bm25B           = 0.75 // BM25 length normalisation
@@ -65,16 +65,21 @@ type memCand struct {
 	occurred string
 	tags     string  // JSON, decoded into Provenance once packed
 	meta     string  // JSON, decoded into Provenance once packed
-	lexRank  int     // 1-based FTS5 rank; 0 when FTS5 did not return it
-	cos      float64 // cosine similarity to the question; 0 when kNN did not return it
+	lex      float64 // weighted BM25 for the question
+	cos      float64 // cosine similarity to the question
+}
+
+// memHit is a candidate memory node with its score in the one search of a
+// single-source recall, or its BM25 and cosine for the full recall.
+type memHit struct {
+	id              int64
+	score, lex, cos float64
 }
 
 // memTerm is a weighted content word of the question.
 type memTerm struct {
-	word   string // lower-case, as searched in FTS5
-	stem   string // light stem, as matched in memory text
+	term   string // as FTS5 and the node index make it (internal/ftsterm)
 	weight float64
-	df     float64 // memories of the user that contain it
 	idf    float64 // from the user's own memories
 }
 
@@ -82,7 +87,6 @@ type memTerm struct {
 type memQuery struct {
 	text     string // question and keywords
 	terms    []memTerm
-	memories float64  // the user's memories, once counted
 	temporal bool     // the question asks about time
 	periods  []string // "2006", "2006-01" or "-01" prefixes of occurred_at it names
 }
@@ -91,67 +95,36 @@ type memQuery struct {
 // LabelMemory) and packs them into the budget.
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
 	q := analyseQuestion(r.Question, r.Keywords)
-	// The vector search runs beside the full-text search.
-	var vec []hit
-	var vecErr error
-	var wg sync.WaitGroup
-	if r.Retrieval != RetrievalLexical {
-		wg.Go(func() { vec, vecErr = w.memoryVector(ctx, user, q.text, memVectorPool) })
-	}
-	var lex []int64
+	var hits []memHit
 	var err error
 	switch r.Retrieval {
-	case RetrievalLexical:
-		var hits []hit
-		hits, err = w.m.lexical(ctx, query{org: w.org, user: user, label: LabelMemory, limit: memLexicalPool}, q.text)
-		for _, h := range hits {
-			lex = append(lex, h.id)
-		}
-	case RetrievalHybrid:
-		if err = w.userIDF(ctx, user, &q); err == nil {
-			lex, err = w.memoryLexical(ctx, user, q, memLexicalPool)
-		}
+	case RetrievalLexical, RetrievalVector:
+		hits, err = w.memorySource(ctx, user, q.text, r.Retrieval)
+	default:
+		hits, err = w.memoryCandidates(ctx, user, &q)
 	}
-	wg.Wait()
 	if err != nil {
 		return nil, err
 	}
-	if vecErr != nil {
-		return nil, vecErr
-	}
-	cands := map[int64]*memCand{}
-	var ids []int64
-	add := func(id int64) *memCand {
-		c := cands[id]
-		if c == nil {
-			c = &memCand{}
-			c.NodeID = id
-			cands[id] = c
-			ids = append(ids, id)
-		}
-		return c
-	}
-	for i, id := range lex {
-		add(id).lexRank = i + 1
-	}
-	for _, h := range vec {
-		add(h.id).cos = h.score
-	}
-	if len(ids) == 0 {
+	if len(hits) == 0 {
 		return &RecallResult{Spans: []Span{}}, nil
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
 	}
 	loaded, err := w.loadMemories(ctx, user, false, ids)
 	if err != nil {
 		return nil, err
 	}
+	byNode := make(map[int64]*memCand, len(loaded))
 	for _, c := range loaded {
-		f := cands[c.NodeID]
-		c.lexRank, c.cos = f.lexRank, f.cos
-		switch r.Retrieval {
-		case RetrievalLexical:
-			c.Score = 1 / float64(rrfK+c.lexRank)
-		case RetrievalVector:
-			c.Score = c.cos
+		byNode[c.NodeID] = c
+	}
+	for _, h := range hits {
+		if c := byNode[h.id]; c != nil {
+			c.Score = h.score
+			c.lex, c.cos = h.lex, h.cos
 		}
 	}
 	if r.Retrieval == RetrievalHybrid {
@@ -176,12 +149,13 @@ func analyseQuestion(question string, keywords []string) memQuery {
 	q := memQuery{text: strings.TrimSpace(question + " " + strings.Join(keywords, " "))}
 	at := map[string]int{}
 	addTerm := func(word string, weight float64) {
-		if i, ok := at[word]; ok {
+		term := ftsterm.Term(word)
+		if i, ok := at[term]; ok {
 			q.terms[i].weight = max(q.terms[i].weight, weight)
 			return
 		}
-		at[word] = len(q.terms)
-		q.terms = append(q.terms, memTerm{word: word, stem: lightStem(word), weight: weight})
+		at[term] = len(q.terms)
+		q.terms = append(q.terms, memTerm{term: term, weight: weight})
 	}
 	for i, raw := range rawWords(question) {
 		word := strings.ToLower(raw)
@@ -211,36 +185,6 @@ func analyseQuestion(question string, keywords []string) memQuery {
 // rawWords returns the runs of letters and digits of s, as written.
 func rawWords(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// lightStem strips common English inflections (plural -s, then -ing or
-// -ed) so that inflected forms of a word share a stem: paintings, painting
-// and painted all become "paint".
-func lightStem(w string) string {
-	n := len(w)
-	switch {
-	case n > 4 && strings.HasSuffix(w, "ies"):
-		return w[:n-3] + "y"
-	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		w = w[:n-1]
-		if strings.HasSuffix(w, "sse") || strings.HasSuffix(w, "xe") || strings.HasSuffix(w, "che") || strings.HasSuffix(w, "she") {
-			w = w[:len(w)-1] // boxes -> box
-		}
-	}
-	switch n = len(w); {
-	case n > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:n-3]
-	case n > 4 && strings.HasSuffix(w, "ed"):
-		w = w[:n-2]
-	}
-	n = len(w)
-	if n > 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
-		w = w[:n-1] // running -> runn -> run
-	}
-	if n := len(w); n > 3 && w[n-1] == 'e' {
-		w = w[:n-1] // loved, love -> lov
-	}
-	return w
 }
 
 // monthNames are the English month names, January first.
@@ -366,110 +310,140 @@ func inPeriod(occurred string, periods []string) bool {
 	return false
 }
 
-// userIDF counts the user's memories and, for each term, those that
-// contain it (FTS5's porter stemming decides), and sets the terms' inverse
-// document frequencies.
-func (w *Workspace) userIDF(ctx context.Context, user string, q *memQuery) error {
-	sel := []string{"(SELECT count(*) FROM memories WHERE org_id = ? AND user_id = ?)"}
-	args := []any{w.org, user}
-	for _, t := range q.terms {
-		sel = append(sel, "(SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH ?)")
-		args = append(args, memoryMatch(w.org, user, []memTerm{t}))
-	}
-	counts := make([]float64, len(sel))
-	dest := make([]any, len(sel))
-	for i := range counts {
-		dest[i] = &counts[i]
-	}
-	if err := w.m.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", "), args...).Scan(dest...); err != nil {
-		return fmt.Errorf("term frequencies: %w", err)
-	}
-	q.memories = counts[0]
-	for i := range q.terms {
-		t := &q.terms[i]
-		t.df = counts[i+1]
-		t.idf = math.Log(1 + (q.memories-t.df+0.5)/(t.df+0.5))
-	}
-	return nil
-}
-
-// memoryMatch is the FTS5 query for the memories of user containing any of
-// the terms. The user's scope token already names the workspace.
-func memoryMatch(org, user string, ts []memTerm) string {
-	words := make([]string, len(ts))
-	for i, t := range ts {
-		words[i] = `"` + t.word + `"`
-	}
-	return "scope:" + userToken(org, user) + " AND text:(" + strings.Join(words, " OR ") + ")"
-}
-
-// memoryLexical returns up to limit node ids of the user's memories that
-// contain the question's informative terms, those in at most
-// commonShare of the memories (all terms when none is), ranked by FTS5.
-// Common terms still count when candidates are scored.
-func (w *Workspace) memoryLexical(ctx context.Context, user string, q memQuery, limit int) ([]int64, error) {
-	var ts []memTerm
-	for _, t := range q.terms {
-		if t.df > 0 && t.df <= commonShare*q.memories {
-			ts = append(ts, t)
+// memorySource returns the memories of user that one search alone finds
+// for text: BM25 (RetrievalLexical) or the cosine similarity of the
+// IDF-weighted question vector (RetrievalVector).
+func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retrieval) ([]memHit, error) {
+	q := query{org: w.org, user: user, label: LabelMemory, limit: memLexicalPool}
+	var hits []hit
+	var err error
+	if r == RetrievalLexical {
+		hits, err = w.m.lexical(ctx, q, text)
+	} else {
+		var qv []float32
+		if qv, err = w.m.embedQuery(ctx, q, text); err == nil {
+			hits, err = w.m.nearest(ctx, vectorQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}, qv)
 		}
 	}
-	if len(ts) == 0 {
-		for _, t := range q.terms {
-			if t.df > 0 {
-				ts = append(ts, t)
-			}
+	out := make([]memHit, len(hits))
+	for i, h := range hits {
+		out[i] = memHit{id: h.id, score: h.score}
+	}
+	return out, err
+}
+
+// memoryCandidates returns the candidates of the full recall with their
+// weighted BM25 and cosine similarity, and sets the terms' IDF: the
+// memLexicalPool best by BM25 (memoryLexical) and the memVectorPool
+// nearest to the question's vector, each word of which weighs by its IDF
+// among the user's memories. Everything comes from the node index.
+func (w *Workspace) memoryCandidates(ctx context.Context, user string, q *memQuery) ([]memHit, error) {
+	vq := vectorQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}
+	p, err := w.m.index.part(ctx, w.m.db, w.org)
+	if err != nil {
+		return nil, err
+	}
+	best, lexOf := memoryLexical(p, vq, q)
+	if lexOf == nil {
+		return nil, nil // the user has no memories
+	}
+	qv, err := w.m.embedQuery(ctx, query{org: w.org, user: user, label: LabelMemory}, q.text)
+	if err != nil {
+		return nil, err
+	}
+	vec, err := w.m.nearest(ctx, vq, qv)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	out := make([]memHit, 0, len(best)+len(vec))
+	seen := make(map[int64]bool, len(best)+len(vec))
+	for _, h := range best {
+		if e, ok := p.entry(h.id); ok {
+			out = append(out, memHit{id: h.id, lex: h.score, cos: max(p.cosine(e, qv), 0)})
+			seen[h.id] = true
 		}
 	}
-	if len(ts) == 0 {
+	for _, h := range vec {
+		if !seen[h.id] {
+			out = append(out, memHit{id: h.id, lex: lexOf[h.id], cos: h.score})
+		}
+	}
+	return out, nil
+}
+
+// memoryLexical sets the IDF of q's terms from the user's memories (vq's
+// collection in part p) and scores by weighted BM25 every memory that
+// contains a term. It returns the memLexicalPool best among those that
+// contain an informative term (one in at most commonShare of the user's
+// memories; any term when none is), best first, and the score of every
+// memory scored, by node id; nil when the user has no memories. Common
+// terms select no candidate but count in every score.
+func memoryLexical(p *orgIndex, vq vectorQuery, q *memQuery) ([]hit, map[int64]float64) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	f, ok := p.filter(vq)
+	st := p.lex.stats[vq.user]
+	if !ok || st.docs == 0 {
 		return nil, nil
 	}
-	rows, err := w.m.db.QueryContext(ctx, `SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rank LIMIT ?`,
-		memoryMatch(w.org, user, ts), limit)
-	if err != nil {
-		return nil, fmt.Errorf("full-text search: %w", err)
+	all := p.onlyCollection(vq.user)
+	n, avgLen := float64(st.docs), float64(st.tokens)/float64(st.docs)
+	dfs := make([]float64, len(q.terms))
+	informative := false
+	for i := range q.terms {
+		t := &q.terms[i]
+		dfs[i] = float64(p.docFreq(t.term, f.user, all))
+		t.idf = math.Log(1 + (n-dfs[i]+0.5)/(dfs[i]+0.5))
+		informative = informative || dfs[i] > 0 && dfs[i] <= commonShare*n
 	}
-	return scanIDs(rows)
+	acc := make([]float64, len(p.ids))
+	selected := make([]bool, len(p.ids))
+	var touched []int32
+	for i, t := range q.terms {
+		id, ok := p.lex.terms[t.term]
+		if !ok {
+			continue
+		}
+		selects := !informative || dfs[i] <= commonShare*n
+		for _, x := range p.lex.postings[id] {
+			if !p.admits(int(x.entry), &f) {
+				continue
+			}
+			if acc[x.entry] == 0 {
+				touched = append(touched, x.entry)
+			}
+			tf := float64(x.tf)
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(p.lex.length[x.entry])/avgLen)
+			acc[x.entry] += t.weight * t.idf * tf * (bm25K1 + 1) / (tf + norm)
+			selected[x.entry] = selected[x.entry] || selects
+		}
+	}
+	best := make(topHits, 0, memLexicalPool)
+	scores := make(map[int64]float64, len(touched))
+	for _, e := range touched {
+		scores[p.ids[e]] = acc[e]
+		if selected[e] {
+			best.push(hit{p.ids[e], acc[e]}, memLexicalPool)
+		}
+	}
+	slices.SortFunc(best, func(a, b hit) int { return cmpHits(b, a) })
+	return best, scores
 }
 
-// scoreMemories gives each candidate its fused score.
+// scoreMemories gives each candidate its fused score: its BM25 and cosine
+// similarity, each divided by the best among the candidates, weighed by
+// vectorShare, then the boosts of time questions and named periods.
 func scoreMemories(cs []*memCand, q memQuery) {
-	term := make(map[string][]int, len(q.terms)) // stem -> indexes in q.terms
-	for i, t := range q.terms {
-		term[t.stem] = append(term[t.stem], i)
+	var maxLex, maxCos float64
+	for _, c := range cs {
+		maxLex, maxCos = max(maxLex, c.lex), max(maxCos, c.cos)
 	}
-	tf := make([][]float64, len(cs)) // occurrences of each term
-	lens := make([]float64, len(cs))
-	dated := make([]bool, len(cs))
-	var avgLen, maxLex, maxCos float64
-	for i, c := range cs {
-		ws := terms.Words(c.Text)
-		dated[i] = q.temporal && mentionsTime(ws)
-		tf[i] = make([]float64, len(q.terms))
-		for _, w := range ws {
-			for _, j := range term[lightStem(w)] {
-				tf[i][j]++
-			}
-		}
-		lens[i] = float64(len(ws))
-		avgLen += lens[i]
-		maxCos = max(maxCos, c.cos)
-	}
-	avgLen = max(avgLen/float64(len(cs)), 1)
-	lex := make([]float64, len(cs))
-	for i := range cs {
-		norm := bm25K1 * (1 - bm25B + bm25B*lens[i]/avgLen)
-		for j, t := range q.terms {
-			if f := tf[i][j]; f > 0 {
-				lex[i] += t.weight * t.idf * f * (bm25K1 + 1) / (f + norm)
-			}
-		}
-		maxLex = max(maxLex, lex[i])
-	}
-	for i, c := range cs {
+	for _, c := range cs {
 		s := 0.0
 		if maxLex > 0 {
-			s += (1 - vectorShare) * lex[i] / maxLex
+			s += (1 - vectorShare) * c.lex / maxLex
 		}
 		if maxCos > 0 {
 			s += vectorShare * c.cos / maxCos
@@ -479,7 +453,7 @@ func scoreMemories(cs []*memCand, q memQuery) {
 			if c.occurred != "" {
 				f += datedBoost
 			}
-			if dated[i] {
+			if mentionsTime(terms.Words(c.Text)) {
 				f += temporalBoost
 			}
 			s *= f
@@ -568,16 +542,6 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 		c.Score = want[c.memID]
 	}
 	return append(cs, more...), nil
-}
-
-// memoryVector returns up to k memories of user nearest to text by cosine
-// similarity, best first, with a positive similarity (see Memory.nearest).
-func (w *Workspace) memoryVector(ctx context.Context, user, text string, k int) ([]hit, error) {
-	vs, err := w.m.embed(ctx, []string{text})
-	if err != nil {
-		return nil, err
-	}
-	return w.m.nearest(ctx, vectorQuery{org: w.org, user: user, label: LabelMemory, k: k}, vs[0])
 }
 
 // loadMemories reads the memories of user with the given node ids (memory

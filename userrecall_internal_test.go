@@ -8,25 +8,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestLightStem(t *testing.T) {
-	for _, group := range [][]string{
-		{"paint", "paints", "painted", "painting", "paintings"},
-		{"run", "runs", "running"},
-		{"love", "loved", "loves", "loving"},
-		{"study", "studies"},
-		{"box", "boxes"},
-		{"class", "classes"},
-	} {
-		for _, w := range group[1:] {
-			if lightStem(w) != lightStem(group[0]) {
-				t.Errorf("lightStem(%q) = %q, lightStem(%q) = %q", w, lightStem(w), group[0], lightStem(group[0]))
-			}
-		}
+func TestAnalyseQuestion(t *testing.T) {
+	q := analyseQuestion("What did John recently get promoted to at Acme in 2021?", []string{"career moves"})
+	got := map[string]float64{}
+	for _, term := range q.terms {
+		got[term.term] = term.weight
 	}
-	for _, w := range []string{"bus", "this", "glass", "bed", "sing"} {
-		if got := lightStem(w); got != w {
-			t.Errorf("lightStem(%q) = %q, want it unchanged", w, got)
-		}
+	// Terms are FTS5's stems; names weigh entityWeight, numbers
+	// numberWeight, keywords keywordWeight; stop words are left out.
+	want := map[string]float64{"john": entityWeight, "recent": 1, "get": 1, "promot": 1, "acm": entityWeight,
+		"2021": numberWeight, "career": keywordWeight, "move": keywordWeight}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("terms (-want +got):\n%s", diff)
+	}
+	if !q.temporal || !cmp.Equal(q.periods, []string{"2021"}) {
+		t.Errorf("temporal %v, periods %q", q.temporal, q.periods)
 	}
 }
 
