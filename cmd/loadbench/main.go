@@ -11,9 +11,10 @@
 //     each one goroutine sending its next request when the last is
 //     answered, against n goroutines calling the library. Queueing for the
 //     cores therefore shows on both sides.
-//   - The server is configured as cmd/server is: an API key per request
-//     (Authorization: Bearer), rate limiting on (sized so it never
-//     refuses), and a JSON request log line per request, written to a file.
+//   - The server is configured as cmd/server is: its timeouts, an API key
+//     per request (Authorization: Bearer), rate limiting on (sized so it
+//     never refuses), and a JSON request log line per request, written to
+//     a file.
 //   - Each side runs for the duration in interleaved slices (HTTP, then
 //     in-process, then HTTP...), after a warm-up of both, so that caches
 //     and changes in the machine's load affect both sides alike.
@@ -111,7 +112,8 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	srv := &http.Server{Handler: httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(logFile, nil)), RateLimit: 1 << 30}),
-		ReadHeaderTimeout: 10 * time.Second}
+		// cmd/server's timeouts: each sets a deadline per request.
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, WriteTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
 	go srv.Serve(ln)
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()
