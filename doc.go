@@ -17,9 +17,10 @@
 //
 // Text is split into sections, passages (Passage nodes) and the sentences
 // that assert a finding (Claim nodes); a paper's title and abstract form
-// its Paper node. Every node is indexed twice: in an FTS5 full-text index
-// (BM25) and as a vector from the Embedder. Recall takes candidates from
-// both, blends their normalised scores (the vector query is first moved
+// its Paper node. Every node is stored in SQLite (with an FTS5 full-text
+// index and its vector from the Embedder) and searched through an
+// in-process index per workspace: BM25 with FTS5's terms and scoring, and
+// vector similarity. Recall takes candidates from both, blends their normalised scores (the vector query is first moved
 // toward the best full-text hits, Rocchio feedback), boosts spans carrying
 // the requested keywords and scope signals, drops near-duplicates, and packs
 // the best spans into the budget: TotalTokens equals the sum of the spans'
@@ -40,6 +41,6 @@
 //
 // A *Memory and its *Workspace handles are safe for concurrent use. Several
 // processes may open the same file: SQLite's WAL mode and busy timeout
-// serialise their writes, and each process's vector index catches up with
+// serialise their writes, and each process's node index catches up with
 // the others' writes before it searches.
 package papermem

@@ -23,7 +23,7 @@ type Retrieval string
 // measure each source alone.
 const (
 	RetrievalHybrid  Retrieval = ""        // full-text and vector candidates, fused
-	RetrievalLexical Retrieval = "lexical" // FTS5 BM25 only
+	RetrievalLexical Retrieval = "lexical" // BM25 only
 	RetrievalVector  Retrieval = "vector"  // vector kNN only
 )
 
