@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Vector search runs over the node index (index.go), which keeps two
@@ -107,12 +108,20 @@ func (p *orgIndex) cosine(e int, qv []float32) float64 {
 	return float64(dot * p.scales[e])
 }
 
+// distances recycles hamming's per-entry distances.
+var distances = sync.Pool{New: func() any { return new([]int32) }}
+
 // hamming returns the (about) n entries admitted by f nearest to query in
 // Hamming distance: a histogram of distances finds the cut-off, so
 // selection is linear. The caller holds p.mu.
 func (p *orgIndex) hamming(query []uint64, f *entryFilter, n int) []int {
 	w := len(query)
-	dist := make([]int32, len(p.ids))
+	buf := distances.Get().(*[]int32)
+	defer distances.Put(buf)
+	if len(*buf) < len(p.ids) {
+		*buf = make([]int32, len(p.ids))
+	}
+	dist := (*buf)[:len(p.ids)]
 	hist := make([]int, 64*w+1)
 	for i := range p.ids {
 		if !p.admits(i, f) {
