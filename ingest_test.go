@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -468,6 +469,61 @@ func TestIngestFileDocument(t *testing.T) {
 			t.Errorf("globex memory %+v", a.Memory)
 		}
 	})
+}
+
+// wrappedEmbedder hides the offline embedder's type, so that IngestFile
+// treats it as a remote one: nodes embedded before the transaction.
+type wrappedEmbedder struct{ papermem.Embedder }
+
+// TestIngestFilePipelined checks that the offline embedder's path, which
+// chunks and embeds while it inserts, stores exactly what the path for
+// other embedders stores: the same nodes, numbering, parents, offsets and
+// vectors.
+func TestIngestFilePipelined(t *testing.T) {
+	files := []string{"txt/unstructured-UDHR_first_article_all.txt", "md/docling-pone.0234687.nxml.md", "md/docling-wiki.md"}
+	dump := func(t *testing.T, opts *papermem.Options) []string {
+		t.Helper()
+		m, db := openAt(t, opts)
+		w := m.Workspace("default")
+		for _, f := range files {
+			rep, err := ingestPath(t, w, filepath.Join(testdocs, f), papermem.IngestOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.NodesStored == 0 {
+				t.Fatalf("%s: report %+v", f, rep)
+			}
+		}
+		rows, err := db.Query(`SELECT n.owner_id, n.seq, n.label, coalesce(p.seq, -1), n.section, n.section_type, n.text,
+			n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, hex(v.embedding)
+			FROM nodes n JOIN node_vectors v ON v.node_id = n.id LEFT JOIN nodes p ON p.id = n.parent_id
+			ORDER BY n.owner_id, n.seq`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var owner, seq, parent, tokens, page, row, start, end int
+			var label, section, typ, text, sheet, vec string
+			if err := rows.Scan(&owner, &seq, &label, &parent, &section, &typ, &text, &tokens, &page, &row, &sheet, &start, &end, &vec); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%d/%d %s parent %d %q %s %q %d p%d r%d %q %d-%d %s", owner, seq, label, parent, section, typ, text, tokens, page, row, sheet, start, end, vec))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	pipelined := dump(t, nil)
+	before := dump(t, &papermem.Options{Embedder: wrappedEmbedder{papermem.NewHashEmbedder(papermem.DefaultDim)}})
+	if len(pipelined) < 300 {
+		t.Fatalf("%d nodes: the files do not exercise the pipeline", len(pipelined))
+	}
+	if diff := cmp.Diff(before, pipelined); diff != "" {
+		t.Errorf("stored nodes differ (-embedded first +pipelined):\n%s", diff)
+	}
 }
 
 // pdfOrigin serves one PDF for every URL.

@@ -130,46 +130,83 @@ func (m *Memory) embedNodes(ctx context.Context, ns []node) error {
 // insertNodes stores embedded nodes of one owner in the nodes table, the
 // full-text index and the vectors.
 func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string, ns []node) error {
-	now := w.m.nowString()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
+	ni, err := w.newNodeInserter(ctx, tx, kind, ownerID, userID)
+	if err != nil {
+		return err
+	}
+	defer ni.close()
+	if err := ni.insert(ctx, ns); err != nil {
+		return err
+	}
+	return bumpVectors(ctx, tx, w.org)
+}
+
+// nodeInserter stores embedded nodes of one owner batch by batch, numbering
+// them (seq) on from one batch to the next. A claim's parent is an index in
+// its own batch. The caller bumps the vectors' version once done.
+type nodeInserter struct {
+	w              *Workspace
+	kind, userID   string
+	ownerID        int64
+	now            string
+	seq            int
+	ins, fts, vecs *sql.Stmt
+}
+
+func (w *Workspace) newNodeInserter(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string) (*nodeInserter, error) {
+	ni := &nodeInserter{w: w, kind: kind, userID: userID, ownerID: ownerID, now: w.m.nowString()}
+	var err error
+	if ni.ins, err = tx.PrepareContext(ctx, `INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
 		section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`); err != nil {
+		return nil, err
 	}
-	defer ins.Close()
-	fts, err := tx.PrepareContext(ctx, `INSERT INTO nodes_fts (rowid, text, scope) VALUES (?, ?, ?)`)
-	if err != nil {
-		return err
+	if ni.fts, err = tx.PrepareContext(ctx, `INSERT INTO nodes_fts (rowid, text, scope) VALUES (?, ?, ?)`); err != nil {
+		ni.close()
+		return nil, err
 	}
-	defer fts.Close()
-	vecs, err := tx.PrepareContext(ctx, insertVectorSQL)
-	if err != nil {
-		return err
+	if ni.vecs, err = tx.PrepareContext(ctx, insertVectorSQL); err != nil {
+		ni.close()
+		return nil, err
 	}
-	defer vecs.Close()
+	return ni, nil
+}
+
+// insert stores one batch of nodes, setting their ids.
+func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
+	w := ni.w
 	for i := range ns {
 		n := &ns[i]
-		n.org, n.kind, n.ownerID, n.userID, n.seq = w.org, kind, ownerID, userID, i
+		n.org, n.kind, n.ownerID, n.userID, n.seq = w.org, ni.kind, ni.ownerID, ni.userID, ni.seq
+		ni.seq++
 		if n.parent >= 0 {
 			n.parentID = sql.NullInt64{Int64: ns[n.parent].id, Valid: true}
 		}
-		res, err := ins.ExecContext(ctx, w.org, kind, ownerID, userID, n.Label, n.parentID, n.seq,
-			n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, now)
+		res, err := ni.ins.ExecContext(ctx, w.org, ni.kind, ni.ownerID, ni.userID, n.Label, n.parentID, n.seq,
+			n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, ni.now)
 		if err != nil {
 			return fmt.Errorf("insert node: %w", err)
 		}
 		if n.id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		if _, err := fts.ExecContext(ctx, n.id, n.Text, scopeText(w.org, userID, n.Label)); err != nil {
+		if _, err := ni.fts.ExecContext(ctx, n.id, n.Text, scopeText(w.org, ni.userID, n.Label)); err != nil {
 			return fmt.Errorf("index node text: %w", err)
 		}
-		if _, err := vecs.ExecContext(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
+		if _, err := ni.vecs.ExecContext(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
 			return fmt.Errorf("store node vector: %w", err)
 		}
 	}
-	return bumpVectors(ctx, tx, w.org)
+	return nil
+}
+
+// close releases the prepared statements.
+func (ni *nodeInserter) close() {
+	for _, st := range []*sql.Stmt{ni.ins, ni.fts, ni.vecs} {
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 // insertVectorSQL stores one node's vector.
