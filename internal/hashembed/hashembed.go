@@ -166,11 +166,10 @@ func (e *Embedder) add(v []float64, x uint64, w float64) {
 		} else {
 			d = z % uint64(e.dim)
 		}
-		if z>>63 == 1 {
-			v[d] -= w
-		} else {
-			v[d] += w
-		}
+		// Subtract w when the top bit is set: add w with its sign bit
+		// flipped (exactly v[d] - w), without a branch the processor
+		// cannot predict.
+		v[d] += math.Float64frombits(math.Float64bits(w) ^ z>>63<<63)
 	}
 }
 
