@@ -2,10 +2,12 @@ package httpapi_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/papermem/papermem"
@@ -83,5 +85,52 @@ func BenchmarkHandlerPaperExists(b *testing.B) {
 				b.Fatalf("status %d", rec.Code)
 			}
 		}
+	})
+}
+
+// BenchmarkHandlerRecall compares a recall through the handler (no
+// network, JSON request log on) with the same call in-process, from
+// parallel callers: the difference is what the server adds to a recall.
+func BenchmarkHandlerRecall(b *testing.B) {
+	ctx := context.Background()
+	m := testutil.Open(b, nil)
+	ws := m.Workspace("bench")
+	for i := range 200 {
+		text := fmt.Sprintf("# Abstract\nWe show that sleep deprivation impairs memory consolidation in cohort %d. "+
+			"Caffeine improves reaction time in older adults.\n\n# Results\nIn shift workers, vitamin D slows cognitive decline by %d%%. "+
+			"Air pollution raises cortisol levels in adolescents.", i, 5+i%40)
+		if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: fmt.Sprintf("10.5555/bench.%d", i), Title: "Bench", Text: text}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	key, err := ws.CreateAPIKey(ctx, "bench", papermem.CreatorWorkspace("bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30})
+	const question = "How does sleep deprivation affect memory consolidation?"
+	b.Run("InProcess", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, err := ws.Recall(ctx, papermem.RecallRequest{Question: question, BudgetTokens: 2000}); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	})
+	b.Run("Handler", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				req := httptest.NewRequest("POST", "/v1/recall", strings.NewReader(`{"question":"`+question+`","budget_tokens":2000}`))
+				req.Header.Set("Authorization", "Bearer "+key.Key)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", rec.Code, rec.Body)
+				}
+			}
+		})
 	})
 }
