@@ -7,8 +7,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/terms"
@@ -71,6 +71,7 @@ type scratch struct {
 	v      []float64
 	index  map[string]int // each distinct word's place in words
 	words  []wordCount
+	word   []byte // the word eachWord is reading
 	gram   []byte // a word's runes between '<' and '>', UTF-8 encoded
 	starts []int  // the offset in gram of each rune, then len(gram)
 }
@@ -92,14 +93,15 @@ func (e *Embedder) weighted(text string, weight func(string) float64) []float32 
 	// vector's last bits, do not depend on a map's iteration order.
 	clear(sc.index)
 	words := sc.words[:0]
-	for _, w := range Words(text) {
-		if i, ok := sc.index[w]; ok {
+	sc.word = eachWord(text, sc.word, func(w []byte) {
+		if i, ok := sc.index[string(w)]; ok {
 			words[i].count++
-			continue
+			return
 		}
-		sc.index[w] = len(words)
-		words = append(words, wordCount{w, 1})
-	}
+		word := string(w)
+		sc.index[word] = len(words)
+		words = append(words, wordCount{word, 1})
+	})
 	sc.words = words
 	for _, wc := range words {
 		w := wc.word
@@ -189,13 +191,51 @@ func fnv1a[T string | []byte](h uint64, s T) uint64 {
 }
 
 // Words returns the content words of text with a plural "s" stripped, so
-// that simple inflections share features.
+// that simple inflections share features: the lower-case runs of letters
+// and digits (terms.Words) that are not stop words (terms.Stop).
 func Words(text string) []string {
-	ws := terms.Content(text)
-	for i, w := range ws {
-		if len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-			ws[i] = w[:len(w)-1]
+	var ws []string
+	eachWord(text, nil, func(w []byte) { ws = append(ws, string(w)) })
+	return ws
+}
+
+// eachWord calls f with each word Words returns, in order, held in buf
+// (returned for reuse), which f must not keep. It reads text once, as
+// strings.ToLower and strings.FieldsFunc would: a rune is lowered with
+// unicode.ToLower, an invalid byte reads as U+FFFD (a separator).
+func eachWord(text string, buf []byte, f func(w []byte)) []byte {
+	w := buf[:0]
+	emit := func() {
+		if len(w) == 0 || terms.Stop[string(w)] {
+			return
+		}
+		if n := len(w); n > 4 && w[n-1] == 's' && w[n-2] != 's' {
+			f(w[:n-1])
+		} else {
+			f(w)
 		}
 	}
-	return ws
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			i++
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+				w = append(w, c)
+				continue
+			}
+		} else {
+			r, n := utf8.DecodeRuneInString(text[i:])
+			i += n
+			if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+				w = utf8.AppendRune(w, r)
+				continue
+			}
+		}
+		emit()
+		w = w[:0]
+	}
+	emit()
+	return w
 }
