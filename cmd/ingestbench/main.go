@@ -113,47 +113,76 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	defer cleanup()
 	fmt.Fprintf(stdout, "\nOther formats, %d runs per file: extraction alone, then the whole IngestFile\n", *n)
 	fmt.Fprintln(stdout, "(extraction, chunking, claims, embeddings with the offline embedder, SQLite, FTS5 and vector indexing)")
-	fmt.Fprintln(w, "format\tfiles\tbytes\textract MB/s\tingest MB/s\tingest MB/CPU-s\t")
+	fmt.Fprintln(w, "format\tfiles\tbytes\textract MB/s\tingest MB/s\tingest MB/CPU-s\tingest ms/file\t")
 	byFormat := map[extract.Format][]file{}
 	for _, f := range files {
 		if f.format != extract.PDF {
 			byFormat[f.format] = append(byFormat[f.format], f)
 		}
 	}
+	var text timing // the text formats together
 	for _, info := range extract.Formats() {
 		fs := byFormat[info.Format]
 		if len(fs) == 0 {
 			continue
 		}
-		var size int64
-		var d, ingest, cpu time.Duration
+		var t timing
 		for _, f := range fs {
-			_, t, err := timeExtract(ctx, f, *n)
+			_, d, err := timeExtract(ctx, f, *n)
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
 			}
-			size += int64(len(f.data))
-			d += t
 			it, ic, err := timeIngest(ctx, mem, f, *n)
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
 			}
-			ingest += it
-			cpu += ic
+			t.add(timing{files: 1, size: int64(len(f.data)), extract: d, ingest: it, cpu: ic})
 		}
-		mb := float64(size) * float64(*n) / 1e6
-		cpuCol := ""
-		if cpu > 0 {
-			cpuCol = fmt.Sprintf("%.2f", mb/cpu.Seconds())
+		t.row(w, string(info.Format), *n)
+		if textFormats[info.Format] {
+			text.add(t)
 		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%.1f\t%.2f\t%s\t\n", info.Format, len(fs), size, mb/d.Seconds(), mb/ingest.Seconds(), cpuCol)
+	}
+	if text.files > 0 {
+		text.row(w, "text formats", *n)
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(stdout, "\"text formats\" are markdown, text, csv and json together: all their bytes over all their time.")
 	fmt.Fprintln(stdout, "MB/CPU-s divides by this process's user+system time, which other load on the machine disturbs")
-	fmt.Fprintln(stdout, "less than wall time; it exceeds MB/s when indexing runs on several CPUs.")
+	fmt.Fprintln(stdout, "less than wall time; it exceeds MB/s when indexing runs on several CPUs. ms/file is the wall")
+	fmt.Fprintln(stdout, "time of one IngestFile; for files of a few hundred bytes it, not the size, decides MB/s.")
 	return nil
+}
+
+// textFormats are the formats whose files are text.
+var textFormats = map[extract.Format]bool{extract.Markdown: true, extract.Text: true, extract.CSV: true, extract.JSON: true}
+
+// timing adds up the files of one row of the table.
+type timing struct {
+	files                int
+	size                 int64
+	extract, ingest, cpu time.Duration
+}
+
+func (t *timing) add(u timing) {
+	t.files += u.files
+	t.size += u.size
+	t.extract += u.extract
+	t.ingest += u.ingest
+	t.cpu += u.cpu
+}
+
+// row prints t for runs runs per file.
+func (t timing) row(w io.Writer, name string, runs int) {
+	mb := float64(t.size) * float64(runs) / 1e6
+	cpuCol := ""
+	if t.cpu > 0 {
+		cpuCol = fmt.Sprintf("%.2f", mb/t.cpu.Seconds())
+	}
+	perFile := t.ingest.Seconds() * 1000 / float64(t.files*runs)
+	fmt.Fprintf(w, "%s\t%d\t%d\t%.1f\t%.2f\t%s\t%.2f\t\n", name, t.files, t.size, mb/t.extract.Seconds(), mb/t.ingest.Seconds(), cpuCol, perFile)
 }
 
 // openMemory opens a papermem database in a temporary directory; cleanup

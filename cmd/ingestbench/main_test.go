@@ -12,7 +12,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), []string{"-docs", "../../testdata/extract", "-n", "1"}, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"PDF text extraction", "sample.pdf", "all PDFs", "Other formats", "ingest MB/s", "markdown", "xlsx", "docx"} {
+	for _, want := range []string{"PDF text extraction", "sample.pdf", "all PDFs", "Other formats", "ingest MB/s", "ingest ms/file", "markdown", "xlsx", "docx", "text formats"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
