@@ -30,6 +30,7 @@ type Memory struct {
 	log            *slog.Logger
 	usage          usageBuffer // metered usage not yet written (usage.go)
 	keys           keyCache    // API keys verified, for the current key generation (auth.go)
+	memRows        memoryRows  // memory rows read by user recall, by node id (userrecall.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.

@@ -102,6 +102,10 @@ func TestRememberUpdatesByKey(t *testing.T) {
 	m := mustOpen(t)
 	w := m.Workspace("default")
 	first := mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Ada's favourite colour is turquoise.", Key: "colour"})
+	// Recalled once, so that recall has read (and may keep) the first version.
+	if got := recallKeys(t, w, "ada", "Is Ada's favourite colour turquoise?", papermem.RetrievalHybrid); !cmp.Equal(got, []string{"colour"}) {
+		t.Fatalf("before the update, recalled %v", got)
+	}
 	second := mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Ada's favourite colour is now vermilion.", Key: "colour",
 		OccurredAt: "2024-01-02"})
 	if second.Key != "colour" || second.NodeID == first.NodeID {

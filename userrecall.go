@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/papermem/papermem/internal/ftsterm"
@@ -113,7 +114,7 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 	for i, h := range hits {
 		ids[i] = h.id
 	}
-	loaded, err := w.loadMemories(ctx, user, false, ids)
+	loaded, err := w.loadMemories(ctx, user, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -472,9 +473,10 @@ func scoreMemories(cs []*memCand, q memQuery) {
 // share alone.
 func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCand) ([]*memCand, error) {
 	sortSpans(cs)
+	byNode := make(map[int64]*memCand, len(cs))
 	byMem := make(map[int64]*memCand, len(cs))
 	for _, c := range cs {
-		byMem[c.memID] = c
+		byNode[c.NodeID], byMem[c.memID] = c, c
 	}
 	var ids []int64
 	for _, c := range cs[:min(len(cs), neighbourHits)] {
@@ -486,10 +488,11 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 		return cs, nil
 	}
 	hits, _ := json.Marshal(ids)
-	// For each hit, the ids of the neighbourWindow memories before it and
-	// after it in its session, nearest first.
+	// For each hit (a memory id), the node ids of the neighbourWindow
+	// memories before it and after it in its session, nearest first.
 	side := func(cmp, order string) string {
-		return `(SELECT group_concat(id, ',') FROM (SELECT m.id FROM memories m
+		return `(SELECT group_concat(id, ',') FROM (SELECT n.id FROM memories m
+			JOIN nodes n ON n.org_id = m.org_id AND n.kind = 'memory' AND n.owner_id = m.id
 			WHERE m.org_id = h.org_id AND m.user_id = h.user_id AND m.session = h.session
 				AND (m.occurred_at, m.seq, m.id) ` + cmp + ` (h.occurred_at, h.seq, h.id)
 			ORDER BY m.occurred_at ` + order + `, m.seq ` + order + `, m.id ` + order + ` LIMIT ?1))`
@@ -501,7 +504,7 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 		return nil, fmt.Errorf("neighbours: %w", err)
 	}
 	defer rows.Close()
-	want := map[int64]float64{} // memory id -> score it would get
+	want := map[int64]float64{} // node id -> score it would get
 	for rows.Next() {
 		var hit int64
 		var before, after string
@@ -525,7 +528,7 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	}
 	var missing []int64
 	for id, s := range want {
-		if c := byMem[id]; c != nil {
+		if c := byNode[id]; c != nil {
 			c.Score += s
 		} else {
 			missing = append(missing, id)
@@ -534,47 +537,104 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	if len(missing) == 0 {
 		return cs, nil
 	}
-	more, err := w.loadMemories(ctx, user, true, missing)
+	more, err := w.loadMemories(ctx, user, missing)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range more {
-		c.Score = want[c.memID]
+		c.Score = want[c.NodeID]
 	}
 	return append(cs, more...), nil
 }
 
-// loadMemories reads the memories of user with the given node ids (memory
-// ids when byMemory is set), as spans with provenance.
-func (w *Workspace) loadMemories(ctx context.Context, user string, byMemory bool, ids []int64) ([]*memCand, error) {
-	list, _ := json.Marshal(ids)
+// loadMemories returns the memories of user with the given node ids, as
+// spans with provenance, from the memory row cache or else the database.
+func (w *Workspace) loadMemories(ctx context.Context, user string, ids []int64) ([]*memCand, error) {
+	out, missing := w.m.memRows.get(w.org, user, ids)
+	if len(missing) == 0 {
+		return out, nil
+	}
+	list, _ := json.Marshal(missing)
 	// The ids drive the join (CROSS JOIN keeps that order): without
 	// statistics SQLite would rather scan every memory of the workspace.
-	join := `json_each(?) j CROSS JOIN nodes n ON n.id = j.value JOIN memories mm ON mm.id = n.owner_id`
-	if byMemory {
-		join = `json_each(?) j CROSS JOIN memories mm ON mm.id = j.value JOIN nodes n ON n.owner_id = mm.id AND n.kind = 'memory'`
-	}
 	rows, err := w.m.db.QueryContext(ctx, `SELECT n.id, n.text, n.tokens, n.char_end, n.created_at,
 		mm.id, mm.key, mm.tags, mm.occurred_at, mm.metadata, mm.session, mm.seq
-		FROM `+join+`
+		FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value JOIN memories mm ON mm.id = n.owner_id
 		WHERE n.org_id = ? AND n.user_id = ? AND n.kind = 'memory' AND mm.org_id = n.org_id AND mm.user_id = ?`,
 		string(list), w.org, user, user)
 	if err != nil {
 		return nil, fmt.Errorf("load memories: %w", err)
 	}
 	defer rows.Close()
-	var out []*memCand
+	var loaded []memCand
 	for rows.Next() {
-		c := &memCand{}
+		var c memCand
 		p := &c.Provenance
 		if err := rows.Scan(&c.NodeID, &c.Text, &c.Tokens, &p.CharEnd, &p.IngestedAt,
 			&c.memID, &p.Key, &c.tags, &c.occurred, &c.meta, &c.session, &c.seq); err != nil {
 			return nil, err
 		}
 		c.Label, p.Kind, p.OccurredAt = LabelMemory, KindMemory, c.occurred
-		out = append(out, c)
+		loaded = append(loaded, c)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	w.m.memRows.put(w.org, user, loaded)
+	for i := range loaded {
+		out = append(out, &loaded[i])
+	}
+	return out, nil
+}
+
+// memoryRows caches, by node id, the memory rows user recall reads. A
+// memory node's row never changes: remembering a key again replaces the
+// node, node ids are never reused, and a deleted node is never a candidate
+// again (the node index drops it), so entries need no invalidation. Each
+// entry keeps its workspace and user, which a lookup must match. The cache
+// empties itself before it would hold more than maxMemoryRows entries.
+type memoryRows struct {
+	mu   sync.Mutex
+	rows map[int64]memoryRow
+}
+
+// memoryRow is one cached row.
+type memoryRow struct {
+	org, user string
+	c         memCand
+}
+
+// maxMemoryRows bounds the memory row cache.
+const maxMemoryRows = 50000
+
+// get returns copies of the cached rows of ids for workspace org and user,
+// and the ids it does not hold.
+func (r *memoryRows) get(org, user string, ids []int64) (found []*memCand, missing []int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	found = make([]*memCand, 0, len(ids))
+	for _, id := range ids {
+		row, ok := r.rows[id]
+		if !ok || row.org != org || row.user != user {
+			missing = append(missing, id)
+			continue
+		}
+		c := row.c
+		found = append(found, &c)
+	}
+	return found, missing
+}
+
+// put caches rows read for workspace org and user.
+func (r *memoryRows) put(org, user string, cs []memCand) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rows == nil || len(r.rows)+len(cs) > maxMemoryRows {
+		r.rows = make(map[int64]memoryRow, len(cs))
+	}
+	for _, c := range cs {
+		r.rows[c.NodeID] = memoryRow{org: org, user: user, c: c}
+	}
 }
 
 // sortSpans orders candidates by score, best first, then by node id.

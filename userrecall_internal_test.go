@@ -129,3 +129,38 @@ func TestSketchNeverHidesDuplicates(t *testing.T) {
 		t.Fatalf("only %d near-duplicate pairs generated", dups)
 	}
 }
+
+func TestMemoryRows(t *testing.T) {
+	var r memoryRows
+	row := func(id int64) memCand {
+		var c memCand
+		c.NodeID, c.Text = id, "memory"
+		return c
+	}
+	r.put("home", "ada", []memCand{row(1), row(2)})
+	found, missing := r.get("home", "ada", []int64{1, 2, 3})
+	if len(found) != 2 || !cmp.Equal(missing, []int64{3}) {
+		t.Fatalf("found %d, missing %v", len(found), missing)
+	}
+	found[0].Score = 7 // a copy: the cached row is untouched
+	if again, _ := r.get("home", "ada", []int64{1}); again[0].Score != 0 {
+		t.Error("get returned the cached row itself")
+	}
+	// Another user or workspace never gets the row.
+	for _, who := range [][2]string{{"home", "bob"}, {"other", "ada"}} {
+		if found, missing := r.get(who[0], who[1], []int64{1}); len(found) != 0 || len(missing) != 1 {
+			t.Errorf("%v: found %d rows of ada in home", who, len(found))
+		}
+	}
+	// The cache never holds more than maxMemoryRows rows.
+	batch := make([]memCand, 1000)
+	for i := range maxMemoryRows/len(batch) + 2 {
+		for j := range batch {
+			batch[j] = row(int64(10 + i*len(batch) + j))
+		}
+		r.put("home", "ada", batch)
+		if len(r.rows) > maxMemoryRows {
+			t.Fatalf("%d rows cached", len(r.rows))
+		}
+	}
+}
