@@ -14,15 +14,17 @@ import (
 	"github.com/papermem/papermem/internal/terms"
 )
 
-// Embedder hashes text features into Dim dimensions.
+// Embedder hashes text features into Dim dimensions. It is safe for
+// concurrent use.
 type Embedder struct {
-	dim  int
-	mask uint64 // dim-1 when dim is a power of two, else 0
+	dim   int
+	mask  uint64 // dim-1 when dim is a power of two, else 0
+	cache wordCache
 }
 
 // New returns an embedder of dim dimensions (dim > 0).
 func New(dim int) *Embedder {
-	e := &Embedder{dim: dim}
+	e := &Embedder{dim: dim, cache: wordCache{cur: map[string]features{}}}
 	if dim > 1 && dim&(dim-1) == 0 {
 		e.mask = uint64(dim - 1)
 	}
@@ -109,26 +111,18 @@ func (e *Embedder) weighted(text string, weight func(string) float64) []float32 
 		if weight != nil {
 			tf *= weight(w)
 		}
-		e.add(v, fnv1a(fnv1a(fnvOffset, "w:"), w), wordWeight*tf)
-		if utf8.RuneCountInString(w) < ngramMinWord {
-			continue
+		f, ok := e.cache.get(w)
+		if !ok {
+			f = e.features(w, sc)
+			e.cache.put(w, f)
 		}
-		// The n-grams of "<" + w + ">", rune by rune.
-		gram, starts := append(sc.gram[:0], '<'), append(sc.starts[:0], 0)
-		for _, r := range w {
-			starts = append(starts, len(gram))
-			gram = utf8.AppendRune(gram, r)
-		}
-		starts = append(starts, len(gram))
-		gram = append(gram, '>')
-		starts = append(starts, len(gram))
-		sc.gram, sc.starts = gram, starts
-		runes := len(starts) - 1
-		for n := ngramMin; n <= ngramMax; n++ {
-			wn := ngramWeight * tf / float64(runes-n+1) * 2
-			for i := 0; i+n <= runes; i++ {
-				e.add(v, fnv1a(fnvOffset, gram[starts[i]:starts[i+n]]), wn)
-			}
+		// The word's own feature, then its n-grams by length.
+		add(v, f.slots[:spread], wordWeight*tf)
+		at := spread
+		for n := ngramMin; f.runes > 0 && n <= ngramMax; n++ {
+			grams := (f.runes - n + 1) * spread
+			add(v, f.slots[at:at+grams], ngramWeight*tf/float64(f.runes-n+1)*2)
+			at += grams
 		}
 	}
 	var norm float64
@@ -152,9 +146,44 @@ func (e *Embedder) weighted(text string, weight func(string) float64) []float32 
 // Hamming prefilter over them works.
 const spread = 8
 
-// add adds weight w of the feature with FNV-1a hash x to spread dimensions
-// with hashed signs.
-func (e *Embedder) add(v []float64, x uint64, w float64) {
+// features are the dimensions a word's features touch, spread of them
+// per feature, in the order weighted adds them: the word itself, then,
+// when it has ngramMinWord runes or more, the n-grams of "<" + word + ">"
+// for n from ngramMin to ngramMax, left to right. runes counts the runes
+// of "<" + word + ">", 0 without n-grams.
+type features struct {
+	runes int
+	slots []uint32 // dimension<<1, | 1 when the weight is subtracted
+}
+
+// features computes the features of word w.
+func (e *Embedder) features(w string, sc *scratch) features {
+	f := features{slots: e.appendSlots(nil, fnv1a(fnv1a(fnvOffset, "w:"), w))}
+	if utf8.RuneCountInString(w) < ngramMinWord {
+		return f
+	}
+	// The n-grams of "<" + w + ">", rune by rune.
+	gram, starts := append(sc.gram[:0], '<'), append(sc.starts[:0], 0)
+	for _, r := range w {
+		starts = append(starts, len(gram))
+		gram = utf8.AppendRune(gram, r)
+	}
+	starts = append(starts, len(gram))
+	gram = append(gram, '>')
+	starts = append(starts, len(gram))
+	sc.gram, sc.starts = gram, starts
+	f.runes = len(starts) - 1
+	for n := ngramMin; n <= ngramMax; n++ {
+		for i := 0; i+n <= f.runes; i++ {
+			f.slots = e.appendSlots(f.slots, fnv1a(fnvOffset, gram[starts[i]:starts[i+n]]))
+		}
+	}
+	return f
+}
+
+// appendSlots appends the spread signed dimensions of the feature with
+// FNV-1a hash x.
+func (e *Embedder) appendSlots(slots []uint32, x uint64) []uint32 {
 	for range spread {
 		// splitmix64 steps derive independent indices and signs.
 		x += 0x9e3779b97f4a7c15
@@ -168,11 +197,55 @@ func (e *Embedder) add(v []float64, x uint64, w float64) {
 		} else {
 			d = z % uint64(e.dim)
 		}
-		// Subtract w when the top bit is set: add w with its sign bit
-		// flipped (exactly v[d] - w), without a branch the processor
-		// cannot predict.
-		v[d] += math.Float64frombits(math.Float64bits(w) ^ z>>63<<63)
+		slots = append(slots, uint32(d<<1|z>>63))
 	}
+	return slots
+}
+
+// add adds w to the dimensions of slots, or subtracts it where a slot says
+// so: adding w with its sign bit flipped is exactly subtracting it, without
+// a branch the processor cannot predict.
+func add(v []float64, slots []uint32, w float64) {
+	bits := math.Float64bits(w)
+	for _, s := range slots {
+		v[s>>1] += math.Float64frombits(bits ^ uint64(s&1)<<63)
+	}
+}
+
+// wordCache remembers the features of recent words in two generations:
+// when the current one is full it becomes the old one, and the words
+// looked up again move back. It holds at most 2*cacheWords words, some
+// 5 MB for English text (an 8-letter word has 22 features, 704 bytes).
+type wordCache struct {
+	mu       sync.RWMutex
+	cur, old map[string]features
+}
+
+// cacheWords is the size of one generation of the word cache.
+const cacheWords = 4096
+
+func (c *wordCache) get(w string) (features, bool) {
+	c.mu.RLock()
+	f, ok := c.cur[w]
+	old := false
+	if !ok {
+		f, ok = c.old[w]
+		old = ok
+	}
+	c.mu.RUnlock()
+	if old {
+		c.put(w, f)
+	}
+	return f, ok
+}
+
+func (c *wordCache) put(w string, f features) {
+	c.mu.Lock()
+	if len(c.cur) >= cacheWords {
+		c.old, c.cur = c.cur, make(map[string]features, cacheWords)
+	}
+	c.cur[w] = f
+	c.mu.Unlock()
 }
 
 // FNV-1a, 64 bits, as hash/fnv computes it.

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -243,4 +244,39 @@ func FuzzWords(f *testing.F) {
 			t.Fatalf("Words(%q) = %q, want %q", text, got, want)
 		}
 	})
+}
+
+// Embedders are shared by concurrent ingests; their word cache must not
+// change any vector.
+func TestConcurrentEmbed(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	words := strings.Fields("glacier glaciers melting ice sheet retreat temperature warming rapid measured annual loss mass balance model predicts sea level rise")
+	texts := make([]string, 400)
+	for i := range texts {
+		var b strings.Builder
+		for range 5 + r.IntN(30) {
+			b.WriteString(words[r.IntN(len(words))] + " ")
+		}
+		for j := range 12 { // new words in every text, so that the cache turns over
+			fmt.Fprintf(&b, " word%dx%d", i, j)
+		}
+		texts[i] = b.String()
+	}
+	want := make([][]float32, len(texts))
+	for i, text := range texts {
+		want[i] = referenceVector(New(256), text, nil)
+	}
+	e := New(256)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i, text := range texts {
+				if got := e.vector(text); !slices.Equal(got, want[i]) {
+					t.Errorf("text %d differs from the reference", i)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
