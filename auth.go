@@ -535,8 +535,9 @@ func (e *cachedKey) record() *APIKey {
 }
 
 // generation reads the current key generation. The read takes
-// microseconds, so it does not watch ctx for cancellation: the SQLite
-// driver would start a goroutine per query to do so.
+// microseconds, so it does not watch ctx for cancellation: for a
+// cancellable context the SQLite driver registers a callback and takes a
+// lock around every step, which costs more than the read.
 func (c *keyCache) generation(ctx context.Context, db *sql.DB) (int64, error) {
 	var gen int64
 	err := db.QueryRowContext(context.WithoutCancel(ctx), `SELECT gen FROM api_key_generation`).Scan(&gen)
