@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -24,7 +25,7 @@ type Embedder struct {
 
 // New returns an embedder of dim dimensions (dim > 0).
 func New(dim int) *Embedder {
-	e := &Embedder{dim: dim, cache: wordCache{cur: map[string]features{}}}
+	e := &Embedder{dim: dim, cache: wordCache{cur: map[string]features{}, seen: map[string]struct{}{}}}
 	if dim > 1 && dim&(dim-1) == 0 {
 		e.mask = uint64(dim - 1)
 	}
@@ -73,9 +74,10 @@ type scratch struct {
 	v      []float64
 	index  map[string]int // each distinct word's place in words
 	words  []wordCount
-	word   []byte // the word eachWord is reading
-	gram   []byte // a word's runes between '<' and '>', UTF-8 encoded
-	starts []int  // the offset in gram of each rune, then len(gram)
+	word   []byte   // the word eachWord is reading
+	slots  []uint32 // the features of a word not cached
+	gram   []byte   // a word's runes between '<' and '>', UTF-8 encoded
+	starts []int    // the offset in gram of each rune, then len(gram)
 }
 
 type wordCount struct {
@@ -114,7 +116,7 @@ func (e *Embedder) weighted(text string, weight func(string) float64) []float32 
 		f, ok := e.cache.get(w)
 		if !ok {
 			f = e.features(w, sc)
-			e.cache.put(w, f)
+			e.cache.computed(w, f)
 		}
 		// The word's own feature, then its n-grams by length.
 		add(v, f.slots[:spread], wordWeight*tf)
@@ -156,28 +158,28 @@ type features struct {
 	slots []uint32 // dimension<<1, | 1 when the weight is subtracted
 }
 
-// features computes the features of word w.
+// features computes the features of word w in sc's memory.
 func (e *Embedder) features(w string, sc *scratch) features {
-	f := features{slots: e.appendSlots(nil, fnv1a(fnv1a(fnvOffset, "w:"), w))}
-	if utf8.RuneCountInString(w) < ngramMinWord {
-		return f
-	}
-	// The n-grams of "<" + w + ">", rune by rune.
-	gram, starts := append(sc.gram[:0], '<'), append(sc.starts[:0], 0)
-	for _, r := range w {
+	f := features{slots: e.appendSlots(sc.slots[:0], fnv1a(fnv1a(fnvOffset, "w:"), w))}
+	if utf8.RuneCountInString(w) >= ngramMinWord {
+		// The n-grams of "<" + w + ">", rune by rune.
+		gram, starts := append(sc.gram[:0], '<'), append(sc.starts[:0], 0)
+		for _, r := range w {
+			starts = append(starts, len(gram))
+			gram = utf8.AppendRune(gram, r)
+		}
 		starts = append(starts, len(gram))
-		gram = utf8.AppendRune(gram, r)
-	}
-	starts = append(starts, len(gram))
-	gram = append(gram, '>')
-	starts = append(starts, len(gram))
-	sc.gram, sc.starts = gram, starts
-	f.runes = len(starts) - 1
-	for n := ngramMin; n <= ngramMax; n++ {
-		for i := 0; i+n <= f.runes; i++ {
-			f.slots = e.appendSlots(f.slots, fnv1a(fnvOffset, gram[starts[i]:starts[i+n]]))
+		gram = append(gram, '>')
+		starts = append(starts, len(gram))
+		sc.gram, sc.starts = gram, starts
+		f.runes = len(starts) - 1
+		for n := ngramMin; n <= ngramMax; n++ {
+			for i := 0; i+n <= f.runes; i++ {
+				f.slots = e.appendSlots(f.slots, fnv1a(fnvOffset, gram[starts[i]:starts[i+n]]))
+			}
 		}
 	}
+	sc.slots = f.slots
 	return f
 }
 
@@ -212,13 +214,16 @@ func add(v []float64, slots []uint32, w float64) {
 	}
 }
 
-// wordCache remembers the features of recent words in two generations:
-// when the current one is full it becomes the old one, and the words
-// looked up again move back. It holds at most 2*cacheWords words, some
-// 5 MB for English text (an 8-letter word has 22 features, 704 bytes).
+// wordCache remembers the features of recent words that recur, in two
+// generations: when the current one is full it becomes the old one, and
+// the words looked up again move back. A word is kept the second time its
+// features are computed, so that the many words seen once cost no memory.
+// It holds at most 2*cacheWords words, some 5 MB for English text (an
+// 8-letter word has 22 features, 704 bytes).
 type wordCache struct {
 	mu       sync.RWMutex
 	cur, old map[string]features
+	seen     map[string]struct{} // words computed once and not kept
 }
 
 // cacheWords is the size of one generation of the word cache.
@@ -234,18 +239,36 @@ func (c *wordCache) get(w string) (features, bool) {
 	}
 	c.mu.RUnlock()
 	if old {
+		c.mu.Lock()
 		c.put(w, f)
+		c.mu.Unlock()
 	}
 	return f, ok
 }
 
-func (c *wordCache) put(w string, f features) {
+// computed records that the features of w were computed: the second time,
+// it keeps a copy.
+func (c *wordCache) computed(w string, f features) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.seen[w]; !ok {
+		if len(c.seen) >= 4*cacheWords {
+			clear(c.seen)
+		}
+		c.seen[w] = struct{}{}
+		return
+	}
+	delete(c.seen, w)
+	f.slots = slices.Clone(f.slots)
+	c.put(w, f)
+}
+
+// put adds w to the current generation; c.mu is locked.
+func (c *wordCache) put(w string, f features) {
 	if len(c.cur) >= cacheWords {
 		c.old, c.cur = c.cur, make(map[string]features, cacheWords)
 	}
 	c.cur[w] = f
-	c.mu.Unlock()
 }
 
 // FNV-1a, 64 bits, as hash/fnv computes it.
