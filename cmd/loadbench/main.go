@@ -1,16 +1,35 @@
 // Command loadbench measures what the HTTP layer adds to papermem calls:
 // recall and paper-exists requests over loopback HTTP at 16 and 64
 // concurrent connections, beside the same calls made in-process, printing
-// throughput, p50/p99 latency, errors, CPU time per call and the ratios.
+// one table of throughput, p50/p99 latency, errors and CPU time per call of
+// both sides, the p50 HTTP adds and the throughput ratio.
 //
-//	go run -tags sqlite_fts5 ./cmd/loadbench [-duration 30s] [-papers 500]
+//	go run -tags sqlite_fts5 ./cmd/loadbench [-duration 30s] [-papers 500] [-client lean|net/http] [-rate N | -share 0.5]
 //
-// How the two sides are measured, so that they compare:
+// Each call and number of connections gets two rows:
+//   - closed: each connection (or goroutine, in-process) sends its next
+//     request as soon as the last is answered, so the row shows the most
+//     the side can serve, and latency at that saturation. There p50 is
+//     about connections × CPU per round trip / cores, whatever the
+//     per-request overhead, because every request waits for the ones
+//     queued before it.
+//   - paced: open loop, as wrk2 does. The offered rate (-rate, or by
+//     default -share of the HTTP closed-loop throughput of the same call
+//     and connections, measured just before) is spread over the
+//     connections: call j is scheduled at start + (j+1)/rate, on
+//     connection j mod n, and timed from its scheduled time, so that a
+//     late send (the connection still waiting for its last answer) counts
+//     as queueing instead of being hidden (coordinated omission). The
+//     in-process side runs the same schedule. The pacer waits on a Linux
+//     timerfd, which wakes it within tens of microseconds; Go's own timers
+//     wake an idle process only to the millisecond (about 0.55 ms late at
+//     the median here), which would count on both sides as latency. The
+//     table's last column is the p50 of that start lag on each side:
+//     pacer wake-up plus any wait for the connection.
+//
+// How the two sides are kept comparable:
 //   - The same calls with the same arguments (call i uses question or DOI
-//     i mod the list), from the same number of goroutines: n connections,
-//     each one goroutine sending its next request when the last is
-//     answered, against n goroutines calling the library. Queueing for the
-//     cores therefore shows on both sides.
+//     i mod the list), from the same number of goroutines.
 //   - The server is configured as cmd/server is: its timeouts, an API key
 //     per request (Authorization: Bearer), rate limiting on (sized so it
 //     never refuses), and a JSON request log line per request, written to
@@ -18,15 +37,31 @@
 //   - Each side runs for the duration in interleaved slices (HTTP, then
 //     in-process, then HTTP...), after a warm-up of both, so that caches
 //     and changes in the machine's load affect both sides alike.
-//   - The client runs in the same process as the server and shares the
-//     cores with it; HTTP CPU per call is client plus server.
+//   - The load generator runs in the same process as the server and
+//     shares the cores with it; HTTP CPU per call is client plus server.
+//     Hence the default lean client (-client lean): one raw keep-alive TCP
+//     connection per connection slot, writing a request built once (Host,
+//     Authorization, Content-Type, Content-Length, body) and reading the
+//     response with a bufio.Reader (status line, headers, a body framed by
+//     Content-Length or chunked). net/http's client (-client net/http)
+//     spends tens of microseconds per request of its own on the same
+//     cores (a goroutine pair per connection, header maps, allocations),
+//     which the closed-loop rows then count as the server's.
+//   - Every response is checked: status 200, and a body that is the
+//     expected JSON ({"exists":true}; a JSON object with a "spans" array,
+//     decoded in full on every 64th response per connection and checked
+//     for shape on the others). Anything else counts as an error, as does
+//     an in-process error or a paper reported missing.
 //
-// It listens on 127.0.0.1 only and stops after about 2 × duration per call
-// and concurrency, plus seeding and warm-ups.
+// It listens on 127.0.0.1 only and stops after about 4 × duration per call
+// and concurrency (2 × without paced rows), plus seeding and warm-ups.
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -47,6 +82,14 @@ import (
 	"github.com/papermem/papermem/httpapi"
 )
 
+const (
+	// roundTripTimeout bounds one HTTP round trip of the load generator.
+	roundTripTimeout = 30 * time.Second
+	// fullCheckEvery is how often, per connection, a recall response is
+	// decoded in full rather than checked for shape only.
+	fullCheckEvery = 64
+)
+
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
@@ -56,13 +99,16 @@ func main() {
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("loadbench", flag.ContinueOnError)
-	duration := fs.Duration("duration", 3*time.Second, "time measured on each side per call and concurrency (the issue's figure: 30s)")
+	duration := fs.Duration("duration", 3*time.Second, "time measured on each side per call, concurrency and mode (the issue's figure: 30s)")
 	slice := fs.Duration("slice", 5*time.Second, "length of one interleaved slice of a side")
 	warmup := fs.Duration("warmup", time.Second, "warm-up of each side before measuring")
 	papers := fs.Int("papers", 500, "papers seeded before measuring")
 	conc := fs.String("concurrency", "16,64", "comma-separated numbers of concurrent connections")
 	only := fs.String("calls", "recall,paper-exists", "comma-separated calls to measure")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of each call and concurrency (both sides) to PREFIX.<call>.<conns>.pprof")
+	clientKind := fs.String("client", "lean", "HTTP load generator: lean (raw keep-alive connections, pre-built requests) or net/http")
+	rate := fs.Float64("rate", 0, "offered rate of the paced rows, requests/s over all connections; 0 means -share of the closed-loop HTTP throughput")
+	share := fs.Float64("share", 0.5, "offered rate of the paced rows as a share of the HTTP closed-loop throughput of the same call and connections; 0 skips paced rows unless -rate is set")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of each call and concurrency (both sides, both modes) to PREFIX.<call>.<conns>.pprof")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -74,8 +120,11 @@ func run(args []string, out io.Writer) error {
 		}
 		levels = append(levels, n)
 	}
-	if *duration <= 0 || *slice <= 0 || *warmup < 0 {
-		return fmt.Errorf("duration and slice must be positive, warmup not negative")
+	if *duration <= 0 || *slice <= 0 || *warmup < 0 || *rate < 0 || *share < 0 {
+		return fmt.Errorf("duration and slice must be positive, warmup, rate and share not negative")
+	}
+	if *clientKind != "lean" && *clientKind != "net/http" {
+		return fmt.Errorf("unknown client %q: lean or net/http", *clientKind)
 	}
 
 	ctx := context.Background()
@@ -90,12 +139,12 @@ func run(args []string, out io.Writer) error {
 	}
 	defer m.Close()
 	ws := m.Workspace("bench")
-	start := time.Now()
+	begin := time.Now()
 	dois, err := seed(ctx, ws, *papers)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "seeded %d papers in %v\n", len(dois), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(out, "seeded %d papers in %v\n", len(dois), time.Since(begin).Round(time.Millisecond))
 	key, err := ws.CreateAPIKey(ctx, "loadbench", papermem.CreatorWorkspace("bench"))
 	if err != nil {
 		return err
@@ -116,12 +165,24 @@ func run(args []string, out io.Writer) error {
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, WriteTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
 	go srv.Serve(ln)
 	defer srv.Close()
-	base := "http://" + ln.Addr().String()
 
+	recallReqs := make([]request, len(questions))
+	for i, q := range questions {
+		body, err := json.Marshal(map[string]any{"question": q, "budget_tokens": 2000})
+		if err != nil {
+			return err
+		}
+		recallReqs[i] = request{method: "POST", path: "/v1/recall", body: string(body)}
+	}
+	existsReqs := make([]request, len(dois))
+	for i, doi := range dois {
+		existsReqs[i] = request{method: "GET", path: "/v1/papers/" + doi + "/exists"}
+	}
 	calls := []struct {
-		name    string
-		inProc  func(i int) error
-		request func(i int) (*http.Request, error)
+		name   string
+		inProc func(i int) error
+		reqs   []request // request i mod len(reqs) makes the in-process call i
+		check  func(body []byte, full bool) error
 	}{
 		{
 			name: "recall",
@@ -129,84 +190,195 @@ func run(args []string, out io.Writer) error {
 				_, err := ws.Recall(ctx, papermem.RecallRequest{Question: questions[i%len(questions)], BudgetTokens: 2000})
 				return err
 			},
-			request: func(i int) (*http.Request, error) {
-				body := fmt.Sprintf(`{"question":%q,"budget_tokens":2000}`, questions[i%len(questions)])
-				return http.NewRequest("POST", base+"/v1/recall", strings.NewReader(body))
-			},
+			reqs:  recallReqs,
+			check: checkRecall,
 		},
 		{
 			name: "paper-exists",
 			inProc: func(i int) error {
-				_, err := ws.PaperExists(ctx, dois[i%len(dois)])
+				doi := dois[i%len(dois)]
+				ok, err := ws.PaperExists(ctx, doi)
+				if err == nil && !ok {
+					err = fmt.Errorf("paper %s reported missing", doi)
+				}
 				return err
 			},
-			request: func(i int) (*http.Request, error) {
-				return http.NewRequest("GET", base+"/v1/papers/"+dois[i%len(dois)]+"/exists", nil)
-			},
+			reqs:  existsReqs,
+			check: checkExists,
 		},
 	}
 
 	rounds := int((*duration + *slice - 1) / *slice)
-	fmt.Fprintf(out, "each side %v per row, in %d interleaved slices after a %v warm-up; HTTP over loopback with an API key,\n", *duration, rounds, *warmup)
-	fmt.Fprintf(out, "keep-alive connections, JSON request log; CPU is user+sys per call (HTTP: client and server)\n\n")
-	fmt.Fprintf(out, "%-13s %5s | %8s %8s %8s %6s %10s | %8s %8s %8s %6s %10s | %9s %9s\n", "call", "conns",
-		"HTTP rps", "p50", "p99", "errors", "CPU/call", "in-proc", "p50", "p99", "errors", "CPU/call", "p50 added", "rps ratio")
+	fmt.Fprintf(out, "each side %v per row, in %d interleaved slices after a %v warm-up; HTTP over loopback (%s client) with an API key,\n", *duration, rounds, *warmup, *clientKind)
+	fmt.Fprintf(out, "keep-alive connections, JSON request log; CPU is user+sys per call (HTTP: load generator and server);\n")
+	fmt.Fprintf(out, "closed: next request when the last is answered; paced: open loop at the offered rate, latency from the scheduled send\n\n")
+	fmt.Fprintf(out, "%-12s %5s %-6s %7s | %7s %8s %8s %6s %8s | %8s %8s %8s %6s %8s | %9s %6s | %s\n", "call", "conns", "mode", "offered",
+		"HTTP/s", "p50", "p99", "errors", "CPU/call", "in-proc/s", "p50", "p99", "errors", "CPU/call", "p50 added", "ratio", "lag p50 HTTP / in-proc")
 	for _, c := range calls {
 		if !slices.Contains(strings.Split(*only, ","), c.name) {
 			continue
 		}
 		for _, n := range levels {
-			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
-			overHTTP := func(i int) error {
-				req, err := c.request(i)
-				if err != nil {
-					return err
-				}
-				req.Header.Set("Authorization", "Bearer "+key.Key)
-				res, err := client.Do(req)
-				if err != nil {
-					return err
-				}
-				defer res.Body.Close()
-				if _, err := io.Copy(io.Discard, res.Body); err != nil {
-					return err
-				}
-				if res.StatusCode != http.StatusOK {
-					return fmt.Errorf("status %d", res.StatusCode)
-				}
-				return nil
-			}
+			send, closeConns := newSender(*clientKind, ln.Addr().String(), "Bearer "+key.Key, c.reqs, n, c.check)
+			overHTTP := func(w, k int) error { return send(w, w+k*n, k%fullCheckEvery == 0) }
+			inProc := func(w, k int) error { return c.inProc(w + k*n) }
 			stop, err := startProfile(*cpuProfile, c.name, n)
 			if err != nil {
 				return err
 			}
-			measure(n, *warmup, overHTTP)
-			measure(n, *warmup, c.inProc)
-			var h, p result
-			left := *duration
-			for left > 0 {
-				d := min(*slice, left)
-				left -= d
-				h.add(measure(n, d, overHTTP))
-				p.add(measure(n, d, c.inProc))
+			measure(n, *warmup, 0, overHTTP)
+			measure(n, *warmup, 0, inProc)
+			h, p := interleave(n, *duration, *slice, 0, overHTTP, inProc)
+			printRow(out, c.name, n, "closed", 0, h, p)
+			offered := *rate
+			if offered == 0 {
+				offered = *share * h.rps()
+			}
+			if offered > 0 {
+				h, p := interleave(n, *duration, *slice, offered, overHTTP, inProc)
+				printRow(out, c.name, n, "paced", offered, h, p)
 			}
 			if err := stop(); err != nil {
 				return err
 			}
-			client.CloseIdleConnections()
-			fmt.Fprintf(out, "%-13s %5d | %8.0f %8s %8s %6d %10s | %8.0f %8s %8s %6d %10s | %9s %9.2f\n",
-				c.name, n, h.rps(), fmtDur(h.pct(50)), fmtDur(h.pct(99)), h.errors, fmtDur(h.cpuPerCall()),
-				p.rps(), fmtDur(p.pct(50)), fmtDur(p.pct(99)), p.errors, fmtDur(p.cpuPerCall()),
-				fmtDur(h.pct(50)-p.pct(50)), h.rps()/p.rps())
-			if h.firstErr != nil {
-				fmt.Fprintf(out, "  first HTTP error: %v\n", h.firstErr)
-			}
-			if p.firstErr != nil {
-				fmt.Fprintf(out, "  first in-process error: %v\n", p.firstErr)
-			}
+			closeConns()
 		}
 	}
+	fmt.Fprintf(out, "\ntotal %v\n", time.Since(begin).Round(time.Second))
 	return nil
+}
+
+// newSender returns the function that sends request i mod len(reqs) over
+// connection w of n and checks the response (status 200, then check on the
+// body, in full if full is set), with the lean client or net/http's, and
+// the function that closes the connections.
+func newSender(kind, addr, auth string, reqs []request, n int, check func(body []byte, full bool) error) (send func(w, i int, full bool) error, closeConns func()) {
+	if kind == "net/http" {
+		client := &http.Client{Timeout: roundTripTimeout, Transport: &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: n}}
+		bufs := make([]bytes.Buffer, n)
+		return func(w, i int, full bool) error {
+			r := reqs[i%len(reqs)]
+			var body io.Reader
+			if r.body != "" {
+				body = strings.NewReader(r.body)
+			}
+			req, err := http.NewRequest(r.method, "http://"+addr+r.path, body)
+			if err != nil {
+				return err
+			}
+			req.Header.Set("Authorization", auth)
+			if r.body != "" {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			res, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			bufs[w].Reset()
+			_, err = bufs[w].ReadFrom(res.Body)
+			res.Body.Close()
+			if err != nil {
+				return err
+			}
+			if res.StatusCode != http.StatusOK {
+				return statusError(res.StatusCode, bufs[w].Bytes())
+			}
+			return check(bufs[w].Bytes(), full)
+		}, client.CloseIdleConnections
+	}
+	raw := make([][]byte, len(reqs))
+	for i, r := range reqs {
+		raw[i] = r.build(addr, auth)
+	}
+	conns := make([]leanConn, n)
+	for w := range conns {
+		conns[w] = leanConn{addr: addr, timeout: roundTripTimeout}
+	}
+	return func(w, i int, full bool) error {
+			status, body, err := conns[w].do(raw[i%len(raw)])
+			if err != nil {
+				return err
+			}
+			if status != http.StatusOK {
+				return statusError(status, body)
+			}
+			return check(body, full)
+		}, func() {
+			for w := range conns {
+				conns[w].close()
+			}
+		}
+}
+
+// checkExists accepts the body of a paper-exists response for a paper in
+// memory, and nothing else.
+func checkExists(body []byte, _ bool) error {
+	if !bytes.Equal(bytes.TrimSpace(body), []byte(`{"exists":true}`)) {
+		return fmt.Errorf("paper-exists body %.200q", body)
+	}
+	return nil
+}
+
+// checkRecall accepts a JSON object with a "spans" array: decoded in full
+// if full is set, else checked for its outline only (braces, the key and
+// the array's opening bracket), which costs the load generator little.
+func checkRecall(body []byte, full bool) error {
+	b := bytes.TrimSpace(body)
+	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' || !bytes.Contains(b, []byte(`"spans":[`)) {
+		return fmt.Errorf("recall body is not an object with a spans array: %.200q", body)
+	}
+	if !full {
+		return nil
+	}
+	var v struct {
+		Spans *[]json.RawMessage `json:"spans"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("recall body: %w", err)
+	}
+	if v.Spans == nil {
+		return fmt.Errorf("recall body without a spans array: %.200q", body)
+	}
+	return nil
+}
+
+// interleave measures the HTTP and in-process sides for d each, in
+// alternating slices of at most slice, at the offered rate (0: closed
+// loop), and returns their results.
+func interleave(n int, d, slice time.Duration, rate float64, overHTTP, inProc func(w, k int) error) (h, p result) {
+	for left := d; left > 0; {
+		s := min(slice, left)
+		left -= s
+		h.add(measure(n, s, rate, overHTTP))
+		p.add(measure(n, s, rate, inProc))
+	}
+	return h, p
+}
+
+// printRow prints one row of the table: the HTTP side h and the
+// in-process side p of a call at n connections.
+func printRow(out io.Writer, call string, n int, mode string, offered float64, h, p result) {
+	off, lag := "max", ""
+	if offered > 0 {
+		off = fmt.Sprintf("%.0f", offered)
+		lag = fmtDur(h.lagPct(50)) + " / " + fmtDur(p.lagPct(50))
+	}
+	fmt.Fprintf(out, "%-12s %5d %-6s %7s | %7.0f %8s %8s %6d %8s | %9.0f %8s %8s %6d %8s | %9s %6.2f | %s\n",
+		call, n, mode, off,
+		h.rps(), fmtDur(h.pct(50)), fmtDur(h.pct(99)), h.errors, fmtDur(h.cpuPerCall()),
+		p.rps(), fmtDur(p.pct(50)), fmtDur(p.pct(99)), p.errors, fmtDur(p.cpuPerCall()),
+		fmtDur(h.pct(50)-p.pct(50)), h.rps()/p.rps(), lag)
+	for _, side := range []struct {
+		name string
+		r    result
+	}{{"HTTP", h}, {"in-process", p}} {
+		if side.r.firstErr != nil {
+			fmt.Fprintf(out, "  first %s error: %v\n", side.name, side.r.firstErr)
+		}
+		if side.r.unsent > 0 {
+			fmt.Fprintf(out, "  %s fell behind the offered rate: %d scheduled requests not sent in time\n", side.name, side.r.unsent)
+		}
+	}
 }
 
 // startProfile starts a CPU profile to prefix.<call>.<conns>.pprof and
@@ -233,8 +405,10 @@ func startProfile(prefix, call string, conns int) (stop func() error, err error)
 // result accumulates the measurements of one side.
 type result struct {
 	lat      []time.Duration // of successful calls
+	lag      []time.Duration // paced: from the scheduled to the actual start of each call
 	errors   int
 	firstErr error
+	unsent   int // paced: calls scheduled but not started within twice the duration
 	elapsed  time.Duration
 	cpu      time.Duration // process user+sys time
 }
@@ -242,10 +416,10 @@ type result struct {
 // add merges another measurement into r.
 func (r *result) add(o result) {
 	r.lat = append(r.lat, o.lat...)
+	r.lag = append(r.lag, o.lag...)
 	r.errors += o.errors
-	if r.firstErr == nil {
-		r.firstErr = o.firstErr
-	}
+	r.firstErr = cmp.Or(r.firstErr, o.firstErr)
+	r.unsent += o.unsent
 	r.elapsed += o.elapsed
 	r.cpu += o.cpu
 }
@@ -254,12 +428,18 @@ func (r *result) add(o result) {
 func (r *result) rps() float64 { return float64(len(r.lat)) / r.elapsed.Seconds() }
 
 // pct returns the q-th percentile latency.
-func (r *result) pct(q int) time.Duration {
-	if len(r.lat) == 0 {
+func (r *result) pct(q int) time.Duration { return percentile(r.lat, q) }
+
+// lagPct returns the q-th percentile of the paced calls' start lag.
+func (r *result) lagPct(q int) time.Duration { return percentile(r.lag, q) }
+
+// percentile sorts d and returns its q-th percentile, 0 if d is empty.
+func percentile(d []time.Duration, q int) time.Duration {
+	if len(d) == 0 {
 		return 0
 	}
-	slices.Sort(r.lat)
-	return r.lat[min(len(r.lat)*q/100, len(r.lat)-1)]
+	slices.Sort(d)
+	return d[min(len(d)*q/100, len(d)-1)]
 }
 
 // cpuPerCall is the process's CPU time per call made.
@@ -270,37 +450,69 @@ func (r *result) cpuPerCall() time.Duration {
 	return 0
 }
 
-// measure runs fn from n goroutines for d, each calling again as soon as
-// its last call returned, and records every call's latency.
-func measure(n int, d time.Duration, fn func(i int) error) result {
+// measure runs fn(w, k) from n goroutines w for d, k counting each
+// goroutine's calls, and records every call's latency. With rate 0 the
+// loop is closed: each goroutine calls again as soon as its last call
+// returned, until d has passed. With a rate (calls a second over all
+// goroutines) it is open: a pacer schedules call j at start + (j+1)/rate
+// for goroutine j mod n, which makes it when its last call has returned,
+// and the call is timed from its scheduled time. Calls scheduled within d
+// are all made, except those not started within 2d (counted as unsent).
+func measure(n int, d time.Duration, rate float64, fn func(w, k int) error) result {
 	var mu sync.Mutex
 	var res result
 	var wg sync.WaitGroup
 	cpu0 := cpuTime()
 	start := time.Now()
 	deadline := start.Add(d)
-	for g := range n {
+	var due []chan time.Time
+	if rate > 0 {
+		period := time.Duration(float64(time.Second) / rate)
+		due = make([]chan time.Time, n)
+		for w := range due {
+			// Room for all of the goroutine's calls: the pacer never waits.
+			due[w] = make(chan time.Time, int(d/period)/n+1)
+		}
 		wg.Go(func() {
-			var local []time.Duration
-			errs := 0
+			if err := pace(d, period, due); err != nil {
+				mu.Lock()
+				res.errors++
+				res.firstErr = cmp.Or(res.firstErr, err)
+				mu.Unlock()
+			}
+		})
+	}
+	for w := range n {
+		wg.Go(func() {
+			var lat, lag []time.Duration
+			errs, unsent := 0, 0
 			var first error
-			for i := g; time.Now().Before(deadline); i += n {
+			for k := 0; ; k++ {
 				t := time.Now()
-				if err := fn(i); err != nil {
-					errs++
-					if first == nil {
-						first = err
+				if due != nil {
+					at, ok := <-due[w]
+					if !ok {
+						break
 					}
+					now := time.Now()
+					if now.Sub(start) > 2*d {
+						unsent++
+						continue
+					}
+					lag = append(lag, now.Sub(at))
+					t = at
+				} else if !t.Before(deadline) {
+					break
+				}
+				if err := fn(w, k); err != nil {
+					errs++
+					first = cmp.Or(first, err)
 					continue
 				}
-				local = append(local, time.Since(t))
+				lat = append(lat, time.Since(t))
 			}
 			mu.Lock()
-			res.lat = append(res.lat, local...)
-			res.errors += errs
-			if res.firstErr == nil {
-				res.firstErr = first
-			}
+			res.add(result{lat: lat, lag: lag, errors: errs, firstErr: first, unsent: unsent})
 			mu.Unlock()
 		})
 	}
@@ -308,6 +520,34 @@ func measure(n int, d time.Duration, fn func(i int) error) result {
 	res.elapsed = time.Since(start)
 	res.cpu = cpuTime() - cpu0
 	return res
+}
+
+// pace sends to due[j mod len(due)] the scheduled time of call j, start +
+// (j+1)·period, at that time, for the calls scheduled within d of the
+// start, and then closes the channels.
+func pace(d, period time.Duration, due []chan time.Time) error {
+	defer func() {
+		for _, c := range due {
+			close(c)
+		}
+	}()
+	t, start, err := newTicker(period)
+	if err != nil {
+		return err
+	}
+	defer t.stop()
+	total := int(d / period)
+	for j := 0; j < total; {
+		ticks, err := t.wait()
+		if err != nil {
+			return fmt.Errorf("pacer: %w", err)
+		}
+		for ; ticks > 0 && j < total; ticks-- {
+			due[j%len(due)] <- start.Add(time.Duration(j+1) * period)
+			j++
+		}
+	}
+	return nil
 }
 
 // cpuTime is the user and system CPU time the process has used.
