@@ -2,6 +2,7 @@ package papermem
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"runtime"
@@ -120,4 +121,40 @@ func TestPipeline(t *testing.T) {
 			t.Errorf("err %v after %d calls, want %v after 1", err, calls, context.Canceled)
 		}
 	})
+}
+
+// TestNodeInserterCanceled checks that inserting stops at a canceled
+// context although the statements run without it.
+func TestNodeInserterCanceled(t *testing.T) {
+	ctx := context.Background()
+	m, err := Open(ctx, t.TempDir()+"/papermem.db", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	w := m.Workspace("default")
+	ns := sectionNodes(trialSections(), LabelDocument, "")
+	if err := m.embedNodes(ctx, ns); err != nil {
+		t.Fatal(err)
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	err = m.write(ctx, func(tx *sql.Tx) error {
+		ni, err := w.newNodeInserter(ctx, tx, KindDocument, 1, "")
+		if err != nil {
+			return err
+		}
+		defer ni.close()
+		if err := ni.insert(ctx, ns[:10]); err != nil {
+			return err
+		}
+		return ni.insert(canceled, ns[10:])
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want %v", err, context.Canceled)
+	}
+	var n int
+	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d nodes stored (%v), want none", n, err)
+	}
 }
