@@ -66,6 +66,41 @@ func (x *nodeIndex) part(ctx context.Context, db *sql.DB, org string) (*orgIndex
 	return p, x.sync(ctx, db, org, p)
 }
 
+// Warm loads the in-process search index of every workspace, so that no
+// recall pays for it: about 4 s of CPU per 100k nodes. A server calls it
+// once after Open, in the background; recalls meanwhile wait for the
+// workspace they search. It returns when ctx is done, with ctx's error.
+func (m *Memory) Warm(ctx context.Context) error {
+	orgs, err := m.workspaceIDs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, org := range orgs {
+		if _, err := m.index.part(ctx, m.db, org); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// workspaceIDs lists the registered workspaces.
+func (m *Memory) workspaceIDs(ctx context.Context) ([]string, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT org_id FROM workspaces ORDER BY org_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var org string
+		if err := rows.Scan(&org); err != nil {
+			return nil, err
+		}
+		out = append(out, org)
+	}
+	return out, rows.Err()
+}
+
 // bumpVectors records in tx that the nodes of workspace org changed.
 func bumpVectors(ctx context.Context, tx *sql.Tx, org string) error {
 	_, err := tx.ExecContext(ctx, `UPDATE workspaces SET vec_version = vec_version + 1 WHERE org_id = ?`, org)

@@ -226,3 +226,39 @@ func BenchmarkBM25Stage(b *testing.B) {
 	b.ReportMetric(float64(raw.Microseconds())/1000/float64(b.N), "fts5-ms/op")
 	b.ReportMetric(float64(stage)/float64(raw), "stage/fts5")
 }
+
+// TestWarm checks that Warm loads the index of every workspace of a
+// reopened database, and that recall then finds what was stored.
+func TestWarm(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "warm.db")
+	m, err := Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, org := range []string{"default", "lab-b"} {
+		if _, _, err := m.Workspace(org).StorePaper(ctx, PaperInput{DOI: "10.1/" + org, Title: "Vitamin D and fractures",
+			Text: "Vitamin D supplementation reduced fracture risk by 20% in older adults."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	if m, err = Open(ctx, path, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, org := range []string{"default", "lab-b"} {
+		p := m.index.orgs[org]
+		if p == nil || len(p.ids) == 0 || p.version < 1 {
+			t.Fatalf("workspace %s not loaded by Warm: %+v", org, p)
+		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := m.Warm(cancelled); err == nil {
+		t.Fatal("Warm with a cancelled context returned nil")
+	}
+}

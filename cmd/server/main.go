@@ -183,6 +183,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if len(rest) > 0 {
 		return subcommand(ctx, m, rest, stdout)
 	}
+	// Load the search index of every workspace while the server starts
+	// answering, so that no first recall pays for it; Close waits for it.
+	warmCtx, cancelWarm := context.WithCancel(ctx)
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		start := time.Now()
+		if err := m.Warm(warmCtx); err != nil {
+			if warmCtx.Err() == nil {
+				log.Warn("search index not warmed", "err", err)
+			}
+			return
+		}
+		log.Info("search index warm", "elapsed_ms", time.Since(start).Milliseconds())
+	}()
+	defer func() {
+		cancelWarm()
+		<-warmed
+	}()
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
