@@ -1,10 +1,12 @@
 package papermem
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -156,5 +158,15 @@ func TestNodeInserterCanceled(t *testing.T) {
 	var n int
 	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("%d nodes stored (%v), want none", n, err)
+	}
+}
+
+// TestBitsBlob checks the sign bits stored with each vector: bit i is set
+// when component i is greater than zero.
+func TestBitsBlob(t *testing.T) {
+	v := []float32{0.5, -0.5, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-30, -1e-30}
+	want := []byte{0b1001_0001, 0b0000_0000}
+	if got := bitsBlob(v); !bytes.Equal(got, want) {
+		t.Errorf("bitsBlob = %08b, want %08b", got, want)
 	}
 }
