@@ -43,7 +43,7 @@ func (l *lexicon) add(entry int32, user, text string) {
 			t := ftsterm.Term(token)
 			if id, ok = l.terms[t]; !ok {
 				id = int32(len(l.postings))
-				l.terms[t] = id
+				l.terms[strings.Clone(t)] = id
 				l.postings = append(l.postings, nil)
 			}
 			l.tokens[strings.Clone(token)] = id
