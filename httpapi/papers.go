@@ -28,7 +28,7 @@ var recallPapersOp = op{tag: "papers", summary: "Rank the workspace's papers for
 		{name: "limit", typ: "integer", doc: "most papers returned, 1..100; default 20"},
 	},
 	resp:  []papermem.Paper{},
-	notes: "A JSON array of papers, best first, each DOI once, with score (the best score of the paper's title, abstract, passages and claims) and cached (its full text is in memory)."}
+	notes: "A JSON array of papers, best first, each DOI once, with score (the best score among the paper's title and abstract, passages and claims, plus 0.035 of the others' scores) and cached (its full text is in memory)."}
 
 func (s *server) handleRecallPapers(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
