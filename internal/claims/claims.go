@@ -85,18 +85,26 @@ var (
 		we_argue we_hypothesise we_hypothesize`)
 )
 
-// phrases is a set of phrases and the most words one has.
+// phrases is a set of phrases: each phrase, and each of its first words
+// that longer phrases go on from, with what it is.
 type phrases struct {
-	set      map[string]bool
-	maxWords int
+	set map[string]uint8 // isPhrase | startsPhrase
 }
+
+const (
+	isPhrase     = 1 << iota // the key is a phrase
+	startsPhrase             // a longer phrase starts with the key and a space
+)
 
 // phraseSet reads space-separated phrases whose words are joined by '_'.
 func phraseSet(list string) phrases {
-	p := phrases{set: map[string]bool{}}
+	p := phrases{set: map[string]uint8{}}
 	for _, f := range strings.Fields(list) {
-		p.set[strings.ReplaceAll(f, "_", " ")] = true
-		p.maxWords = max(p.maxWords, strings.Count(f, "_")+1)
+		words := strings.Split(f, "_")
+		for n := 1; n < len(words); n++ {
+			p.set[strings.Join(words[:n], " ")] |= startsPhrase
+		}
+		p.set[strings.Join(words, " ")] |= isPhrase
 	}
 	return p
 }
@@ -118,7 +126,7 @@ func matches(s string, p phrases, re *regexp.Regexp) bool {
 		}
 		key := buf[:0]
 		end := i // end of the phrase so far
-		for w := 0; w < p.maxWords; w++ {
+		for w := 0; ; w++ {
 			if w > 0 {
 				if end+1 >= len(s) || s[end] != ' ' || !isWordByte(s[end+1]) {
 					break
@@ -139,8 +147,12 @@ func matches(s string, p phrases, re *regexp.Regexp) bool {
 				}
 				key = append(key, c)
 			}
-			if p.set[string(key)] {
+			f := p.set[string(key)]
+			if f&isPhrase != 0 {
 				return true
+			}
+			if f&startsPhrase == 0 {
+				break
 			}
 		}
 		for i < len(s) && isWordByte(s[i]) {
