@@ -13,6 +13,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,6 +29,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/extract"
+	"github.com/papermem/papermem/internal/scifact"
 )
 
 func main() {
@@ -40,6 +43,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("ingestbench", flag.ContinueOnError)
 	docs := fs.String("docs", "../shared/testdocs", "folder of documents to extract")
 	n := fs.Int("n", 5, "runs per file")
+	sf := fs.String("scifact", scifact.DefaultDir, "SciFact directory, for the CSV and JSON files built from its abstracts (\"\" to skip)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -153,6 +157,23 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if text.files > 0 {
 		text.row(w, "text formats", *n)
 	}
+	if *sf != "" {
+		large, err := scifactFiles(*sf, 500)
+		if err != nil {
+			return err
+		}
+		for _, f := range large {
+			_, d, err := timeExtract(ctx, f, *n)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.name, err)
+			}
+			it, ic, err := timeIngest(ctx, mem, f, *n)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.name, err)
+			}
+			timing{files: 1, size: int64(len(f.data)), extract: d, ingest: it, cpu: ic}.row(w, f.name, *n)
+		}
+	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -160,7 +181,45 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "MB/CPU-s divides by this process's user+system time, which other load on the machine disturbs")
 	fmt.Fprintln(stdout, "less than wall time; it exceeds MB/s when indexing runs on several CPUs. ms/file is the wall")
 	fmt.Fprintln(stdout, "time of one IngestFile; for files of a few hundred bytes it, not the size, decides MB/s.")
+	fmt.Fprintln(stdout, "The scifact-*.csv and .json rows are one file each holding SciFact abstracts (id, title, abstract):")
+	fmt.Fprintln(stdout, "the throughput of those formats on files large enough for the per-file cost not to matter.")
 	return nil
+}
+
+// scifactFiles returns a CSV file and a JSON file (an array of records),
+// each holding the first n SciFact abstracts of dir with their ids and
+// titles.
+func scifactFiles(dir string, n int) ([]file, error) {
+	docs, err := scifact.Corpus(dir)
+	if err != nil {
+		return nil, err
+	}
+	docs = docs[:min(n, len(docs))]
+	var csvBuf bytes.Buffer
+	cw := csv.NewWriter(&csvBuf)
+	cw.Write([]string{"id", "title", "abstract"})
+	type record struct {
+		ID       string `json:"id"`
+		Title    string `json:"title"`
+		Abstract string `json:"abstract"`
+	}
+	var records []record
+	for _, d := range docs {
+		cw.Write([]string{d.ID, d.Title, d.Text})
+		records = append(records, record{d.ID, d.Title, d.Text})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(records)
+	if err != nil {
+		return nil, err
+	}
+	return []file{
+		{name: fmt.Sprintf("scifact-%d.csv", len(docs)), format: extract.CSV, data: csvBuf.Bytes()},
+		{name: fmt.Sprintf("scifact-%d.json", len(docs)), format: extract.JSON, data: js},
+	}, nil
 }
 
 // warmup is the text of the warm-up ingest.
