@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,5 +261,68 @@ func TestWarm(t *testing.T) {
 	cancel()
 	if err := m.Warm(cancelled); err == nil {
 		t.Fatal("Warm with a cancelled context returned nil")
+	}
+}
+
+// TestIndexConcurrent recalls from several goroutines while another stores
+// and deletes papers (run with -race to check the index's locking), then
+// checks that the index ends in the database's state: the deleted papers
+// are never found, the kept ones are.
+func TestIndexConcurrent(t *testing.T) {
+	ctx := context.Background()
+	m, err := Open(ctx, filepath.Join(t.TempDir(), "concurrent.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	paper := func(i int) PaperInput {
+		return PaperInput{DOI: fmt.Sprintf("10.1/c%d", i), Title: fmt.Sprintf("Trial %d", i),
+			Text: fmt.Sprintf("Compound zq%dx reduced relapse by %d%% compared with placebo in the trial.", i, 10+i)}
+	}
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	for g := range 4 {
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := m.Recall(ctx, RecallRequest{Question: fmt.Sprintf("compound zq%dx relapse", (g+i)%20), Label: LabelAny}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := range 20 {
+		if _, _, err := m.StorePaper(ctx, paper(i)); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 1 {
+			if err := m.DeletePaper(ctx, paper(i-1).DOI); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 20 {
+		for _, mode := range []Retrieval{RetrievalLexical, RetrievalVector} {
+			res, err := m.Recall(ctx, RecallRequest{Question: fmt.Sprintf("compound zq%dx", i), Label: LabelAny, Retrieval: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := slices.ContainsFunc(res.Spans, func(s Span) bool { return s.Provenance.DOI == paper(i).DOI })
+			if want := i%2 == 1; found != want {
+				t.Errorf("%s recall of paper %d: found %v, want %v", mode, i, found, want)
+			}
+		}
 	}
 }
