@@ -15,8 +15,10 @@ import (
 // workspace's vec_version, which every write of nodes bumps. A search whose
 // workspace changed (in this process or another) first loads the rows it has
 // not seen: node ids are never reused, so loading the ids above the highest
-// one seen is exact. Deleted nodes are found by counting and marked dead;
-// a part is rebuilt once a quarter of it is dead.
+// one seen is exact. When the workspace's del_version moved (a trigger
+// counts every deletion from node_vectors), deleted nodes are found by
+// counting, then by id, and marked dead; a part is rebuilt once a quarter
+// of it is dead.
 type nodeIndex struct {
 	dim   int // vector dimensions
 	words int // uint64 words per bit vector
@@ -31,6 +33,7 @@ type nodeIndex struct {
 type orgIndex struct {
 	mu      sync.RWMutex
 	version int64 // vec_version this part reflects; -1 before the first load
+	deletes int64 // del_version this part reflects
 	maxID   int64
 	ids     []int64
 	owners  []int64 // the owner id (paper, document, …) of each entry
@@ -137,14 +140,18 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 		return fmt.Errorf("node index snapshot: %w", err)
 	}
 	defer tx.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE((SELECT vec_version FROM workspaces WHERE org_id = ?), 0)`, org).Scan(&version); err != nil {
+	var deletes int64
+	err = tx.QueryRowContext(ctx, `SELECT vec_version, del_version FROM workspaces WHERE org_id = ?`, org).Scan(&version, &deletes)
+	if err != nil && err != sql.ErrNoRows {
 		return fmt.Errorf("node index version: %w", err)
 	}
 	if err := x.load(ctx, tx, org, p); err != nil {
 		return err
 	}
-	if err := p.markDeleted(ctx, tx, org); err != nil {
-		return err
+	if deletes != p.deletes {
+		if err := p.markDeleted(ctx, tx, org); err != nil {
+			return err
+		}
 	}
 	if p.ndead > len(p.ids)/4 {
 		p.ids, p.owners, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, 0, 0
@@ -153,7 +160,7 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 			return err
 		}
 	}
-	p.version = version
+	p.version, p.deletes = version, deletes
 	return nil
 }
 
@@ -207,7 +214,7 @@ func (p *orgIndex) nameID(s string) int32 {
 }
 
 // markDeleted marks dead the entries whose node is gone from the database.
-// Counting comes first, so a workspace without deletions pays one count.
+// Counting comes first: reading every id is needed only when some are gone.
 func (p *orgIndex) markDeleted(ctx context.Context, tx *sql.Conn, org string) error {
 	var stored int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM node_vectors WHERE org_id = ?`, org).Scan(&stored); err != nil {

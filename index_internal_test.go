@@ -326,3 +326,44 @@ func TestIndexConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexSeesAnyDeletion deletes a paper's vectors behind the library's
+// back, in SQL: the trigger on node_vectors tells the warm index, which must
+// stop finding the paper.
+func TestIndexSeesAnyDeletion(t *testing.T) {
+	ctx := context.Background()
+	m, err := Open(ctx, filepath.Join(t.TempDir(), "deletion.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i := range 3 {
+		if _, _, err := m.StorePaper(ctx, PaperInput{DOI: fmt.Sprintf("10.1/s%d", i), Title: fmt.Sprintf("Study %d", i),
+			Text: fmt.Sprintf("Marker qv%dz lowered blood pressure by %d mmHg.", i, 5+i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	find := func() int {
+		res, err := m.Recall(ctx, RecallRequest{Question: "marker qv1z", Label: LabelAny, Retrieval: RetrievalLexical})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, s := range res.Spans {
+			if s.Provenance.DOI == "10.1/s1" {
+				n++
+			}
+		}
+		return n
+	}
+	if find() == 0 {
+		t.Fatal("stored paper not found")
+	}
+	if _, err := m.db.ExecContext(ctx, `DELETE FROM node_vectors WHERE node_id IN
+		(SELECT n.id FROM nodes n JOIN papers p ON p.id = n.owner_id AND n.kind = 'paper' WHERE p.doi = '10.1/s1')`); err != nil {
+		t.Fatal(err)
+	}
+	if n := find(); n != 0 {
+		t.Fatalf("found %d spans of a paper whose vectors were deleted", n)
+	}
+}

@@ -248,7 +248,7 @@ func (w *Workspace) deleteNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 			return fmt.Errorf("delete nodes: %w", err)
 		}
 	}
-	return bumpVectors(ctx, tx, w.org)
+	return nil // the node_vectors_deleted trigger moves the workspace's versions
 }
 
 // Scope tokens narrow a full-text MATCH to one workspace, user and label.
