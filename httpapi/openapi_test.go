@@ -2,12 +2,14 @@ package httpapi
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gorilla/mux"
+	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -105,4 +107,19 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 		t.Fatalf("the contract has 49 endpoints, the list %d", len(seedRoutes))
 	}
 	t.Logf("%d of the contract's 49 endpoints served", len(routed))
+}
+
+// TestRecallDocListsLibraryValues keeps the recall request's documented
+// section types and scope signals equal to the library's lists, which
+// struct tags cannot refer to.
+func TestRecallDocListsLibraryValues(t *testing.T) {
+	typ := reflect.TypeOf(recallRequest{})
+	for field, want := range map[string][]string{"SectionTypes": papermem.SectionTypes, "ScopeSignals": papermem.ScopeSignals} {
+		f, _ := typ.FieldByName(field)
+		doc := f.Tag.Get("doc")
+		list := doc[strings.Index(doc, ": ")+2 : strings.Index(doc, ";")]
+		if got := strings.Split(list, ", "); !slices.Equal(got, want) {
+			t.Errorf("%s doc lists %q; the library has %q", field, got, want)
+		}
+	}
 }
