@@ -196,16 +196,17 @@ func (m *Memory) rank(ctx context.Context, q query, question string, keywords []
 	if q.limit == 0 {
 		q.limit = candidateLimit
 	}
+	p, err := m.index.part(ctx, m.db, q.org)
+	if err != nil {
+		return nil, err
+	}
 	var lex, vec []hit
-	var err error
 	text := strings.TrimSpace(question + " " + strings.Join(keywords, " "))
 	if q.retrieval != RetrievalVector {
-		if lex, err = m.lexical(ctx, q, text); err != nil {
-			return nil, err
-		}
+		lex = p.lexical(q, text)
 	}
 	if q.retrieval != RetrievalLexical {
-		if vec, err = m.vector(ctx, q, text, lex); err != nil {
+		if vec, err = m.vector(ctx, p, q, text, lex); err != nil {
 			return nil, err
 		}
 	}
@@ -224,10 +225,6 @@ func (m *Memory) rank(ctx context.Context, q query, question string, keywords []
 		for _, h := range s.hs {
 			scores[h.id] += s.weight * h.score / s.hs[0].score
 		}
-	}
-	p, err := m.index.part(ctx, m.db, q.org)
-	if err != nil {
-		return nil, err
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -274,20 +271,16 @@ func (q query) filters() (string, []any) {
 
 // lexical returns nodes ranked by BM25 for the content words of text, best
 // first, scored as FTS5's bm25() scores them (higher is better), from the
-// node index's postings: FTS5 itself ranks every node that matches any word
-// and has no top-k pruning.
-func (m *Memory) lexical(ctx context.Context, q query, text string) ([]hit, error) {
+// postings: FTS5 itself ranks every node that matches any word and has no
+// top-k pruning.
+func (p *orgIndex) lexical(q query, text string) []hit {
 	words := distinct(terms.Content(text))
 	if len(words) == 0 {
-		return nil, nil
-	}
-	p, err := m.index.part(ctx, m.db, q.org)
-	if err != nil {
-		return nil, err
+		return nil
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	return p.bm25(words, q.vectorQuery(), q.limit), nil
+	return p.bm25(words, q.vectorQuery(), q.limit)
 }
 
 // distinct returns the words of ws without repeats, in order.
@@ -308,25 +301,22 @@ func (q query) vectorQuery() vectorQuery {
 	return vectorQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, domain: q.domain, sectionTypes: q.sectionTypes, k: q.limit}
 }
 
-// vector returns nodes ranked by cosine similarity to text, best first.
-// When lexical hits are given, the query vector moves toward the mean of
-// the best of them (Rocchio pseudo-relevance feedback).
-func (m *Memory) vector(ctx context.Context, q query, text string, lex []hit) ([]hit, error) {
-	qv, err := m.embedQuery(ctx, q, text)
+// vector returns nodes of part p ranked by cosine similarity to text, best
+// first. When lexical hits are given, the query vector moves toward the
+// mean of the best of them (Rocchio pseudo-relevance feedback).
+func (m *Memory) vector(ctx context.Context, p *orgIndex, q query, text string, lex []hit) ([]hit, error) {
+	qv, err := m.embedQuery(ctx, p, q, text)
 	if err != nil {
 		return nil, err
 	}
 	if len(lex) > 0 {
-		fb, err := m.feedback(ctx, q.org, lex[:min(rocchioNodes, len(lex))])
-		if err != nil {
-			return nil, err
-		}
+		fb := p.feedback(lex[:min(rocchioNodes, len(lex))], m.index.dim)
 		for i := range qv {
 			qv[i] += rocchioWeight * fb[i]
 		}
 		normalize(qv)
 	}
-	return m.nearest(ctx, q.vectorQuery(), qv)
+	return m.index.nearest(p, q.vectorQuery(), qv), nil
 }
 
 // weightedEmbedder is an Embedder that can stress some words of a text;
@@ -336,9 +326,9 @@ type weightedEmbedder interface {
 }
 
 // embedQuery embeds a question. With a weightedEmbedder each word counts by
-// its inverse document frequency among the nodes q can see, as BM25 weighs
-// it, so that rare words lead the vector search.
-func (m *Memory) embedQuery(ctx context.Context, q query, text string) ([]float32, error) {
+// its inverse document frequency in q's collection of part p, as BM25
+// weighs it, so that rare words lead the vector search.
+func (m *Memory) embedQuery(ctx context.Context, p *orgIndex, q query, text string) ([]float32, error) {
 	we, ok := m.embedder.(weightedEmbedder)
 	if !ok {
 		vs, err := m.embed(ctx, []string{text})
@@ -346,10 +336,6 @@ func (m *Memory) embedQuery(ctx context.Context, q query, text string) ([]float3
 			return nil, err
 		}
 		return vs[0], nil
-	}
-	p, err := m.index.part(ctx, m.db, q.org)
-	if err != nil {
-		return nil, err
 	}
 	p.mu.RLock()
 	n := float64(p.lex.stats[q.user].docs)
@@ -371,15 +357,10 @@ func (m *Memory) embedQuery(ctx context.Context, q query, text string) ([]float3
 	return v, nil
 }
 
-// feedback returns the mean vector of the given nodes of workspace org.
-func (m *Memory) feedback(ctx context.Context, org string, hs []hit) ([]float32, error) {
-	p, err := m.index.part(ctx, m.db, org)
-	if err != nil {
-		return nil, err
-	}
+// feedback returns the mean vector of the given nodes.
+func (p *orgIndex) feedback(hs []hit, dim int) []float32 {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	dim := m.index.dim
 	mean := make([]float32, dim)
 	for _, h := range hs {
 		e, ok := p.entry(h.id)
@@ -390,7 +371,7 @@ func (m *Memory) feedback(ctx context.Context, org string, hs []hit) ([]float32,
 			mean[i] += float32(x) * p.scales[e] / float32(len(hs))
 		}
 	}
-	return mean, nil
+	return mean
 }
 
 // loadCandidates reads the ranked nodes that pass q's filters, with their

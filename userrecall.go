@@ -317,13 +317,16 @@ func inPeriod(occurred string, periods []string) bool {
 func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retrieval) ([]memHit, error) {
 	q := query{org: w.org, user: user, label: LabelMemory, limit: memLexicalPool}
 	var hits []hit
-	var err error
+	p, err := w.m.index.part(ctx, w.m.db, w.org)
+	if err != nil {
+		return nil, err
+	}
 	if r == RetrievalLexical {
-		hits, err = w.m.lexical(ctx, q, text)
+		hits = p.lexical(q, text)
 	} else {
 		var qv []float32
-		if qv, err = w.m.embedQuery(ctx, q, text); err == nil {
-			hits, err = w.m.nearest(ctx, vectorQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}, qv)
+		if qv, err = w.m.embedQuery(ctx, p, q, text); err == nil {
+			hits = w.m.index.nearest(p, vectorQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}, qv)
 		}
 	}
 	out := make([]memHit, len(hits))
@@ -348,14 +351,11 @@ func (w *Workspace) memoryCandidates(ctx context.Context, user string, q *memQue
 	if lexOf == nil {
 		return nil, nil // the user has no memories
 	}
-	qv, err := w.m.embedQuery(ctx, query{org: w.org, user: user, label: LabelMemory}, q.text)
+	qv, err := w.m.embedQuery(ctx, p, query{org: w.org, user: user, label: LabelMemory}, q.text)
 	if err != nil {
 		return nil, err
 	}
-	vec, err := w.m.nearest(ctx, vq, qv)
-	if err != nil {
-		return nil, err
-	}
+	vec := w.m.index.nearest(p, vq, qv)
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	out := make([]memHit, 0, len(best)+len(vec))

@@ -1,7 +1,6 @@
 package papermem
 
 import (
-	"context"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -70,23 +69,20 @@ type hit struct {
 // result wanted.
 const prefilterFactor = 4
 
-// nearest returns up to q.k nodes with the highest cosine similarity to qv
-// (unit length), best first, each with a positive similarity.
-func (m *Memory) nearest(ctx context.Context, q vectorQuery, qv []float32) ([]hit, error) {
+// nearest returns up to q.k nodes of part p with the highest cosine
+// similarity to qv (unit length), best first, each with a positive
+// similarity.
+func (x *nodeIndex) nearest(p *orgIndex, q vectorQuery, qv []float32) []hit {
 	if !slices.ContainsFunc(qv, func(x float32) bool { return x != 0 }) {
-		return nil, nil // nothing to compare: the text has no features
-	}
-	p, err := m.index.part(ctx, m.db, q.org)
-	if err != nil {
-		return nil, err
+		return nil // nothing to compare: the text has no features
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	f, ok := p.filter(q)
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	query := appendWords(nil, bitsBlob(qv), m.index.words)
+	query := appendWords(nil, bitsBlob(qv), x.words)
 	best := make(topHits, 0, q.k)
 	for _, e := range p.hamming(query, &f, prefilterFactor*q.k) {
 		if s := p.cosine(e, qv); s > 0 {
@@ -94,7 +90,7 @@ func (m *Memory) nearest(ctx context.Context, q vectorQuery, qv []float32) ([]hi
 		}
 	}
 	slices.SortFunc(best, func(a, b hit) int { return cmpHits(b, a) })
-	return best, nil
+	return best
 }
 
 // cosine returns the cosine similarity of entry e's vector with unit
