@@ -68,6 +68,20 @@ func (l *lexicon) add(entry int32, user, text string) {
 	l.stats[user] = st
 }
 
+// BM25 parameters, FTS5's: term-frequency saturation and length
+// normalisation.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// saturation is BM25's term-frequency factor of posting x for a collection
+// whose entries have avgdl tokens on average.
+func (l *lexicon) saturation(x posting, avgdl float64) float64 {
+	tf := float64(x.tf)
+	return tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(l.length[x.entry])/avgdl))
+}
+
 // remove takes a deleted entry of user's collection out of the statistics;
 // its postings stay and searches skip it.
 func (l *lexicon) remove(entry int32, user string) {
@@ -150,12 +164,10 @@ func (p *orgIndex) bm25(words []string, q vectorQuery, k int) []hit {
 			if !all && !p.counts(x.entry, f.user) {
 				continue
 			}
-			tf := float64(x.tf)
-			s := idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(p.lex.length[x.entry])/avgdl))
 			if acc[x.entry] == 0 {
 				touched = append(touched, x.entry)
 			}
-			acc[x.entry] += s
+			acc[x.entry] += idf * p.lex.saturation(x, avgdl)
 		}
 	}
 	best := make(topHits, 0, k)

@@ -43,8 +43,6 @@ const (
 	memLexicalPool  = 150  // BM25 candidates
 	memVectorPool   = 200  // nearest-vector candidates
 	commonShare     = 0.25 // terms in more of the memories do not select candidates
-	bm25K1          = 1.2  // BM25 term-frequency saturation
-	bm25B           = 0.75 // BM25 length normalisation
 	entityWeight    = 2.0  // weight of a capitalised (name-like) question word
 	numberWeight    = 1.5  // weight of a number in the question
 	keywordWeight   = 1.5  // weight of a word from the request's keywords
@@ -415,9 +413,7 @@ func memoryLexical(p *orgIndex, vq vectorQuery, q *memQuery) ([]hit, map[int64]f
 			if acc[x.entry] == 0 {
 				touched = append(touched, x.entry)
 			}
-			tf := float64(x.tf)
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(p.lex.length[x.entry])/avgLen)
-			acc[x.entry] += t.weight * t.idf * tf * (bm25K1 + 1) / (tf + norm)
+			acc[x.entry] += t.weight * t.idf * p.lex.saturation(x, avgLen)
 			selected[x.entry] = selected[x.entry] || selects
 		}
 	}
