@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // nodeIndex is the in-process index of every node: one part per workspace,
@@ -20,17 +21,22 @@ import (
 // counting, then by id, and marked dead; a part is rebuilt once a quarter
 // of it is dead.
 type nodeIndex struct {
-	dim   int // vector dimensions
-	words int // uint64 words per bit vector
+	dim      int // vector dimensions
+	words    int // uint64 words per bit vector
+	maxNodes int // entries kept over all parts before the least recently used go
 
 	mu   sync.Mutex
 	orgs map[string]*orgIndex
+	uses int64 // counts part calls, to order parts by last use
 }
 
 // orgIndex is one workspace's part of the index. Entries are addressed by
 // their position, in node id order; ids, owners, meta and dead have one
 // element per entry.
 type orgIndex struct {
+	lastUse int64        // nodeIndex.uses at the part's last use; guarded by nodeIndex.mu
+	size    atomic.Int64 // len(ids), readable without mu
+
 	mu      sync.RWMutex
 	version int64 // vec_version this part reflects; -1 before the first load
 	deletes int64 // del_version this part reflects
@@ -53,8 +59,8 @@ type nodeMeta struct {
 	label, kind, user, domain, sectionType int32
 }
 
-func newNodeIndex(dim int) *nodeIndex {
-	return &nodeIndex{dim: dim, words: (dim + 63) / 64, orgs: map[string]*orgIndex{}}
+func newNodeIndex(dim, maxNodes int) *nodeIndex {
+	return &nodeIndex{dim: dim, words: (dim + 63) / 64, maxNodes: maxNodes, orgs: map[string]*orgIndex{}}
 }
 
 // part returns workspace org's part, brought up to date with the database.
@@ -65,12 +71,44 @@ func (x *nodeIndex) part(ctx context.Context, db *sql.DB, org string) (*orgIndex
 		p = &orgIndex{version: -1}
 		x.orgs[org] = p
 	}
+	x.uses++
+	p.lastUse = x.uses
 	x.mu.Unlock()
-	return p, x.sync(ctx, db, org, p)
+	if err := x.sync(ctx, db, org, p); err != nil {
+		return nil, err
+	}
+	x.evict(org)
+	return p, nil
 }
 
-// Warm loads the in-process search index of every workspace, so that no
-// recall pays for it: about 4 s of CPU per 100k nodes. A server calls it
+// evict drops the least recently used parts, but never keep's, while the
+// parts hold more than maxNodes entries. A search still using a dropped
+// part finishes with it; the next one reloads the workspace.
+func (x *nodeIndex) evict(keep string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var total int64
+	for _, p := range x.orgs {
+		total += p.size.Load()
+	}
+	for total > int64(x.maxNodes) {
+		victim := ""
+		for org, p := range x.orgs {
+			if org != keep && (victim == "" || p.lastUse < x.orgs[victim].lastUse) {
+				victim = org
+			}
+		}
+		if victim == "" {
+			return // keep alone is over the bound: it stays
+		}
+		total -= x.orgs[victim].size.Load()
+		delete(x.orgs, victim)
+	}
+}
+
+// Warm loads the in-process search index of every workspace, up to
+// Options.IndexMaxNodes nodes, so that no recall pays for it: about 4 s of
+// CPU per 100k nodes. A server calls it
 // once after Open, in the background; recalls meanwhile wait for the
 // workspace they search. It returns when ctx is done, with ctx's error.
 func (m *Memory) Warm(ctx context.Context) error {
@@ -161,6 +199,7 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 		}
 	}
 	p.version, p.deletes = version, deletes
+	p.size.Store(int64(len(p.ids)))
 	return nil
 }
 

@@ -373,3 +373,63 @@ func TestIndexSeesAnyDeletion(t *testing.T) {
 		t.Fatalf("found %d spans of a paper whose vectors were deleted", n)
 	}
 }
+
+// TestIndexEviction bounds the index to fewer nodes than two workspaces
+// hold: searching one drops the other, least recently used, which is
+// reloaded, with the same results, when searched again.
+func TestIndexEviction(t *testing.T) {
+	ctx := context.Background()
+	m, err := Open(ctx, filepath.Join(t.TempDir(), "evict.db"), &Options{IndexMaxNodes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.index.maxNodes != 1 {
+		t.Fatalf("Options.IndexMaxNodes 1 gave an index bound of %d", m.index.maxNodes)
+	}
+	for _, org := range []string{"lab-a", "lab-b"} {
+		if _, _, err := m.Workspace(org).StorePaper(ctx, PaperInput{DOI: "10.1/" + org, Title: "Sleep and memory in " + org,
+			Text: "Sleep deprivation reduced recall accuracy by 30% in adults. Naps restored it within a week."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var perWorkspace int
+	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = 'lab-a'`).Scan(&perWorkspace); err != nil {
+		t.Fatal(err)
+	}
+	m.index.maxNodes = perWorkspace + 1 // room for one workspace, not two
+	recall := func(org string) []Span {
+		res, err := m.Workspace(org).Recall(ctx, RecallRequest{Question: "does sleep deprivation reduce recall", Label: LabelAny})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Spans) == 0 {
+			t.Fatalf("%s: nothing recalled", org)
+		}
+		return res.Spans
+	}
+	loaded := func() []string {
+		m.index.mu.Lock()
+		defer m.index.mu.Unlock()
+		var out []string
+		for org := range m.index.orgs {
+			out = append(out, org)
+		}
+		slices.Sort(out)
+		return out
+	}
+	first := recall("lab-a")
+	if got := loaded(); !slices.Equal(got, []string{"lab-a"}) {
+		t.Fatalf("loaded %v after searching lab-a", got)
+	}
+	recall("lab-b")
+	if got := loaded(); !slices.Equal(got, []string{"lab-b"}) {
+		t.Fatalf("loaded %v after searching lab-b with room for one workspace", got)
+	}
+	if again := recall("lab-a"); !cmp.Equal(first, again) {
+		t.Fatalf("lab-a after reloading:\n%s", cmp.Diff(first, again))
+	}
+	if got := loaded(); !slices.Equal(got, []string{"lab-a"}) {
+		t.Fatalf("loaded %v after searching lab-a again", got)
+	}
+}

@@ -72,6 +72,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	if o.MaxIngestBytes <= 0 {
 		o.MaxIngestBytes = DefaultMaxIngestBytes
 	}
+	if o.IndexMaxNodes <= 0 {
+		o.IndexMaxNodes = DefaultIndexMaxNodes
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -90,7 +93,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		db:             db,
 		path:           path,
 		embedder:       o.Embedder,
-		index:          newNodeIndex(dim),
+		index:          newNodeIndex(dim, o.IndexMaxNodes),
 		fetcher:        o.Fetcher,
 		payments:       o.Payments,
 		maxIngestBytes: o.MaxIngestBytes,

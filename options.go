@@ -13,6 +13,7 @@ const (
 	MaxBudgetTokens       = 200000    // largest recall budget accepted
 	DefaultMaxIngestBytes = 25 << 20  // largest file IngestFile reads
 	DefaultPassageTokens  = 200       // largest passage made from a section
+	DefaultIndexMaxNodes  = 2_000_000 // nodes kept in the in-process search index (~1.25 KB each)
 )
 
 // Options configure Open. A nil *Options means all defaults.
@@ -37,6 +38,12 @@ type Options struct {
 	// MaxIngestBytes caps the size of an ingested file. Zero means
 	// DefaultMaxIngestBytes.
 	MaxIngestBytes int64
+
+	// IndexMaxNodes bounds the in-process search index: when the
+	// workspaces loaded hold more nodes, those used least recently are
+	// dropped and reloaded from SQLite when next searched. Zero means
+	// DefaultIndexMaxNodes.
+	IndexMaxNodes int
 
 	// Payments takes the payments of paid plans (Checkout,
 	// ConfirmCheckout); NewSignedOrders is the built-in provider. Nil means

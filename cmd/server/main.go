@@ -113,6 +113,9 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	}
 	c.opts.MaxIngestBytes = int64(upload)
 	c.fetch.MaxBytes = int64(upload)
+	if c.opts.IndexMaxNodes, err = intEnv(getenv, "PAPERMEM_INDEX_MAX_NODES"); err != nil {
+		return nil, nil, err
+	}
 	if c.opts.Embedder, err = embedderFromEnv(getenv); err != nil {
 		return nil, nil, err
 	}

@@ -202,6 +202,7 @@ func TestConfigErrors(t *testing.T) {
 		"BadRateLimit":           {nil, map[string]string{"PAPERMEM_RATE_LIMIT": "many"}},
 		"NegativeAuthRateLimit":  {nil, map[string]string{"PAPERMEM_AUTH_RATE_LIMIT": "-3"}},
 		"BadUploadSize":          {nil, map[string]string{"PAPERMEM_MAX_UPLOAD_BYTES": "1e9"}},
+		"BadIndexBound":          {nil, map[string]string{"PAPERMEM_INDEX_MAX_NODES": "lots"}},
 		"ShortJWTSecret":         {nil, map[string]string{"PAPERMEM_JWT_SECRET": "short"}},
 		"ModelMissing":           {nil, map[string]string{"PAPERMEM_EMBEDDINGS_URL": "http://127.0.0.1:1/v1/embeddings"}},
 		"UnknownFlag":            {[]string{"-port", "80"}, nil},
@@ -227,14 +228,15 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"PAPERMEM_AUTH_RATE_LIMIT":     "5",
 		"PAPERMEM_MAX_UPLOAD_BYTES":    "1048576",
 		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1",
+		"PAPERMEM_INDEX_MAX_NODES":     "500000",
 	}), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.opts.Payments != nil, c.api.DevAuth,
-		c.api.RateLimit, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, len(rest))
+		c.api.RateLimit, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, len(rest))
 	want := fmt.Sprint("localhost:9999", "/tmp/x.db", strings.Repeat("s", 32), []string{"a@x.org", "b@x.org"}, true, true,
-		120, 5, int64(1048576), true, int64(1048576), 0)
+		120, 5, int64(1048576), true, int64(1048576), 500000, 0)
 	if got != want {
 		t.Fatalf("config\n got %s\nwant %s", got, want)
 	}
