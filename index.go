@@ -10,8 +10,9 @@ import (
 )
 
 // nodeIndex is the in-process index of every node: one part per workspace,
-// holding the sign bits of each node's vector (vectors.go) and the BM25
-// postings of its text (lexical.go). SQLite stays the record: a part is
+// holding each node's vector as sign bits and as int8 (vectors.go), the BM25
+// postings of its text (lexical.go) and what searches filter on. SQLite
+// stays the record: a part is
 // loaded from nodes and node_vectors on first use and kept current by the
 // workspace's vec_version, which every write of nodes bumps. A search whose
 // workspace changed (in this process or another) first loads the rows it has
@@ -19,7 +20,8 @@ import (
 // one seen is exact. When the workspace's del_version moved (a trigger
 // counts every deletion from node_vectors), deleted nodes are found by
 // counting, then by id, and marked dead; a part is rebuilt once a quarter
-// of it is dead.
+// of it is dead. Parts beyond maxNodes entries in all are dropped, least
+// recently used first.
 type nodeIndex struct {
 	dim      int // vector dimensions
 	words    int // uint64 words per bit vector
