@@ -12,12 +12,11 @@ import (
 // nodeIndex is the in-process index of every node: one part per workspace,
 // holding each node's vector as sign bits and as int8 (vectors.go), the BM25
 // postings of its text (lexical.go) and what searches filter on. SQLite
-// stays the record: a part is
-// loaded from nodes and node_vectors on first use and kept current by the
-// workspace's vec_version, which every write of nodes bumps. A search whose
-// workspace changed (in this process or another) first loads the rows it has
-// not seen: node ids are never reused, so loading the ids above the highest
-// one seen is exact. When the workspace's del_version moved (a trigger
+// stays the record: a part is loaded from nodes and node_vectors on first
+// use and kept current by the workspace's vec_version, which every write of
+// nodes bumps. A search whose workspace changed (in this process or
+// another) first loads the rows it has not seen: node ids are never reused,
+// so loading the ids above the highest one seen is exact. When the workspace's del_version moved (a trigger
 // counts every deletion from node_vectors), deleted nodes are found by
 // counting, then by id, and marked dead; a part is rebuilt once a quarter
 // of it is dead. Parts beyond maxNodes entries in all are dropped, least
