@@ -294,7 +294,15 @@ func (p *orgIndex) entry(id int64) (int, bool) {
 	return slices.BinarySearch(p.ids, id)
 }
 
-// entryFilter is a vectorQuery resolved to one part's name ids; anyName
+// searchQuery selects the nodes a search of the index may return; user
+// also names the collection whose statistics a BM25 search uses.
+type searchQuery struct {
+	org, user, label, kind, domain string
+	sectionTypes                   []string
+	k                              int // results wanted
+}
+
+// entryFilter is a searchQuery resolved to one part's name ids; anyName
 // stands for no condition.
 type entryFilter struct {
 	user, label, notLabel, kind, domain int32
@@ -305,7 +313,7 @@ const anyName = -1
 
 // filter resolves q for p. It reports false when no entry can pass: q
 // names a value no entry has.
-func (p *orgIndex) filter(q vectorQuery) (entryFilter, bool) {
+func (p *orgIndex) filter(q searchQuery) (entryFilter, bool) {
 	f := entryFilter{label: anyName, notLabel: anyName, kind: anyName, domain: anyName}
 	ok := true
 	id := func(s string) int32 {

@@ -129,7 +129,7 @@ func (p *orgIndex) docFreq(term string, user int32, all bool) int {
 // log((N−df+0.5)/(df+0.5)), at least 1e-6, with N, df and the mean length
 // taken over q's collection. Only the postings of the query's words are
 // read, and a bounded heap keeps the best k.
-func (p *orgIndex) bm25(words []string, q vectorQuery, k int) []hit {
+func (p *orgIndex) bm25(words []string, q searchQuery, k int) []hit {
 	st := p.lex.stats[q.user]
 	f, ok := p.filter(q)
 	if !ok || st.docs == 0 || k <= 0 {

@@ -280,7 +280,7 @@ func (p *orgIndex) lexical(q query, text string) []hit {
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	return p.bm25(words, q.vectorQuery(), q.limit)
+	return p.bm25(words, q.searchQuery(), q.limit)
 }
 
 // distinct returns the words of ws without repeats, in order.
@@ -296,9 +296,9 @@ func distinct(ws []string) []string {
 	return out
 }
 
-// vectorQuery returns the node-index filter for q.
-func (q query) vectorQuery() vectorQuery {
-	return vectorQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, domain: q.domain, sectionTypes: q.sectionTypes, k: q.limit}
+// searchQuery returns the node-index query for q.
+func (q query) searchQuery() searchQuery {
+	return searchQuery{org: q.org, user: q.user, label: q.label, kind: q.kind, domain: q.domain, sectionTypes: q.sectionTypes, k: q.limit}
 }
 
 // vector returns nodes of part p ranked by cosine similarity to text, best
@@ -316,7 +316,7 @@ func (m *Memory) vector(ctx context.Context, p *orgIndex, q query, text string, 
 		}
 		normalize(qv)
 	}
-	return m.index.nearest(p, q.vectorQuery(), qv), nil
+	return m.index.nearest(p, q.searchQuery(), qv), nil
 }
 
 // weightedEmbedder is an Embedder that can stress some words of a text;

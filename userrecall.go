@@ -324,7 +324,7 @@ func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retri
 	} else {
 		var qv []float32
 		if qv, err = w.m.embedQuery(ctx, p, q, text); err == nil {
-			hits = w.m.index.nearest(p, vectorQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}, qv)
+			hits = w.m.index.nearest(p, searchQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}, qv)
 		}
 	}
 	out := make([]memHit, len(hits))
@@ -340,7 +340,7 @@ func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retri
 // nearest to the question's vector, each word of which weighs by its IDF
 // among the user's memories. Everything comes from the node index.
 func (w *Workspace) memoryCandidates(ctx context.Context, user string, q *memQuery) ([]memHit, error) {
-	vq := vectorQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}
+	vq := searchQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}
 	p, err := w.m.index.part(ctx, w.m.db, w.org)
 	if err != nil {
 		return nil, err
@@ -379,7 +379,7 @@ func (w *Workspace) memoryCandidates(ctx context.Context, user string, q *memQue
 // memories; any term when none is), best first, and the score of every
 // memory scored, by node id; nil when the user has no memories. Common
 // terms select no candidate but count in every score.
-func memoryLexical(p *orgIndex, vq vectorQuery, q *memQuery) ([]hit, map[int64]float64) {
+func memoryLexical(p *orgIndex, vq searchQuery, q *memQuery) ([]hit, map[int64]float64) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	f, ok := p.filter(vq)

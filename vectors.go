@@ -50,14 +50,6 @@ func appendInt8(dst []int8, v []float32) ([]int8, float32) {
 	return dst, top / 127
 }
 
-// vectorQuery selects the nodes a search may return; user also names the
-// collection whose statistics a BM25 search uses.
-type vectorQuery struct {
-	org, user, label, kind, domain string
-	sectionTypes                   []string
-	k                              int // results wanted
-}
-
 // hit is a node found by a search with the search's score: BM25 for the
 // full-text search, cosine similarity for the vector search.
 type hit struct {
@@ -72,7 +64,7 @@ const prefilterFactor = 4
 // nearest returns up to q.k nodes of part p with the highest cosine
 // similarity to qv (unit length), best first, each with a positive
 // similarity.
-func (x *nodeIndex) nearest(p *orgIndex, q vectorQuery, qv []float32) []hit {
+func (x *nodeIndex) nearest(p *orgIndex, q searchQuery, qv []float32) []hit {
 	if !slices.ContainsFunc(qv, func(x float32) bool { return x != 0 }) {
 		return nil // nothing to compare: the text has no features
 	}
