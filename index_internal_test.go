@@ -433,3 +433,50 @@ func TestIndexEviction(t *testing.T) {
 		t.Fatalf("loaded %v after searching lab-a again", got)
 	}
 }
+
+// BenchmarkIndexLoad loads a workspace's part of the node index from
+// SQLite, as the first search after a start or an eviction does.
+func BenchmarkIndexLoad(b *testing.B) {
+	m, _, _ := scifactMemory(b, 1000)
+	ctx := context.Background()
+	var nodes int
+	for b.Loop() {
+		m.index.mu.Lock()
+		clear(m.index.orgs)
+		m.index.mu.Unlock()
+		p, err := m.index.part(ctx, m.db, m.org)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes = len(p.ids)
+	}
+	b.ReportMetric(float64(nodes), "nodes")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(nodes), "µs/node")
+}
+
+// TestAppendInt8Rounds checks the int8 quantisation against math.Round on
+// random unit vectors, and that the scale restores each component within
+// half a step.
+func TestAppendInt8Rounds(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		v := make([]float32, 64)
+		for i := range v {
+			v[i] = float32(rnd.NormFloat64())
+		}
+		normalize(v)
+		q, scale := appendInt8(nil, v)
+		var top float32
+		for _, x := range v {
+			top = max(top, x, -x)
+		}
+		for i, x := range v {
+			if want := int8(math.Round(float64(x * (127 / top)))); q[i] != want {
+				t.Fatalf("component %d = %v: got %d, want %d", i, x, q[i], want)
+			}
+			if d := math.Abs(float64(float32(q[i])*scale - x)); d > float64(scale)/2+1e-7 {
+				t.Fatalf("component %d = %v restored as %v", i, x, float32(q[i])*scale)
+			}
+		}
+	}
+}

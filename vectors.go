@@ -2,7 +2,6 @@ package papermem
 
 import (
 	"encoding/binary"
-	"math"
 	"math/bits"
 	"slices"
 	"sync"
@@ -44,8 +43,19 @@ func appendInt8(dst []int8, v []float32) ([]int8, float32) {
 		return append(dst, make([]int8, len(v))...), 0
 	}
 	f := 127 / top
-	for _, x := range v {
-		dst = append(dst, int8(math.Round(float64(x*f))))
+	n := len(dst)
+	dst = append(dst, make([]int8, len(v))...)
+	out := dst[n:]
+	for i, x := range v {
+		// Round half away from zero, as math.Round, in float32: |x·f| ≤ 127,
+		// so adding ½ is exact.
+		y := x * f
+		if y < 0 {
+			y -= 0.5
+		} else {
+			y += 0.5
+		}
+		out[i] = int8(y)
 	}
 	return dst, top / 127
 }
