@@ -108,8 +108,8 @@ func (x *nodeIndex) evict(keep string) {
 }
 
 // Warm loads the in-process search index of every workspace, up to
-// Options.IndexMaxNodes nodes, so that no recall pays for it: about 4 s of
-// CPU per 100k nodes. A server calls it
+// Options.IndexMaxNodes nodes, so that no recall pays for it: 2–4 s per
+// 100k nodes. A server calls it
 // once after Open, in the background; recalls meanwhile wait for the
 // workspace they search. It returns when ctx is done, with ctx's error.
 func (m *Memory) Warm(ctx context.Context) error {
