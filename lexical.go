@@ -137,18 +137,9 @@ func (p *orgIndex) bm25(words []string, q searchQuery, k int) []hit {
 	}
 	all := p.onlyCollection(q.user)
 	n, avgdl := float64(st.docs), float64(st.tokens)/float64(st.docs)
-	buf := scores.Get().(*[]float64)
-	defer scores.Put(buf)
-	if len(*buf) < len(p.ids) {
-		*buf = make([]float64, len(p.ids))
-	}
-	acc := *buf
+	acc := borrowAcc(len(p.ids))
 	var touched []int32
-	defer func() {
-		for _, e := range touched {
-			acc[e] = 0
-		}
-	}()
+	defer func() { returnAcc(acc, touched) }()
 	for _, w := range words {
 		term := ftsterm.Term(w)
 		id, ok := p.lex.terms[term]
@@ -180,9 +171,26 @@ func (p *orgIndex) bm25(words []string, q searchQuery, k int) []hit {
 	return best
 }
 
-// scores recycles bm25's per-entry accumulators, which it leaves zeroed:
+// accumulators recycles the per-entry score arrays of BM25 searches:
 // allocating one per search at 100k entries is 800 KB of garbage.
-var scores = sync.Pool{New: func() any { return new([]float64) }}
+var accumulators = sync.Pool{New: func() any { return new([]float64) }}
+
+// borrowAcc returns a zeroed score array of at least n entries.
+func borrowAcc(n int) []float64 {
+	buf := accumulators.Get().(*[]float64)
+	if len(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	return *buf
+}
+
+// returnAcc zeroes the touched entries of acc and recycles it.
+func returnAcc(acc []float64, touched []int32) {
+	for _, e := range touched {
+		acc[e] = 0
+	}
+	accumulators.Put(&acc)
+}
 
 // cmpHits orders hits by score, then by id descending, so that among equal
 // scores the lower id ranks first.

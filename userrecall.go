@@ -397,9 +397,10 @@ func memoryLexical(p *orgIndex, vq searchQuery, q *memQuery) ([]hit, map[int64]f
 		t.idf = math.Log(1 + (n-dfs[i]+0.5)/(dfs[i]+0.5))
 		informative = informative || dfs[i] > 0 && dfs[i] <= commonShare*n
 	}
-	acc := make([]float64, len(p.ids))
+	acc := borrowAcc(len(p.ids))
 	selected := make([]bool, len(p.ids))
 	var touched []int32
+	defer func() { returnAcc(acc, touched) }()
 	for i, t := range q.terms {
 		id, ok := p.lex.terms[t.term]
 		if !ok {
