@@ -49,13 +49,12 @@ func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, e
 	if err != nil {
 		return nil, &Error{Code: EUPSTREAM, Message: "Fetching the paper from its origin failed.", Err: err}
 	}
-	name := p.SourceURL
-	if strings.Contains(ctype, "pdf") || strings.HasPrefix(string(body), "%PDF") {
+	name := "paper.md"
+	switch {
+	case strings.Contains(ctype, "pdf") || strings.HasPrefix(string(body), "%PDF"):
 		name = "paper.pdf"
-	} else if !strings.Contains(ctype, "markdown") {
+	case !strings.Contains(ctype, "markdown"):
 		name = "paper.txt"
-	} else {
-		name = "paper.md"
 	}
 	if _, err := w.ingestPaperFile(ctx, p, name, body); err != nil {
 		return nil, err

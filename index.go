@@ -152,8 +152,10 @@ func bumpVectors(ctx context.Context, tx *sql.Tx, org string) error {
 // sync brings part p of workspace org up to date with the database. It
 // reads in one transaction, so what it loads is one consistent snapshot.
 func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgIndex) error {
+	// A point read on every search: it does not watch ctx, for which the
+	// SQLite driver would start a goroutine per statement.
 	var version int64
-	err := db.QueryRowContext(ctx, `SELECT vec_version FROM workspaces WHERE org_id = ?`, org).Scan(&version)
+	err := db.QueryRowContext(context.WithoutCancel(ctx), `SELECT vec_version FROM workspaces WHERE org_id = ?`, org).Scan(&version)
 	if err != nil && err != sql.ErrNoRows {
 		return fmt.Errorf("node index version: %w", err)
 	}

@@ -157,17 +157,11 @@ type query struct {
 // candidateLimit is how many candidates each source contributes.
 const candidateLimit = 200
 
-// rrfK is the k of reciprocal rank fusion: a candidate's score is the sum
-// over sources of 1/(rrfK + rank).
-const rrfK = 60
-
 // candidate is a node considered for a recall.
 type candidate struct {
 	Span
-	ownerID  int64
-	kind     string
-	parentID int64
-	seq      int
+	ownerID int64
+	kind    string
 }
 
 // Hybrid fusion. The vector query is moved toward the mean vector of the
@@ -386,7 +380,7 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 		idArgs[i] = h.id
 		score[h.id] = h.score
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT n.id, n.kind, n.owner_id, COALESCE(n.parent_id, 0), n.seq, n.label,
+	rows, err := m.db.QueryContext(ctx, `SELECT n.id, n.kind, n.owner_id, n.label,
 		n.section, n.section_type, n.text, n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, n.created_at,
 		COALESCE(p.doi, a.doi, ''), COALESCE(p.title, ap.title, d.title, ''), COALESCE(d.name, p.source_url, ''),
 		COALESCE(mm.key, ''), COALESCE(mm.tags, '[]'), COALESCE(mm.occurred_at, ''), COALESCE(mm.metadata, '{}')
@@ -406,7 +400,7 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 		c := &candidate{}
 		p := &c.Provenance
 		var tags, meta string
-		if err := rows.Scan(&c.NodeID, &c.kind, &c.ownerID, &c.parentID, &c.seq, &c.Label,
+		if err := rows.Scan(&c.NodeID, &c.kind, &c.ownerID, &c.Label,
 			&p.Section, &p.SectionType, &c.Text, &c.Tokens, &p.Page, &p.Row, &p.Sheet, &p.CharStart, &p.CharEnd, &p.IngestedAt,
 			&p.DOI, &p.Title, &p.Source, &p.Key, &tags, &p.OccurredAt, &meta); err != nil {
 			return nil, err
