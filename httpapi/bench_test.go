@@ -15,19 +15,30 @@ import (
 	"github.com/papermem/papermem/internal/testutil"
 )
 
-// BenchmarkPaperExists measures one authenticated GET over loopback HTTP
-// (API key, keep-alive) against the in-process call.
-func BenchmarkPaperExists(b *testing.B) {
+// benchWorkspace opens a memory whose workspace "bench" holds the papers
+// and an API key.
+func benchWorkspace(b *testing.B, papers ...papermem.PaperInput) (*papermem.Memory, *papermem.Workspace, *papermem.NewAPIKey) {
+	b.Helper()
 	ctx := context.Background()
 	m := testutil.Open(b, nil)
 	ws := m.Workspace("bench")
-	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"}); err != nil {
-		b.Fatal(err)
+	for _, p := range papers {
+		if _, _, err := ws.StorePaper(ctx, p); err != nil {
+			b.Fatal(err)
+		}
 	}
 	key, err := ws.CreateAPIKey(ctx, "bench", papermem.CreatorWorkspace("bench"))
 	if err != nil {
 		b.Fatal(err)
 	}
+	return m, ws, key
+}
+
+// BenchmarkPaperExists measures one authenticated GET over loopback HTTP
+// (API key, keep-alive) against the in-process call.
+func BenchmarkPaperExists(b *testing.B) {
+	ctx := context.Background()
+	m, ws, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
 	srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1 << 30}))
 	defer srv.Close()
 	b.Run("InProcess", func(b *testing.B) {
@@ -62,16 +73,7 @@ func BenchmarkPaperExists(b *testing.B) {
 // paper-exists request alone: the handler called directly, no network and
 // no client, with request logging on as cmd/server does it (JSON lines).
 func BenchmarkHandlerPaperExists(b *testing.B) {
-	ctx := context.Background()
-	m := testutil.Open(b, nil)
-	ws := m.Workspace("bench")
-	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"}); err != nil {
-		b.Fatal(err)
-	}
-	key, err := ws.CreateAPIKey(ctx, "bench", papermem.CreatorWorkspace("bench"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, _, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
 	h := httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30})
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -93,20 +95,14 @@ func BenchmarkHandlerPaperExists(b *testing.B) {
 // parallel callers: the difference is what the server adds to a recall.
 func BenchmarkHandlerRecall(b *testing.B) {
 	ctx := context.Background()
-	m := testutil.Open(b, nil)
-	ws := m.Workspace("bench")
+	var papers []papermem.PaperInput
 	for i := range 200 {
 		text := fmt.Sprintf("# Abstract\nWe show that sleep deprivation impairs memory consolidation in cohort %d. "+
 			"Caffeine improves reaction time in older adults.\n\n# Results\nIn shift workers, vitamin D slows cognitive decline by %d%%. "+
 			"Air pollution raises cortisol levels in adolescents.", i, 5+i%40)
-		if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: fmt.Sprintf("10.5555/bench.%d", i), Title: "Bench", Text: text}); err != nil {
-			b.Fatal(err)
-		}
+		papers = append(papers, papermem.PaperInput{DOI: fmt.Sprintf("10.5555/bench.%d", i), Title: "Bench", Text: text})
 	}
-	key, err := ws.CreateAPIKey(ctx, "bench", papermem.CreatorWorkspace("bench"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, ws, key := benchWorkspace(b, papers...)
 	h := httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30})
 	const question = "How does sleep deprivation affect memory consolidation?"
 	b.Run("InProcess", func(b *testing.B) {
