@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/papermem/papermem/internal/hashembed"
+	"github.com/papermem/papermem/internal/wordvec"
 )
 
 // Embedder turns texts into vectors for semantic recall.
@@ -21,7 +22,15 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// NewHashEmbedder returns the offline embedder: words, word pairs and
+// NewOfflineEmbedder returns the default embedder, of DefaultDim
+// dimensions: words and character n-grams hashed as NewHashEmbedder hashes
+// them (512 dimensions), which match words by their spelling, next to an
+// average of static GloVe word vectors (100), which relates words of
+// similar meaning. It is deterministic and needs neither a model server
+// nor a network.
+func NewOfflineEmbedder() Embedder { return wordvec.New() }
+
+// NewHashEmbedder returns an embedder of hashed features alone: words and
 // character n-grams hashed into dim dimensions (a multiple of 8). It is
 // deterministic and needs neither a model nor a network.
 func NewHashEmbedder(dim int) Embedder { return hashembed.New(dim) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/papermem/papermem/internal/extract"
 	"github.com/papermem/papermem/internal/hashembed"
+	"github.com/papermem/papermem/internal/wordvec"
 )
 
 // IngestOptions qualify an ingested file. The zero value means none.
@@ -193,7 +194,11 @@ func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64,
 	if title == "" {
 		title = name
 	}
-	_, offline := w.m.embedder.(*hashembed.Embedder)
+	var offline bool
+	switch w.m.embedder.(type) {
+	case *hashembed.Embedder, *wordvec.Embedder:
+		offline = true
+	}
 	var ns []node
 	if !offline {
 		ns = indexNodes(doc.Sections, LabelDocument, opts.Domain)

@@ -517,7 +517,7 @@ func TestIngestFilePipelined(t *testing.T) {
 		return out
 	}
 	pipelined := dump(t, nil)
-	before := dump(t, &papermem.Options{Embedder: wrappedEmbedder{papermem.NewHashEmbedder(papermem.DefaultDim)}})
+	before := dump(t, &papermem.Options{Embedder: wrappedEmbedder{papermem.NewOfflineEmbedder()}})
 	if len(pipelined) < 300 {
 		t.Fatalf("%d nodes: the files do not exercise the pipeline", len(pipelined))
 	}

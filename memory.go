@@ -61,7 +61,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		o = *opts
 	}
 	if o.Embedder == nil {
-		o.Embedder = NewHashEmbedder(DefaultDim)
+		o.Embedder = NewOfflineEmbedder()
 	}
 	if o.Workspace == "" {
 		o.Workspace = DefaultWorkspace

@@ -3,23 +3,25 @@ package papermem
 import (
 	"log/slog"
 	"time"
+
+	"github.com/papermem/papermem/internal/wordvec"
 )
 
 // Defaults used when the corresponding Options field is zero.
 const (
-	DefaultWorkspace      = "default" // workspace of the Memory's own methods
-	DefaultDim            = 512       // dimensions of the offline embedder
-	DefaultBudgetTokens   = 8000      // recall budget when none is given
-	MaxBudgetTokens       = 200000    // largest recall budget accepted
-	DefaultMaxIngestBytes = 25 << 20  // largest file IngestFile reads
-	DefaultPassageTokens  = 200       // largest passage made from a section
-	DefaultIndexMaxNodes  = 2_000_000 // nodes kept in the in-process search index (~1.25 KB each)
+	DefaultWorkspace      = "default"   // workspace of the Memory's own methods
+	DefaultDim            = wordvec.Dim // dimensions of the offline embedder
+	DefaultBudgetTokens   = 8000        // recall budget when none is given
+	MaxBudgetTokens       = 200000      // largest recall budget accepted
+	DefaultMaxIngestBytes = 25 << 20    // largest file IngestFile reads
+	DefaultPassageTokens  = 200         // largest passage made from a section
+	DefaultIndexMaxNodes  = 2_000_000   // nodes kept in the in-process search index (~1.25 KB each)
 )
 
 // Options configure Open. A nil *Options means all defaults.
 type Options struct {
-	// Embedder turns text into vectors. Nil means the offline hashing
-	// embedder of DefaultDim dimensions (NewHashEmbedder).
+	// Embedder turns text into vectors. Nil means the offline embedder
+	// of DefaultDim dimensions (NewOfflineEmbedder).
 	Embedder Embedder
 
 	// Reindex, when the database was indexed with another embedder,

@@ -50,7 +50,7 @@ const (
 	datedBoost      = 0.1  // time question: memories with an occurred_at
 	temporalBoost   = 0.3  // time question: memories with time expressions
 	periodBoost     = 0.3  // memories from a month or year the question names
-	neighbourHits   = 25   // hits whose neighbours are brought
+	neighbourHits   = 15   // hits whose neighbours are brought
 	neighbourWindow = 2    // memories on each side of a hit
 	neighbourDecay  = 0.6  // added to a neighbour's score: this share of its hit's per step
 )

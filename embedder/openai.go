@@ -1,5 +1,5 @@
 // Package embedder provides papermem.Embedder implementations that call
-// outside services. The offline default needs none: papermem.NewHashEmbedder.
+// outside services. The offline default needs none: papermem.NewOfflineEmbedder.
 package embedder
 
 import (

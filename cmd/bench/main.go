@@ -123,7 +123,7 @@ func measure(ctx context.Context, out io.Writer, path string, size int, docs []s
 		SELECT node_id, embedding FROM node_vectors WHERE node_id NOT IN (SELECT rowid FROM bench_vec)`); err != nil {
 		return err
 	}
-	emb := papermem.NewHashEmbedder(papermem.DefaultDim)
+	emb := papermem.NewOfflineEmbedder()
 	qvecs, err := emb.Embed(ctx, questions)
 	if err != nil {
 		return err

@@ -116,6 +116,9 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if c.opts.IndexMaxNodes, err = intEnv(getenv, "PAPERMEM_INDEX_MAX_NODES"); err != nil {
 		return nil, nil, err
 	}
+	if c.opts.Reindex, err = flagEnv(getenv, "PAPERMEM_REINDEX"); err != nil {
+		return nil, nil, err
+	}
 	if c.opts.Embedder, err = embedderFromEnv(getenv); err != nil {
 		return nil, nil, err
 	}

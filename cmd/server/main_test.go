@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -149,6 +150,38 @@ func TestRunServesOverTCP(t *testing.T) {
 	status, body = call(t, "GET", base+"/v1/papers/10.1000/tcp/exists", token, nil)
 	if status != 200 || body["exists"] != true {
 		t.Fatalf("after restart: %d %v", status, body)
+	}
+}
+
+// A database indexed with another embedder is refused unless
+// PAPERMEM_REINDEX=1 re-embeds it.
+func TestRunReindex(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "old.db")
+	old, err := papermem.Open(context.Background(), db, &papermem.Options{Embedder: papermem.NewHashEmbedder(256)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Remember(context.Background(), "u", papermem.MemoryInput{Text: "taekwondo on Sundays"}); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	vars := map[string]string{"PAPERMEM_DB": db, "PAPERMEM_ADDR": "127.0.0.1:0"}
+	if err := run(context.Background(), nil, env(vars), io.Discard); err == nil || !strings.Contains(err.Error(), "embedder") {
+		t.Fatalf("a database of another embedder: %v", err)
+	}
+	vars["PAPERMEM_REINDEX"] = "1"
+	_, stop := start(t, nil, vars)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	m, err := papermem.Open(context.Background(), db, nil)
+	if err != nil {
+		t.Fatalf("after reindexing: %v", err)
+	}
+	defer m.Close()
+	res, err := m.RecallUser(context.Background(), "u", papermem.UserRecallRequest{Question: "martial arts", Retrieval: papermem.RetrievalVector})
+	if err != nil || len(res.Spans) != 1 {
+		t.Fatalf("after reindexing: %+v, %v", res, err)
 	}
 }
 

@@ -74,7 +74,7 @@ type scratch struct {
 	v      []float64
 	index  map[string]int // each distinct word's place in words
 	words  []wordCount
-	word   []byte   // the word eachWord is reading
+	word   []byte   // the word EachWord is reading
 	slots  []uint32 // the features of a word not cached
 	gram   []byte   // a word's runes between '<' and '>', UTF-8 encoded
 	starts []int    // the offset in gram of each rune, then len(gram)
@@ -97,7 +97,7 @@ func (e *Embedder) weighted(text string, weight func(string) float64) []float32 
 	// vector's last bits, do not depend on a map's iteration order.
 	clear(sc.index)
 	words := sc.words[:0]
-	sc.word = eachWord(text, sc.word, func(w []byte) {
+	sc.word = EachWord(text, sc.word, func(w []byte) {
 		if i, ok := sc.index[string(w)]; ok {
 			words[i].count++
 			return
@@ -291,15 +291,15 @@ func fnv1a[T string | []byte](h uint64, s T) uint64 {
 // and digits (terms.Words) that are not stop words (terms.Stop).
 func Words(text string) []string {
 	var ws []string
-	eachWord(text, nil, func(w []byte) { ws = append(ws, string(w)) })
+	EachWord(text, nil, func(w []byte) { ws = append(ws, string(w)) })
 	return ws
 }
 
-// eachWord calls f with each word Words returns, in order, held in buf
+// EachWord calls f with each word Words returns, in order, held in buf
 // (returned for reuse), which f must not keep. It reads text once, as
 // strings.ToLower and strings.FieldsFunc would: a rune is lowered with
 // unicode.ToLower, an invalid byte reads as U+FFFD (a separator).
-func eachWord(text string, buf []byte, f func(w []byte)) []byte {
+func EachWord(text string, buf []byte, f func(w []byte)) []byte {
 	w := buf[:0]
 	emit := func() {
 		if len(w) == 0 || terms.Stop[string(w)] {
