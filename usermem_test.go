@@ -311,6 +311,17 @@ func TestRecallUserConversationRanking(t *testing.T) {
 			t.Errorf("recalled %v; want s2:0 (from June 2023) first", got)
 		}
 	})
+	t.Run("RelatedWords", func(t *testing.T) {
+		// No word in common: only the offline embedder's word vectors
+		// relate the question to the memory.
+		conversation(t, w, "ada", "s3", "2023-07-01", "Ada: How was your week?", "Bob: I'm off to do some taekwondo!")
+		for _, mode := range []papermem.Retrieval{papermem.RetrievalVector, papermem.RetrievalHybrid} {
+			got := recallKeys(t, w, "ada", "Who does karate?", mode)
+			if len(got) == 0 || got[0] != "s3:1" {
+				t.Errorf("retrieval %q: recalled %v; want the taekwondo first", mode, got)
+			}
+		}
+	})
 }
 
 func TestRecallUserBudgetInvariant(t *testing.T) {
