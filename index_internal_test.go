@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -452,6 +453,21 @@ func BenchmarkIndexLoad(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes), "nodes")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(nodes), "µs/node")
+	// The heap a loaded part holds, per node.
+	m.index.mu.Lock()
+	clear(m.index.orgs)
+	m.index.mu.Unlock()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p, err := m.index.part(ctx, m.db, m.org)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(p)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(nodes), "heap-B/node")
 }
 
 // TestAppendInt8Rounds checks the int8 quantisation against math.Round on

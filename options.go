@@ -15,7 +15,7 @@ const (
 	MaxBudgetTokens       = 200000      // largest recall budget accepted
 	DefaultMaxIngestBytes = 25 << 20    // largest file IngestFile reads
 	DefaultPassageTokens  = 200         // largest passage made from a section
-	DefaultIndexMaxNodes  = 2_000_000   // nodes kept in the in-process search index (~1.25 KB each)
+	DefaultIndexMaxNodes  = 2_000_000   // nodes kept in the in-process search index (~1.6 KB each)
 )
 
 // Options configure Open. A nil *Options means all defaults.
