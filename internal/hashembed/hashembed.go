@@ -59,14 +59,22 @@ const (
 )
 
 func (e *Embedder) vector(text string) []float32 {
-	return e.weighted(text, nil)
+	return e.weighted(text, nil, nil)
 }
 
 // EmbedWeighted embeds one text with each word's features scaled by
 // weight(word), where word is as Words returns it: a query embedded with
 // its words' inverse document frequencies stresses the rare ones.
 func (e *Embedder) EmbedWeighted(_ context.Context, text string, weight func(word string) float64) ([]float32, error) {
-	return e.weighted(text, weight), nil
+	return e.weighted(text, weight, nil), nil
+}
+
+// EmbedEach embeds text as EmbedWeighted does (weight may be nil) and
+// calls each with every distinct word, as Words returns it, and the number
+// of times it occurs, in the order of first occurrence: an embedder that
+// adds features of its own reads the text once.
+func (e *Embedder) EmbedEach(text string, weight func(word string) float64, each func(word string, count int)) []float32 {
+	return e.weighted(text, weight, each)
 }
 
 // scratch is the working memory of one embedding, reused through a pool.
@@ -74,7 +82,7 @@ type scratch struct {
 	v      []float64
 	index  map[string]int // each distinct word's place in words
 	words  []wordCount
-	word   []byte   // the word EachWord is reading
+	word   []byte   // the word eachWord is reading
 	slots  []uint32 // the features of a word not cached
 	gram   []byte   // a word's runes between '<' and '>', UTF-8 encoded
 	starts []int    // the offset in gram of each rune, then len(gram)
@@ -87,7 +95,7 @@ type wordCount struct {
 
 var scratches = sync.Pool{New: func() any { return &scratch{index: map[string]int{}} }}
 
-func (e *Embedder) weighted(text string, weight func(string) float64) []float32 {
+func (e *Embedder) weighted(text string, weight func(string) float64, each func(string, int)) []float32 {
 	sc := scratches.Get().(*scratch)
 	defer scratches.Put(sc)
 	v := sc.v[:0]
@@ -97,7 +105,7 @@ func (e *Embedder) weighted(text string, weight func(string) float64) []float32 
 	// vector's last bits, do not depend on a map's iteration order.
 	clear(sc.index)
 	words := sc.words[:0]
-	sc.word = EachWord(text, sc.word, func(w []byte) {
+	sc.word = eachWord(text, sc.word, func(w []byte) {
 		if i, ok := sc.index[string(w)]; ok {
 			words[i].count++
 			return
@@ -109,6 +117,9 @@ func (e *Embedder) weighted(text string, weight func(string) float64) []float32 
 	sc.words = words
 	for _, wc := range words {
 		w := wc.word
+		if each != nil {
+			each(w, wc.count)
+		}
 		tf := 1 + math.Log(float64(wc.count))
 		if weight != nil {
 			tf *= weight(w)
@@ -291,15 +302,15 @@ func fnv1a[T string | []byte](h uint64, s T) uint64 {
 // and digits (terms.Words) that are not stop words (terms.Stop).
 func Words(text string) []string {
 	var ws []string
-	EachWord(text, nil, func(w []byte) { ws = append(ws, string(w)) })
+	eachWord(text, nil, func(w []byte) { ws = append(ws, string(w)) })
 	return ws
 }
 
-// EachWord calls f with each word Words returns, in order, held in buf
+// eachWord calls f with each word Words returns, in order, held in buf
 // (returned for reuse), which f must not keep. It reads text once, as
 // strings.ToLower and strings.FieldsFunc would: a rune is lowered with
 // unicode.ToLower, an invalid byte reads as U+FFFD (a separator).
-func EachWord(text string, buf []byte, f func(w []byte)) []byte {
+func eachWord(text string, buf []byte, f func(w []byte)) []byte {
 	w := buf[:0]
 	emit := func() {
 		if len(w) == 0 || terms.Stop[string(w)] {

@@ -220,7 +220,7 @@ func TestMatchesReference(t *testing.T) {
 		e := New(dim)
 		for _, text := range texts {
 			for _, weight := range []func(string) float64{nil, idf} {
-				got, want := e.weighted(text, weight), referenceVector(e, text, weight)
+				got, want := e.weighted(text, weight, nil), referenceVector(e, text, weight)
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Fatalf("dim %d, %q: component %d is %v, reference %v", dim, text, i, got[i], want[i])

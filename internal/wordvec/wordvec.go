@@ -101,18 +101,14 @@ func (e *Embedder) EmbedWeighted(_ context.Context, text string, weight func(wor
 // in the table has its hashed features alone.
 func (e *Embedder) vector(text string, weight func(string) float64) []float32 {
 	var sum [wordDim]float32
-	hashembed.EachWord(text, nil, func(w []byte) {
-		i, ok := e.table.index[string(w)]
+	hv := e.hash.EmbedEach(text, weight, func(w string, count int) {
+		i, ok := e.table.index[w]
 		if !ok {
-			// EachWord strips a plural "s" that the table may keep
-			// ("analysis").
-			if i, ok = e.table.index[string(w)+"s"]; !ok {
-				return
-			}
+			return
 		}
-		wt := e.table.weights[i]
+		wt := e.table.weights[i] * float32(count)
 		if weight != nil {
-			wt *= float32(weight(string(w)))
+			wt *= float32(weight(w))
 		}
 		for d, x := range e.table.vecs[int(i)*wordDim : (int(i)+1)*wordDim] {
 			sum[d] += wt * float32(x)
@@ -123,7 +119,6 @@ func (e *Embedder) vector(text string, weight func(string) float64) []float32 {
 		n += float64(x) * float64(x)
 	}
 	out := make([]float32, Dim)
-	hv, _ := e.hash.EmbedWeighted(context.Background(), text, weight)
 	hs := float32(1)
 	if n > 0 {
 		hs = float32(math.Sqrt(1 - wordShare))
@@ -169,20 +164,34 @@ func parse(b []byte) (*table, error) {
 		return nil, bad
 	}
 	t := &table{index: make(map[string]int32, count), weights: make([]float32, count)}
+	words := make([]string, count)
+	var stripped []int32 // words that end in a plural "s"
 	for i := range int(count) {
 		n, ok := next()
 		if !ok || n > uint64(len(b)) {
 			return nil, bad
 		}
 		word := string(b[:n])
+		words[i] = word
 		b = b[n:]
 		rank, ok := next()
 		if !ok || rank == 0 {
 			return nil, bad
 		}
 		t.index[word] = int32(i)
+		// hashembed strips a plural "s" ("analysis" reads "analysi"):
+		// the stripped form finds the word too, unless it is a word.
+		if n := len(word); n > 4 && word[n-1] == 's' && word[n-2] != 's' {
+			stripped = append(stripped, int32(i))
+		}
 		p := 1 / (float64(rank) * zipfNorm)
 		t.weights[i] = float32(sifA / (sifA + p))
+	}
+	for _, i := range stripped {
+		w := words[i]
+		if _, ok := t.index[w[:len(w)-1]]; !ok {
+			t.index[w[:len(w)-1]] = i
+		}
 	}
 	if uint64(len(b)) != count*(4+wordDim) {
 		return nil, bad

@@ -25,13 +25,18 @@ func TestTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tab.weights) != 50000 || len(tab.vecs) != 50000*wordDim || len(tab.index) != 50000 {
+	if len(tab.weights) != 50000 || len(tab.vecs) != 50000*wordDim || len(tab.index) < 50000 {
 		t.Fatalf("table of %d words, %d values, %d indexed", len(tab.weights), len(tab.vecs), len(tab.index))
 	}
 	for _, w := range []string{"the", "taekwondo", "painting", "kickboxing"} {
 		if _, ok := tab.index[w]; !ok {
 			t.Errorf("%q is not in the table", w)
 		}
+	}
+	// Words as hashembed reads them: "analysis" without its "s", but
+	// "kid", a word of its own, not as "kids".
+	if tab.index["analysi"] != tab.index["analysis"] || tab.index["kid"] == tab.index["kids"] {
+		t.Error("the table does not read words with a plural s stripped")
 	}
 	// Smooth inverse frequency: the most frequent word weighs least.
 	if tab.weights[tab.index["the"]] >= tab.weights[tab.index["taekwondo"]] {
