@@ -45,7 +45,7 @@ func TestTable(t *testing.T) {
 }
 
 func TestParseRejects(t *testing.T) {
-	good := table1(t)
+	good := table1()
 	if _, err := parse(good); err != nil {
 		t.Fatalf("a well-formed table: %v", err)
 	}
@@ -68,14 +68,34 @@ func TestParseRejects(t *testing.T) {
 }
 
 // table1 is a table of one word, "a", of rank 1.
-func table1(t *testing.T) []byte {
-	t.Helper()
+func table1() []byte {
 	b := []byte("PMWV1\n\x01\x64\x01a\x01")
 	b = binary.LittleEndian.AppendUint32(b, math.Float32bits(0.5))
 	for i := range wordDim {
 		b = append(b, byte(int8(i-50)))
 	}
 	return b
+}
+
+// FuzzParse checks that no input makes parse panic, and that what it
+// accepts is consistent.
+func FuzzParse(f *testing.F) {
+	f.Add(table1())
+	f.Add(gloveBin[:300])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tab, err := parse(b)
+		if err != nil {
+			return
+		}
+		if len(tab.vecs) != len(tab.weights)*wordDim {
+			t.Fatalf("%d values for %d words", len(tab.vecs), len(tab.weights))
+		}
+		for w, i := range tab.index {
+			if int(i) >= len(tab.weights) {
+				t.Fatalf("%q indexes word %d of %d", w, i, len(tab.weights))
+			}
+		}
+	})
 }
 
 // The word vectors relate texts that share no word; hashed features alone
