@@ -197,9 +197,7 @@ func TestMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, p := range strings.Split(string(b), "\n\n") {
-				texts = append(texts, p)
-			}
+			texts = append(texts, strings.Split(string(b), "\n\n")...)
 		}
 	}
 	r := rand.New(rand.NewPCG(5, 6))
