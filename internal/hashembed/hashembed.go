@@ -306,6 +306,16 @@ func Words(text string) []string {
 	return ws
 }
 
+// StripPlural returns the lower-case word w as Words returns it: without a
+// final plural "s" when it has more than 4 letters and does not end in
+// "ss".
+func StripPlural[T string | []byte](w T) T {
+	if n := len(w); n > 4 && w[n-1] == 's' && w[n-2] != 's' {
+		return w[:n-1]
+	}
+	return w
+}
+
 // eachWord calls f with each word Words returns, in order, held in buf
 // (returned for reuse), which f must not keep. It reads text once, as
 // strings.ToLower and strings.FieldsFunc would: a rune is lowered with
@@ -316,11 +326,7 @@ func eachWord(text string, buf []byte, f func(w []byte)) []byte {
 		if len(w) == 0 || terms.Stop[string(w)] {
 			return
 		}
-		if n := len(w); n > 4 && w[n-1] == 's' && w[n-2] != 's' {
-			f(w[:n-1])
-		} else {
-			f(w)
-		}
+		f(StripPlural(w))
 	}
 	for i := 0; i < len(text); {
 		if c := text[i]; c < utf8.RuneSelf {

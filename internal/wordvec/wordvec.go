@@ -149,7 +149,7 @@ func parse(b []byte) (*table, error) {
 		return nil, errors.New("wordvec: not a word vector table")
 	}
 	b = b[len(magic):]
-	bad := errors.New("wordvec: truncated word vector table")
+	bad := errors.New("wordvec: corrupt word vector table")
 	next := func() (uint64, bool) {
 		x, n := binary.Uvarint(b)
 		if n <= 0 {
@@ -164,33 +164,30 @@ func parse(b []byte) (*table, error) {
 		return nil, bad
 	}
 	t := &table{index: make(map[string]int32, count), weights: make([]float32, count)}
-	words := make([]string, count)
-	var stripped []int32 // words that end in a plural "s"
+	var plurals []string // words hashembed reads without their last "s"
 	for i := range int(count) {
 		n, ok := next()
 		if !ok || n > uint64(len(b)) {
 			return nil, bad
 		}
 		word := string(b[:n])
-		words[i] = word
 		b = b[n:]
 		rank, ok := next()
 		if !ok || rank == 0 {
 			return nil, bad
 		}
 		t.index[word] = int32(i)
-		// hashembed strips a plural "s" ("analysis" reads "analysi"):
-		// the stripped form finds the word too, unless it is a word.
-		if n := len(word); n > 4 && word[n-1] == 's' && word[n-2] != 's' {
-			stripped = append(stripped, int32(i))
+		if hashembed.StripPlural(word) != word {
+			plurals = append(plurals, word)
 		}
 		p := 1 / (float64(rank) * zipfNorm)
 		t.weights[i] = float32(sifA / (sifA + p))
 	}
-	for _, i := range stripped {
-		w := words[i]
-		if _, ok := t.index[w[:len(w)-1]]; !ok {
-			t.index[w[:len(w)-1]] = i
+	// hashembed reads "analysis" as "analysi": that form finds the word
+	// too, unless it is a word of its own.
+	for _, w := range plurals {
+		if _, ok := t.index[hashembed.StripPlural(w)]; !ok {
+			t.index[hashembed.StripPlural(w)] = t.index[w]
 		}
 	}
 	if uint64(len(b)) != count*(4+wordDim) {

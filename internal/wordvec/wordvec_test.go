@@ -102,16 +102,21 @@ func FuzzParse(f *testing.F) {
 // do not.
 func TestRelatesMeaning(t *testing.T) {
 	e := New()
-	vs, err := e.Embed(context.Background(), []string{
+	texts := []string{
 		"Which martial arts has John practised?",
 		"I'm off to do some taekwondo and kickboxing!",
 		"We bought groceries and a new dishwasher.",
-	})
+	}
+	vs, err := e.Embed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if related, unrelated := cos(vs[0], vs[1]), cos(vs[0], vs[2]); related < unrelated+0.1 {
 		t.Errorf("cosine with a related text %.3f, with an unrelated one %.3f", related, unrelated)
+	}
+	hs, _ := e.hash.Embed(context.Background(), texts)
+	if related, unrelated := cos(hs[0], hs[1]), cos(hs[0], hs[2]); related >= unrelated+0.1 {
+		t.Errorf("hashed features alone relate the texts: %.3f against %.3f", related, unrelated)
 	}
 	for _, v := range vs {
 		if len(v) != Dim || math.Abs(cos(v, v)-1) > 1e-5 || v[Dim-1] != 0 {
