@@ -70,10 +70,11 @@ func (e *Embedder) EmbedWeighted(_ context.Context, text string, weight func(wor
 }
 
 // EmbedEach embeds text as EmbedWeighted does (weight may be nil) and
-// calls each with every distinct word, as Words returns it, and the number
-// of times it occurs, in the order of first occurrence: an embedder that
-// adds features of its own reads the text once.
-func (e *Embedder) EmbedEach(text string, weight func(word string) float64, each func(word string, count int)) []float32 {
+// calls each with every distinct word, as Words returns it, the number of
+// times it occurs and its weight (1 without weight), in the order of first
+// occurrence: an embedder that adds features of its own reads the text and
+// weighs its words once.
+func (e *Embedder) EmbedEach(text string, weight func(word string) float64, each func(word string, count int, weight float64)) []float32 {
 	return e.weighted(text, weight, each)
 }
 
@@ -95,7 +96,7 @@ type wordCount struct {
 
 var scratches = sync.Pool{New: func() any { return &scratch{index: map[string]int{}} }}
 
-func (e *Embedder) weighted(text string, weight func(string) float64, each func(string, int)) []float32 {
+func (e *Embedder) weighted(text string, weight func(string) float64, each func(string, int, float64)) []float32 {
 	sc := scratches.Get().(*scratch)
 	defer scratches.Put(sc)
 	v := sc.v[:0]
@@ -117,13 +118,14 @@ func (e *Embedder) weighted(text string, weight func(string) float64, each func(
 	sc.words = words
 	for _, wc := range words {
 		w := wc.word
-		if each != nil {
-			each(w, wc.count)
-		}
-		tf := 1 + math.Log(float64(wc.count))
+		wt := 1.0
 		if weight != nil {
-			tf *= weight(w)
+			wt = weight(w)
 		}
+		if each != nil {
+			each(w, wc.count, wt)
+		}
+		tf := (1 + math.Log(float64(wc.count))) * wt
 		f, ok := e.cache.get(w)
 		if !ok {
 			f = e.features(w, sc)

@@ -101,15 +101,12 @@ func (e *Embedder) EmbedWeighted(_ context.Context, text string, weight func(wor
 // in the table has its hashed features alone.
 func (e *Embedder) vector(text string, weight func(string) float64) []float32 {
 	var sum [wordDim]float32
-	hv := e.hash.EmbedEach(text, weight, func(w string, count int) {
+	hv := e.hash.EmbedEach(text, weight, func(w string, count int, weight float64) {
 		i, ok := e.table.index[w]
 		if !ok {
 			return
 		}
-		wt := e.table.weights[i] * float32(count)
-		if weight != nil {
-			wt *= float32(weight(w))
-		}
+		wt := e.table.weights[i] * float32(count) * float32(weight)
 		for d, x := range e.table.vecs[int(i)*wordDim : (int(i)+1)*wordDim] {
 			sum[d] += wt * float32(x)
 		}
