@@ -80,7 +80,9 @@ func sectionNodes(sections []extract.Section, label, domain string) []node {
 			pn.CharStart, pn.CharEnd = s.CharStart+runeAt(p.Start), s.CharStart+runeAt(p.End)
 			pi := len(out)
 			out = append(out, pn)
-			if typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet {
+			// Reference lists, tables and sheets assert nothing sentence by
+			// sentence, and a methods section says what was done.
+			if typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet || typ == extract.TypeMethods {
 				continue
 			}
 			for _, st := range p.Sentences {
