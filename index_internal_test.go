@@ -57,12 +57,25 @@ func TestBM25MatchesFTS5(t *testing.T) {
 	if _, err := m.Remember(ctx, "u1", MemoryInput{Text: docs[0].Text}); err != nil {
 		t.Fatal(err)
 	}
+	var compareLabel func(stage, label string)
 	compare := func(stage string) {
+		t.Helper()
+		for _, label := range []string{"", LabelPaper} {
+			compareLabel(stage, label)
+		}
+	}
+	// A paper's title and abstract node is a title column (weight 2) and the
+	// rest of its text (weight 1); a label-filtered search is FTS5 over a
+	// table of that label's nodes only.
+	compareLabel = func(stage, label string) {
 		t.Helper()
 		compared := 0
 		if _, err := m.db.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
-			CREATE VIRTUAL TABLE ref_fts USING fts5 (text, tokenize = 'porter unicode61 remove_diacritics 2');
-			INSERT INTO ref_fts (rowid, text) SELECT id, text FROM nodes WHERE org_id = ? AND user_id = ''`, m.org); err != nil {
+			CREATE VIRTUAL TABLE ref_fts USING fts5 (title, text, tokenize = 'porter unicode61 remove_diacritics 2');
+			INSERT INTO ref_fts (rowid, title, text) SELECT n.id, COALESCE(p.title, ''),
+				CASE WHEN p.title IS NULL THEN n.text ELSE substr(n.text, length(p.title) + 2) END
+			FROM nodes n LEFT JOIN papers p ON n.label = 'Paper' AND p.org_id = n.org_id AND p.id = n.owner_id
+			WHERE n.org_id = ? AND n.user_id = '' AND (? = '' OR n.label = ?)`, m.org, label, label); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range claims[:40] {
@@ -71,8 +84,8 @@ func TestBM25MatchesFTS5(t *testing.T) {
 			for _, w := range words {
 				phrases = append(phrases, `"`+w+`"`)
 			}
-			rows, err := m.db.QueryContext(ctx, `SELECT rowid, -bm25(ref_fts) FROM ref_fts WHERE ref_fts MATCH ?
-				ORDER BY bm25(ref_fts), rowid LIMIT 20`, strings.Join(phrases, " OR "))
+			rows, err := m.db.QueryContext(ctx, `SELECT rowid, -bm25(ref_fts, 2.0, 1.0) FROM ref_fts WHERE ref_fts MATCH ?
+				ORDER BY bm25(ref_fts, 2.0, 1.0), rowid LIMIT 20`, strings.Join(phrases, " OR "))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +103,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := p.lexical(query{org: m.org, limit: 20}, c.Text)
+			got := p.lexical(query{org: m.org, label: label, limit: 20}, c.Text)
 			if len(got) != len(want) {
 				t.Fatalf("%s: %q: %d hits, FTS5 %d", stage, c.Text, len(got), len(want))
 			}
@@ -101,7 +114,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 			}
 		}
 		if compared < 30 {
-			t.Fatalf("%s: only %d of 40 claims found anything", stage, compared)
+			t.Fatalf("%s, label %q: only %d of 40 claims found anything", stage, label, compared)
 		}
 	}
 	compare("stored")

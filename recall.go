@@ -436,7 +436,7 @@ func (m *Memory) embedQuery(ctx context.Context, p *orgIndex, q query, text stri
 	}
 	all := p.onlyCollection(q.user)
 	idf := func(word string) float64 {
-		df := float64(p.docFreq(ftsterm.Term(word), user, all))
+		df := float64(p.docFreq(ftsterm.Term(word), user, anyName, all))
 		return math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	v, err := we.EmbedWeighted(ctx, text, idf)
