@@ -1,3 +1,8 @@
+//go:build sqlite_fts5
+
+// Terms against SQLite's FTS5 itself, which go-sqlite3 compiles only under
+// the build tag sqlite_fts5: go test -tags sqlite_fts5 -run FTS5 ./internal/ftsterm
+
 package ftsterm_test
 
 import (
