@@ -3,7 +3,7 @@
 // training claim, and prints nDCG@10 and Recall@100 for BM25 only, vectors
 // only and hybrid recall.
 //
-//	go run -tags sqlite_fts5 ./cmd/scifact [-data ../shared/eval/scifact] [-db path]
+//	go run ./cmd/scifact [-data ../shared/eval/scifact] [-db path]
 package main
 
 import (
