@@ -219,27 +219,24 @@ func openRaw(t *testing.T, path string) *sql.DB {
 // ftsObjects lists the schema objects of nodes_fts in the database at path.
 func ftsObjects(t *testing.T, path string) []string {
 	t.Helper()
-	rows, err := openRaw(t, path).Query(`SELECT name FROM sqlite_schema WHERE name LIKE 'nodes_fts%' ORDER BY name`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var s string
-		rows.Scan(&s)
-		names = append(names, s)
-	}
-	return names
+	return column(t, path, `SELECT name FROM sqlite_schema WHERE name LIKE 'nodes_fts%' ORDER BY name`)
 }
 
-// schema returns the database's schema objects, with their SQL, by name,
-// and its applied migrations.
+// schema returns the database's schema objects with their SQL, and its
+// applied migrations, sorted.
 func schema(t *testing.T, path string) []string {
 	t.Helper()
-	db := openRaw(t, path)
-	rows, err := db.Query(`SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema
+	out := column(t, path, `SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema
 		UNION ALL SELECT 'migration ' || name FROM schema_migrations`)
+	slices.Sort(out)
+	return out
+}
+
+// column returns the first column of every row query returns from the
+// database at path.
+func column(t *testing.T, path, query string) []string {
+	t.Helper()
+	rows, err := openRaw(t, path).Query(query)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,9 +244,13 @@ func schema(t *testing.T, path string) []string {
 	var out []string
 	for rows.Next() {
 		var s string
-		rows.Scan(&s)
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
 		out = append(out, s)
 	}
-	slices.Sort(out)
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
 	return out
 }
