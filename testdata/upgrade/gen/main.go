@@ -10,10 +10,13 @@
 // It must run on that commit, where FTS5 is still needed, so it carries
 // the sqlite_fts5 tag and refuses to write a database without nodes_fts:
 //
-//	git worktree add /tmp/v0 c97e6af
-//	cp -r testdata/upgrade/gen /tmp/v0/testdata/upgrade/
+//	mkdir /tmp/v0 && git archive c97e6af | tar -x -C /tmp/v0
+//	mkdir -p /tmp/v0/testdata/upgrade && cp -r testdata/upgrade/gen /tmp/v0/testdata/upgrade/
 //	(cd /tmp/v0 && go run -tags sqlite_fts5 ./testdata/upgrade/gen -dir "$OLDPWD/testdata/upgrade")
-//	git worktree remove --force /tmp/v0
+//	rm -r /tmp/v0
+//
+// User and API key ids, the key itself and the memory keys are random, so
+// a new fixture has a new v0-fts5.json to match.
 package main
 
 import (
