@@ -15,8 +15,8 @@
 //	(cd /tmp/v0 && go run -tags sqlite_fts5 ./testdata/upgrade/gen -dir "$OLDPWD/testdata/upgrade")
 //	rm -r /tmp/v0
 //
-// User and API key ids, the key itself and the memory keys are random, so
-// a new fixture has a new v0-fts5.json to match.
+// The user id, the API key and its id are random, so a new fixture comes
+// with a new v0-fts5.json.
 package main
 
 import (
