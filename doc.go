@@ -17,10 +17,9 @@
 //
 // Text is split into sections, passages (Passage nodes) and the sentences
 // that assert a finding (Claim nodes); a paper's title and abstract form
-// its Paper node. Every node is stored in SQLite (with an FTS5 full-text
-// index and its vector from the Embedder) and searched through an
-// in-process index per workspace: BM25 with FTS5's terms and scoring, and
-// vector similarity. Recall takes candidates from both, blends their normalised scores (the vector query is first moved
+// its Paper node. Every node is stored in SQLite (with its vector from the
+// Embedder) and searched through an in-process index per workspace: BM25
+// with FTS5's terms and scoring, and vector similarity. Recall takes candidates from both, blends their normalised scores (the vector query is first moved
 // toward the best full-text hits, Rocchio feedback), boosts spans carrying
 // the requested keywords and scope signals, drops near-duplicates, and packs
 // the best spans into the budget: TotalTokens equals the sum of the spans'

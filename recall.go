@@ -236,7 +236,8 @@ func (m *Memory) rank(ctx context.Context, q query, question string, keywords []
 // paper as a whole is about the question: a recall ranks the workspace's
 // papers too (their title and abstract nodes), adds contextWeight times
 // each paper's score, relative to the best paper's, to the scores of the
-// paper's nodes, and considers every node of the best contextPapers papers,
+// paper's nodes (a document's or analysis's nodes get their best node's
+// score instead), and considers every node of the best contextPapers papers,
 // so that a paper's evidence sentences that share few words with the
 // question still come with the one that shares many. Chosen on the odd half
 // of SciFact's evidence claims (cmd/scifact; README).
@@ -288,14 +289,30 @@ func (m *Memory) rankInContext(ctx context.Context, q query, question string, ke
 			}
 		}
 	}
+	// Other sources (documents, analyses) have no title and abstract node:
+	// their context is their best node's score, so that a document that
+	// answers the question keeps its place among papers.
+	type source struct {
+		kind  int32
+		owner int64
+	}
+	best := map[source]float64{}
+	for _, h := range hs {
+		if e, ok := p.entry(h.id); ok && p.meta[e].kind != paperKind {
+			k := source{p.meta[e].kind, h.owner}
+			best[k] = max(best[k], h.score)
+		}
+	}
 	out := make([]ranked, 0, len(score))
 	for id, s := range score {
 		e, ok := p.entry(id)
 		if !ok {
 			continue
 		}
-		if p.meta[e].kind == paperKind {
+		if k := p.meta[e].kind; k == paperKind {
 			s += contextWeight * context[p.owners[e]]
+		} else {
+			s += contextWeight * best[source{k, p.owners[e]}]
 		}
 		out = append(out, ranked{id, p.owners[e], s})
 	}

@@ -88,7 +88,7 @@ func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error 
 }
 
 var adminHealthOp = op{tag: "admin", summary: "Detailed component health", resp: papermem.Health{},
-	notes: "Each component is checked with a real operation: storage (every table read, journal mode), full_text_index (an FTS5 query), embedder (a probe text embedded), vector_index (a sqlite-vec kNN query), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
+	notes: "Each component is checked with a real operation: storage (every table read, journal mode), full_text_index (the in-process node index answers a BM25 query over the default workspace), embedder (a probe text embedded), vector_index (a sqlite-vec kNN query), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
 
 func (s *server) handleAdminHealth(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.health(r.Context()))

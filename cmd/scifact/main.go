@@ -12,7 +12,7 @@
 // Every figure is given for all claims and for each half: settings are
 // tuned on the odd-numbered claims, the even-numbered ones are held out.
 //
-//	go run -tags sqlite_fts5 ./cmd/scifact [-data ../shared/eval/scifact] [-db path]
+//	go run ./cmd/scifact [-data ../shared/eval/scifact] [-db path]
 package main
 
 import (
