@@ -126,7 +126,7 @@ func (m *Memory) AllUsers(ctx context.Context) ([]UserSummary, error) {
 	for rows.Next() {
 		var s UserSummary
 		u := &s.User
-		if err := rows.Scan(&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.IsFounder, &u.CreatedAt, &s.LastLoginAt); err != nil {
+		if err := rows.Scan(append(userFields(u), &s.LastLoginAt)...); err != nil {
 			return nil, fmt.Errorf("list users: %w", err)
 		}
 		s.Founder = u.IsFounder
