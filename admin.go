@@ -248,7 +248,7 @@ func (h *Health) Add(c ComponentHealth) {
 
 // healthTables are read by the storage check.
 var healthTables = []string{"workspaces", "papers", "documents", "analyses", "memories", "nodes",
-	"users", "api_keys", "sessions", "accounts", "checkouts", "invoices", "usage_counters"}
+	"users", "api_keys", "revoked_sessions", "sessions", "accounts", "checkouts", "invoices", "usage_counters"}
 
 // Health checks each component with a real operation: storage reads every
 // table, the full-text and vector indexes answer a query, auth reads the

@@ -127,6 +127,8 @@ func TestBadTokens(t *testing.T) {
 	noneTok := sign(jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, claims(now.Add(time.Hour)))
 	noExp := claims(now.Add(time.Hour))
 	delete(noExp, "exp")
+	noID := claims(now.Add(time.Hour))
+	delete(noID, "jti")
 	for name, hdr := range map[string][]string{
 		"Missing":      nil,
 		"NotBearer":    {"Authorization", "Basic " + good},
@@ -137,6 +139,7 @@ func TestBadTokens(t *testing.T) {
 		"WrongSecret":  bearer(sign(jwt.SigningMethodHS256, []byte("another secret, 32 bytes long!!!"), claims(now.Add(time.Hour)))),
 		"HS512":        bearer(sign(jwt.SigningMethodHS512, secret, claims(now.Add(time.Hour)))),
 		"NoExpiry":     bearer(sign(jwt.SigningMethodHS256, secret, noExp)),
+		"NoID":         bearer(sign(jwt.SigningMethodHS256, secret, noID)),
 		"Tampered":     bearer(good[:len(good)-2] + "xx"),
 		"UnknownKey":   bearer(papermem.KeyPrefix + strings.Repeat("A", 43)),
 		"KeyTooShort":  bearer(papermem.KeyPrefix),
