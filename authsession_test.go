@@ -219,29 +219,9 @@ func TestDisableUser(t *testing.T) {
 // same file, and by hand in SQL, and checks that the first Memory, which
 // has verified and remembered the sessions, refuses them on the next call.
 func TestSessionEndedElsewhere(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "shared.db")
-	open := func() *papermem.Memory {
-		m, err := papermem.Open(ctx, path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { m.Close() })
-		return m
-	}
-	a, b := open(), open()
+	path, a, b := sharedFile(t)
 	ada := signup(t, a, "ada@example.org", "lab-one")
 	bob := signup(t, a, "bob@example.org", "lab-two")
-	exec := func(t *testing.T, query string, args ...any) {
-		t.Helper()
-		db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := db.ExecContext(ctx, query, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
 	fresh := func(u *papermem.User, id string) papermem.Session {
 		t.Helper()
 		got, err := a.User(ctx, u.UserID)
@@ -271,19 +251,19 @@ func TestSessionEndedElsewhere(t *testing.T) {
 	})
 	t.Run("DisableInSQL", func(t *testing.T) {
 		s := fresh(bob, "s5")
-		exec(t, `UPDATE users SET disabled_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ?`, bob.UserID)
+		execSQL(t, path, `UPDATE users SET disabled_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ?`, bob.UserID)
 		refused(t, a, s)
-		exec(t, `UPDATE users SET disabled_at = '' WHERE user_id = ?`, bob.UserID)
+		execSQL(t, path, `UPDATE users SET disabled_at = '' WHERE user_id = ?`, bob.UserID)
 		authenticates(t, a, s) // only DisableUser ends sessions for good
 	})
 	t.Run("MoveInSQL", func(t *testing.T) {
 		s := fresh(bob, "s6")
-		exec(t, `UPDATE users SET org_id = 'lab-one' WHERE user_id = ?`, bob.UserID)
+		execSQL(t, path, `UPDATE users SET org_id = 'lab-one' WHERE user_id = ?`, bob.UserID)
 		refused(t, a, s)
 	})
 	t.Run("DeleteInSQL", func(t *testing.T) {
 		s := fresh(ada, "s7")
-		exec(t, `DELETE FROM users WHERE user_id = ?`, ada.UserID)
+		execSQL(t, path, `DELETE FROM users WHERE user_id = ?`, ada.UserID)
 		refused(t, a, s)
 	})
 }

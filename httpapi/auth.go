@@ -271,6 +271,21 @@ func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 	return &c, nil
 }
 
+// limitAuth applies the per-address limit of signup, login and password
+// change.
+func (s *server) limitAuth(w http.ResponseWriter, r *http.Request) error {
+	return limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit })
+}
+
+// writeToken answers with a fresh session token for u.
+func (s *server) writeToken(w http.ResponseWriter, r *http.Request, status int, u *papermem.User) error {
+	tok, err := s.issueToken(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, status, tok)
+}
+
 // signupRequest creates an account and its workspace.
 type signupRequest struct {
 	Email         string `json:"email" required:"true" doc:"unique on the platform, compared case-insensitively"`
@@ -289,7 +304,7 @@ type tokenResponse struct {
 }
 
 func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
 	var req signupRequest
@@ -302,11 +317,7 @@ func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusCreated, tok)
+	return s.writeToken(w, r, http.StatusCreated, u)
 }
 
 // loginRequest exchanges an email and password for a session token.
@@ -316,7 +327,7 @@ type loginRequest struct {
 }
 
 func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
 	var req loginRequest
@@ -327,11 +338,7 @@ func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, tok)
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 // meResponse is the current user.

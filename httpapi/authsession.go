@@ -31,7 +31,7 @@ type passwordRequest struct {
 }
 
 func (s *server) handleChangePassword(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
 	var req passwordRequest
@@ -43,11 +43,7 @@ func (s *server) handleChangePassword(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, tok)
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 var (
