@@ -126,7 +126,7 @@ func (m *Memory) AllUsers(ctx context.Context) ([]UserSummary, error) {
 	for rows.Next() {
 		var s UserSummary
 		u := &s.User
-		if err := rows.Scan(&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.IsFounder, &u.CreatedAt, &s.LastLoginAt); err != nil {
+		if err := rows.Scan(append(userFields(u), &s.LastLoginAt)...); err != nil {
 			return nil, fmt.Errorf("list users: %w", err)
 		}
 		s.Founder = u.IsFounder
@@ -248,7 +248,7 @@ func (h *Health) Add(c ComponentHealth) {
 
 // healthTables are read by the storage check.
 var healthTables = []string{"workspaces", "papers", "documents", "analyses", "memories", "nodes",
-	"users", "api_keys", "sessions", "accounts", "checkouts", "invoices", "usage_counters"}
+	"users", "api_keys", "revoked_sessions", "sessions", "accounts", "checkouts", "invoices", "usage_counters"}
 
 // Health checks each component with a real operation: storage reads every
 // table, the node index answers a BM25 query over the Memory's workspace

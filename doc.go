@@ -31,6 +31,16 @@
 // Remember, RecallUser and Forget keep per-user memories inside a
 // workspace: visible only to that user, never returned by Recall.
 //
+// # Accounts and credentials
+//
+// Signup, Login and CreateUser manage accounts; API keys authenticate with
+// AuthenticateAPIKey. Session tokens are signed by the caller (the HTTP
+// layer): AuthenticateSession checks that a verified token's user still
+// stands, and Logout, Workspace.LogoutAll, Workspace.ChangePassword and
+// DisableUser end sessions. Verified credentials are cached per Memory
+// against a generation number that every ending change moves, so a change
+// made by another process sharing the file takes effect at once.
+//
 // # Errors
 //
 // Errors carry a code (EINVALID, ENOTFOUND, ECONFLICT, …) read with

@@ -53,7 +53,7 @@ type orgIndex struct {
 	lex     lexicon
 	labels  map[collection]lexStats // BM25 statistics of each label's nodes, by collection
 	names   []string                // the meta values, by name id
-	nameIDs map[string]int32 // and back
+	nameIDs map[string]int32        // and back
 }
 
 // collection names the nodes of one label in one user's collection ("" for

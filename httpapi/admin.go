@@ -164,3 +164,36 @@ func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) e
 	}
 	return writeJSON(w, http.StatusCreated, u)
 }
+
+var (
+	adminDisableUserOp = op{tag: "admin", summary: "Disable a user", resp: papermem.User{}, errs: []int{http.StatusNotFound},
+		notes: "At once, on every server sharing the database: the user cannot log in (401), every session token of the user is refused (401) and so is every API key the user created, whatever its workspace; an API key naming the user in X-User-Id is 403. Sessions end for good: enabling the user again does not revive them. Disabling a disabled user changes nothing. Answers the user, disabled true. Unknown workspace or user, or a user of another workspace: 404."}
+	adminEnableUserOp = op{tag: "admin", summary: "Enable a disabled user", resp: papermem.User{}, errs: []int{http.StatusNotFound},
+		notes: "The user can log in again, and the API keys the user created and nobody revoked work again; session tokens from before the disabling stay refused. Enabling an enabled user changes nothing. Answers the user, disabled false. Unknown workspace or user: 404."}
+)
+
+func (s *server) handleAdminDisableUser(w http.ResponseWriter, r *http.Request) error {
+	return s.setUserDisabled(w, r, s.m.DisableUser)
+}
+
+func (s *server) handleAdminEnableUser(w http.ResponseWriter, r *http.Request) error {
+	return s.setUserDisabled(w, r, s.m.EnableUser)
+}
+
+// setUserDisabled applies DisableUser or EnableUser to the path's user.
+func (s *server) setUserDisabled(w http.ResponseWriter, r *http.Request,
+	set func(ctx context.Context, org, userID string) (*papermem.User, error)) error {
+	org, err := pathValue(r, "org_id")
+	if err != nil {
+		return err
+	}
+	userID, err := pathValue(r, "user_id")
+	if err != nil {
+		return err
+	}
+	u, err := set(r.Context(), org, userID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, u)
+}

@@ -46,6 +46,8 @@ type principal struct {
 	user  string // "" when the credential names no user
 	cred  string // credSession, credAPIKey or credDev
 	keyID string // the API key's id, for credAPIKey
+
+	session *papermem.Session // the session token, for credSession
 }
 
 // rateKey identifies the credential for rate limiting.
@@ -160,11 +162,15 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 		}
 		p := &principal{org: k.OrgID, cred: credAPIKey, keyID: k.KeyID}
 		if named != "" {
-			if _, err := s.m.Workspace(k.OrgID).User(ctx, named); err != nil {
-				if papermem.ErrorCode(err) == papermem.ENOTFOUND {
-					return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
-				}
+			u, err := s.m.Workspace(k.OrgID).User(ctx, named)
+			if papermem.ErrorCode(err) == papermem.ENOTFOUND {
+				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
+			}
+			if err != nil {
 				return nil, err
+			}
+			if u.Disabled {
+				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is disabled.", named)
 			}
 			p.user = named
 		}
@@ -174,10 +180,15 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 	if err != nil {
 		return nil, err
 	}
+	sess := &papermem.Session{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Version: c.SessionVersion,
+		ExpiresAt: c.ExpiresAt.Time}
+	if _, err := s.m.AuthenticateSession(ctx, *sess); err != nil {
+		return nil, err
+	}
 	if named != "" && named != c.UserID {
 		return nil, papermem.Errorf(papermem.EFORBIDDEN, "A session token cannot act for another user.")
 	}
-	return &principal{org: c.OrgID, user: c.UserID, cred: credSession}, nil
+	return &principal{org: c.OrgID, user: c.UserID, cred: credSession, session: sess}, nil
 }
 
 // devPrincipal trusts the developer headers, from loopback clients only.
@@ -212,6 +223,8 @@ type claims struct {
 	OrgID  string `json:"org_id"`
 	Name   string `json:"name"`
 	Email  string `json:"email"`
+	// SessionVersion is the user's session version at issue; absent means 0.
+	SessionVersion int64 `json:"session_version"`
 	jwt.RegisteredClaims
 }
 
@@ -227,7 +240,7 @@ func (s *server) issueToken(ctx context.Context, u *papermem.User) (*tokenRespon
 	}
 	ttl := rec.TokenTTL()
 	now := s.now()
-	c := claims{UserID: u.UserID, OrgID: u.OrgID, Name: u.Name, Email: u.Email,
+	c := claims{UserID: u.UserID, OrgID: u.OrgID, Name: u.Name, Email: u.Email, SessionVersion: u.SessionVersion,
 		RegisteredClaims: jwt.RegisteredClaims{
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
@@ -241,7 +254,8 @@ func (s *server) issueToken(ctx context.Context, u *papermem.User) (*tokenRespon
 }
 
 // parseToken verifies a session token: HS256 only, signed with our secret,
-// not expired.
+// not expired, with an id (jti). Whether its user still stands is
+// AuthenticateSession's business.
 func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 	secret, err := s.jwtSecret(ctx)
 	if err != nil {
@@ -251,10 +265,25 @@ func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 	_, err = jwt.ParseWithClaims(tok, &c, func(*jwt.Token) (any, error) { return secret, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithTimeFunc(s.now))
-	if err != nil || c.UserID == "" || !papermem.ValidWorkspaceID(c.OrgID) {
+	if err != nil || c.UserID == "" || c.ID == "" || !papermem.ValidWorkspaceID(c.OrgID) {
 		return nil, errBadToken
 	}
 	return &c, nil
+}
+
+// limitAuth applies the per-address limit of signup, login and password
+// change.
+func (s *server) limitAuth(w http.ResponseWriter, r *http.Request) error {
+	return limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit })
+}
+
+// writeToken answers with a fresh session token for u.
+func (s *server) writeToken(w http.ResponseWriter, r *http.Request, status int, u *papermem.User) error {
+	tok, err := s.issueToken(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, status, tok)
 }
 
 // signupRequest creates an account and its workspace.
@@ -275,7 +304,7 @@ type tokenResponse struct {
 }
 
 func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
 	var req signupRequest
@@ -288,11 +317,7 @@ func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusCreated, tok)
+	return s.writeToken(w, r, http.StatusCreated, u)
 }
 
 // loginRequest exchanges an email and password for a session token.
@@ -302,7 +327,7 @@ type loginRequest struct {
 }
 
 func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
 	var req loginRequest
@@ -313,11 +338,7 @@ func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, tok)
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 // meResponse is the current user.
