@@ -232,123 +232,16 @@ func (m *Memory) rank(ctx context.Context, q query, question string, keywords []
 	return out, nil
 }
 
-// Paper context. A sentence or passage answers a question better when its
-// paper as a whole is about the question: a recall ranks the workspace's
-// papers too (their title and abstract nodes), adds contextWeight times
-// each paper's score, relative to the best paper's, to the scores of the
-// paper's nodes (a document's or analysis's nodes get their best node's
-// score instead), and considers every node of the best contextPapers papers,
-// so that a paper's evidence sentences that share few words with the
-// question still come with the one that shares many. Chosen on the odd half
-// of SciFact's evidence claims (cmd/scifact; README).
-const (
-	contextWeight = 4
-	contextPapers = 10
-)
-
-// rankInContext is rank with paper context: nodes of papers that match the
-// question as a whole rank higher (see contextWeight).
-func (m *Memory) rankInContext(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
-	hs, err := m.rank(ctx, q, question, keywords)
-	if err != nil || q.label == LabelPaper || q.kind != "" && q.kind != KindPaper || q.user != "" {
-		return hs, err
-	}
-	pq := query{org: q.org, label: LabelPaper, domain: q.domain, retrieval: q.retrieval}
-	papers, err := m.rank(ctx, pq, question, keywords)
-	if err != nil || len(papers) == 0 {
-		return hs, err
-	}
-	p, err := m.index.part(ctx, m.db, q.org)
-	if err != nil {
-		return nil, err
-	}
-	score := make(map[int64]float64, len(hs))
-	for _, h := range hs {
-		score[h.id] = h.score
-	}
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	f, ok := p.filter(q.searchQuery())
-	if !ok {
-		return hs, nil
-	}
-	paperKind := p.nameIDs[KindPaper]
-	context := map[int64]float64{} // paper id → relative score
-	for i, h := range papers {
-		context[h.owner] = h.score / papers[0].score
-		if i >= contextPapers {
-			continue
-		}
-		e, ok := p.entry(h.id)
-		if !ok {
-			continue
-		}
-		for _, s := range p.siblings(e) {
-			if _, seen := score[p.ids[s]]; !seen && p.admits(s, &f) {
-				score[p.ids[s]] = 0
-			}
-		}
-	}
-	// Other sources (documents, analyses) have no title and abstract node:
-	// their context is their best node's score, so that a document that
-	// answers the question keeps its place among papers.
-	type source struct {
-		kind  int32
-		owner int64
-	}
-	best := map[source]float64{}
-	for _, h := range hs {
-		if e, ok := p.entry(h.id); ok && p.meta[e].kind != paperKind {
-			k := source{p.meta[e].kind, h.owner}
-			best[k] = max(best[k], h.score)
-		}
-	}
-	out := make([]ranked, 0, len(score))
-	for id, s := range score {
-		e, ok := p.entry(id)
-		if !ok {
-			continue
-		}
-		if k := p.meta[e].kind; k == paperKind {
-			s += contextWeight * context[p.owners[e]]
-		} else {
-			s += contextWeight * best[source{k, p.owners[e]}]
-		}
-		out = append(out, ranked{id, p.owners[e], s})
-	}
-	sortRanked(out)
-	return out, nil
-}
-
-// siblings returns the entries of the source entry e belongs to: a source's
-// nodes are stored together, so they are e's neighbours with its owner and
-// kind.
-func (p *orgIndex) siblings(e int) []int {
-	same := func(i int) bool {
-		return p.owners[i] == p.owners[e] && p.meta[i].kind == p.meta[e].kind
-	}
-	lo, hi := e, e+1
-	for lo > 0 && same(lo-1) {
-		lo--
-	}
-	for hi < len(p.ids) && same(hi) {
-		hi++
-	}
-	out := make([]int, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
 // sortRanked orders hs best first, then by id.
-func sortRanked(hs []ranked) {
-	slices.SortFunc(hs, func(a, b ranked) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
+func sortRanked(hs []ranked) { slices.SortFunc(hs, cmpRanked) }
+
+// cmpRanked orders a before b when it scores higher, or as high with a
+// lower id.
+func cmpRanked(a, b ranked) int {
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
 }
 
 // filters returns the SQL conditions on nodes n shared by both searches and

@@ -287,3 +287,32 @@ func TestRecallPaperContext(t *testing.T) {
 		t.Errorf("claims recalled:\n%s\nwant first:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestRecallAnalysisContext checks that an analysis that answers the
+// question lifts the claims of the paper it analyses above those of a paper
+// that only shares a word with the question.
+func TestRecallAnalysisContext(t *testing.T) {
+	m := mustOpen(t)
+	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/x", Title: "A multi-site trial",
+		Text: "Deprivation reduced retention with an effect of d = -0.45."})
+	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/y", Title: "Commuting habits",
+		Text: "Commuters reported more sleep on weekends than on weekdays."})
+	if _, err := m.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1000/x",
+		Markdown: "Sleep loss impairs memory retention: the strongest evidence we have."}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does sleep loss impair memory retention?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[string]int{}
+	for i, s := range res.Spans {
+		if _, ok := rank[s.Provenance.DOI+" "+s.Provenance.Kind]; !ok {
+			rank[s.Provenance.DOI+" "+s.Provenance.Kind] = i + 1
+		}
+	}
+	x, y := rank["10.1000/x paper"], rank["10.1000/y paper"]
+	if x == 0 || y != 0 && y < x {
+		t.Errorf("first rank of the analysed paper's claims %d, of the other paper's %d (0: absent): %v", x, y, rank)
+	}
+}
