@@ -287,8 +287,9 @@ func paperNodes(p *storedPaper, sections []extract.Section) []node {
 }
 
 // maxAbstractTokens bounds the leading paragraph that stands for the
-// abstract of a text without an abstract section.
-const maxAbstractTokens = 600
+// abstract of a text without an abstract section (long structured abstracts
+// run to 900 tokens).
+const maxAbstractTokens = 1000
 
 // abstract returns the text of the abstract section, or else the first
 // paragraph of the text when it is at most maxAbstractTokens long (a
