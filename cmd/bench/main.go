@@ -158,6 +158,10 @@ func measure(ctx context.Context, out io.Writer, path string, size int, docs []s
 		{"recall, vectors only", recall("Any", papermem.RetrievalVector)},
 		{"recall, hybrid (label Any)", recall("Any", papermem.RetrievalHybrid)},
 		{"recall, hybrid (label Claim)", recall("", papermem.RetrievalHybrid)},
+		{"paper recall, hybrid (limit 20)", func(i int) error {
+			_, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: questions[i]})
+			return err
+		}},
 	}
 	if rawFTS != nil {
 		measurements = slices.Insert(measurements, 0, row{fts, rawFTS})
@@ -165,7 +169,8 @@ func measure(ctx context.Context, out io.Writer, path string, size int, docs []s
 	// baseline names the raw row each recall's p95 is set against, and
 	// how the ratio calls it.
 	baseline := map[string][2]string{"recall, BM25 only": {fts, "FTS5"}, "recall, vectors only": {vec0, "vec0"},
-		"recall, hybrid (label Any)": {fts, "FTS5"}, "recall, hybrid (label Claim)": {fts, "FTS5"}}
+		"recall, hybrid (label Any)": {fts, "FTS5"}, "recall, hybrid (label Claim)": {fts, "FTS5"},
+		"paper recall, hybrid (limit 20)": {fts, "FTS5"}}
 	results := map[string][2]float64{}
 	for _, r := range measurements {
 		lat, err := timeAll(len(questions), r.fn)
