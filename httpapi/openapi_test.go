@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -113,7 +114,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 // section types and scope signals equal to the library's lists, which
 // struct tags cannot refer to.
 func TestRecallDocListsLibraryValues(t *testing.T) {
-	typ := reflect.TypeOf(recallRequest{})
+	typ := reflect.TypeOf(api.RecallRequest{})
 	for field, want := range map[string][]string{"SectionTypes": papermem.SectionTypes, "ScopeSignals": papermem.ScopeSignals} {
 		f, _ := typ.FieldByName(field)
 		doc := f.Tag.Get("doc")
