@@ -65,7 +65,8 @@ type CreateKeyRequest struct {
 	Name string `json:"name" doc:"label of the key, at most 100 characters; default \"default\""`
 }
 
-// ApiKeysResponse lists the workspace's keys.
+// ApiKeysResponse lists the workspace's keys. (Its name is the OpenAPI
+// component name, kept as it was.)
 type ApiKeysResponse struct {
 	APIKeys []papermem.APIKey `json:"api_keys"`
 }

@@ -241,3 +241,8 @@ func (req *ExportRequest) Record(user string) (papermem.SessionRecord, error) {
 	}
 	return rec, nil
 }
+
+// NewStoredAnalysis is the answer to storing analysis a.
+func NewStoredAnalysis(a *papermem.Analysis) *StoredAnalysis {
+	return &StoredAnalysis{DOI: a.DOI, Stored: true, UpdatedAt: a.UpdatedAt, ClaimsExtracted: a.ClaimsExtracted}
+}

@@ -20,7 +20,7 @@ func (s *server) handleStoreAnalysis(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, api.StoredAnalysis{DOI: a.DOI, Stored: true, UpdatedAt: a.UpdatedAt, ClaimsExtracted: a.ClaimsExtracted})
+	return writeJSON(w, http.StatusCreated, api.NewStoredAnalysis(a))
 }
 
 var analysisOp = op{tag: "analyses", summary: "The analysis of a paper", resp: papermem.Analysis{},

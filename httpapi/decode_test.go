@@ -36,7 +36,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, target := range targets {
 			v := target()
-			err := decodeJSON(body, v)
+			err := api.DecodeJSON(body, v)
 			if err == nil {
 				continue
 			}
@@ -48,7 +48,7 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 		var r api.RecallRequest
-		if decodeJSON(body, &r) == nil {
+		if api.DecodeJSON(body, &r) == nil {
 			// A decoded request converts without panicking.
 			if _, err := r.Input(); err != nil && papermem.ErrorCode(err) != papermem.EINVALID {
 				t.Fatalf("Input: %v", err)
