@@ -23,11 +23,11 @@ func (p Provenance) Citation() string {
 		}
 		if p.DOI != "" {
 			add("doi:%s", p.DOI)
-		} else if p.Source != "" {
+		} else if p.Source != "" && p.Source != p.Title {
 			add("%s", p.Source)
 		}
 	}
-	if p.Section != "" && p.Section != p.Title {
+	if p.Section != "" && p.Section != p.Title && p.Section != p.Sheet {
 		parts = append(parts, strings.TrimPrefix(strings.TrimPrefix(p.Section, p.Title), " > "))
 	}
 	if p.Page > 0 {

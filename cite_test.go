@@ -18,6 +18,8 @@ func TestCitation(t *testing.T) {
 			"Cups, cups.xlsx, sheet Winners, row 4"},
 		{"DocumentSectionRepeatsTitle", papermem.Provenance{Kind: "document", Title: "Notes", Source: "notes.md", Section: "Notes > Night shifts"},
 			"Notes, notes.md, Night shifts"},
+		{"TitleIsFileName", papermem.Provenance{Kind: "document", Title: "cups.xlsx", Source: "cups.xlsx", Section: "Winners", Sheet: "Winners"},
+			"cups.xlsx, sheet Winners"},
 		{"Analysis", papermem.Provenance{Kind: "analysis", DOI: "10.1000/vitd"}, "analysis of doi:10.1000/vitd"},
 		{"Memory", papermem.Provenance{Kind: "memory", Key: "style"}, `memory "style"`},
 	} {

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
@@ -116,27 +114,11 @@ func exportQuery(r *http.Request) (papermem.ExportQuery, error) {
 	v := r.URL.Query()
 	q := papermem.ExportQuery{SessionID: v.Get("session_id")}
 	var err error
-	if q.Since, err = timeParam("since", v.Get("since"), false); err != nil {
+	if q.Since, err = api.TimeParam("since", v.Get("since"), false); err != nil {
 		return q, err
 	}
-	if q.Until, err = timeParam("until", v.Get("until"), true); err != nil {
+	if q.Until, err = api.TimeParam("until", v.Get("until"), true); err != nil {
 		return q, err
 	}
 	return q, nil
-}
-
-// timeParam parses an optional ISO-8601 date or time. A bare date as an
-// upper bound means the last millisecond of that day.
-func timeParam(name, v string, upper bool) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := papermem.ParseTime(v)
-	if err != nil {
-		return time.Time{}, papermem.Errorf(papermem.EINVALID, "%s: %s", name, papermem.ErrorMessage(err))
-	}
-	if upper && len(strings.TrimSpace(v)) == len("2006-01-02") {
-		t = t.Add(24*time.Hour - time.Millisecond)
-	}
-	return t, nil
 }
