@@ -27,7 +27,7 @@ func serveCmd(getenv func(string) string, stdout io.Writer) *cobra.Command {
 	}
 }
 
-func mcpCmd(t *target) *cobra.Command {
+func mcpCmd(t *target, stdin io.Reader, stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the MCP tools over stdio, on --db in process or on --url with --key",
@@ -35,11 +35,16 @@ func mcpCmd(t *target) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
 				s := mcpserver.New(m, &mcpserver.Options{Files: true, Version: version()})
-				return s.Run(ctx, &mcp.StdioTransport{})
+				return s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}})
 			})
 		},
 	}
 }
+
+// nopCloser is a writer that is never closed: stdout outlives the session.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 // version is the module version the binary was built from.
 func version() string {

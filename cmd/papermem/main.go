@@ -29,15 +29,16 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "papermem:", err)
 		os.Exit(1)
 	}
 }
 
-// run runs the command line args.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	root := newRoot(getenv, stdout, stderr)
+// run runs the command line args; mcp speaks the protocol over stdin and
+// stdout.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	root := newRoot(getenv, stdin, stdout, stderr)
 	root.SetArgs(args)
 	return root.ExecuteContext(ctx)
 }

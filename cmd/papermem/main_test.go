@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/client"
@@ -26,7 +28,7 @@ const testdocs = "../../../shared/testdocs"
 func cli(t *testing.T, env map[string]string, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, func(k string) string { return env[k] }, &out, &errOut)
+	err := run(context.Background(), args, func(k string) string { return env[k] }, strings.NewReader(""), &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 
@@ -164,5 +166,55 @@ func TestRemote(t *testing.T) {
 	}
 	if _, _, err := cli(t, map[string]string{"PAPERMEM_URL": srv.URL, "PAPERMEM_KEY": "pm_wrong"}, "recall", "q"); err == nil {
 		t.Error("a wrong key recalled")
+	}
+}
+
+// TestMCPStdio runs `papermem mcp --db` and drives it over its stdin and
+// stdout with the SDK's client.
+func TestMCPStdio(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "papermem.db")
+	dir := t.TempDir()
+	note := filepath.Join(dir, "vitd.md")
+	os.WriteFile(note, []byte("# Vitamin D trial\n\nVitamin D supplementation did not reduce fracture risk in adults over 70 (hazard ratio 0.98)."), 0o600)
+
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		var stderr bytes.Buffer
+		err := run(context.Background(), []string{"--db", db, "--user", "ada", "mcp"}, func(string) string { return "" }, inR, outW, &stderr)
+		outW.Close()
+		done <- err
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).
+		Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(name string, args map[string]any) string {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	call("ingest_file", map[string]any{"path": note})
+	if txt := call("recall", map[string]any{"question": "Does vitamin D prevent fractures?", "label": "Any"}); !strings.Contains(txt, "— Vitamin D trial, vitd.md") {
+		t.Errorf("recall over stdio cites nothing:\n%s", txt)
+	}
+	call("remember", map[string]any{"text": "Ada wants effect sizes.", "key": "style"})
+	cs.Close()
+	if err := <-done; err != nil {
+		t.Errorf("mcp: %v", err)
+	}
+	m, err := papermem.Open(context.Background(), db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	res, err := m.Workspace(papermem.DefaultWorkspace).RecallUser(context.Background(), "ada", papermem.UserRecallRequest{Question: "effect sizes"})
+	if err != nil || len(res.Spans) != 1 || res.Spans[0].Provenance.Key != "style" {
+		t.Errorf("the memories of user ada: %+v, %v", res, err)
 	}
 }

@@ -82,7 +82,7 @@ func (r remote) export(ctx context.Context, q papermem.ExportQuery, w io.Writer)
 }
 
 // newRoot builds the command tree.
-func newRoot(getenv func(string) string, stdout, stderr io.Writer) *cobra.Command {
+func newRoot(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	t := &target{getenv: getenv, stderr: stderr}
 	root := &cobra.Command{
 		Use:           "papermem",
@@ -102,7 +102,7 @@ func newRoot(getenv func(string) string, stdout, stderr io.Writer) *cobra.Comman
 	f.StringVar(&t.url, "url", getenv("PAPERMEM_URL"), "URL of a running server instead of a database file ($PAPERMEM_URL)")
 	f.StringVar(&t.key, "key", getenv("PAPERMEM_KEY"), "API key or session token for --url ($PAPERMEM_KEY)")
 	f.StringVar(&t.user, "user", "", "user for per-user memory: X-User-Id with an API key; on a database file default $PAPERMEM_USER, $USER or \"local\"")
-	root.AddCommand(serveCmd(getenv, stdout), mcpCmd(t), ingestCmd(t, stdout, stderr), recallCmd(t, stdout),
+	root.AddCommand(serveCmd(getenv, stdout), mcpCmd(t, stdin, stdout), ingestCmd(t, stdout, stderr), recallCmd(t, stdout),
 		papersCmd(t, stdout), rememberCmd(t, stdout), exportCmd(t, stdout))
 	return root
 }
