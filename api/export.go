@@ -7,10 +7,10 @@ import (
 	"github.com/papermem/papermem"
 )
 
-// TimeParam parses the optional ISO-8601 date or time v of the since or
-// until parameter name of the export routes: "" is the zero time, an
-// unparseable value EINVALID. A bare date as an
-// upper bound means the last millisecond of that day.
+// TimeParam parses v, the optional ISO-8601 date or time of the export
+// routes' since or until parameter (name): "" is the zero time, an
+// unparseable value EINVALID. A bare date as an upper bound means the last
+// millisecond of that day.
 func TimeParam(name, v string, upper bool) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
