@@ -73,6 +73,7 @@ type server struct {
 	rates    *limiters // per credential
 	auths    *limiters // per client address on signup and login
 	mcp      http.Handler
+	mcpLimit int64
 
 	secretMu sync.Mutex
 	secret   []byte

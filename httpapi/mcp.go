@@ -13,6 +13,7 @@ import (
 // principal's workspace and user, so no MCP session can outlive or change
 // its credential. A body may hold a base64 file of the ingestion limit.
 func (s *server) newMCPHandler() http.Handler {
+	s.mcpLimit = s.m.MaxIngestBytes()*4/3 + multipartOverhead
 	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		p := principalFrom(r.Context())
 		return mcpserver.New(mcpserver.Local(s.m.Workspace(p.org), p.user), &mcpserver.Options{Logger: s.log})
@@ -20,7 +21,7 @@ func (s *server) newMCPHandler() http.Handler {
 		Stateless:           true,
 		JSONResponse:        true,
 		Logger:              s.log,
-		MaxRequestBodyBytes: s.m.MaxIngestBytes()*4/3 + multipartOverhead,
+		MaxRequestBodyBytes: s.mcpLimit,
 	})
 }
 
@@ -31,7 +32,13 @@ var mcpOp = op{tag: "mcp", summary: "Model Context Protocol tools over Streamabl
 		"Tools: recall, recall_papers, store_paper, paper_exists, fetch_paper, ingest_file (base64 content, same size limit as POST /v1/ingest), store_analysis, get_analysis, remember, recall_user, forget, link_session, export_session, graph. " +
 		"A tool's failure is a result with isError and the API's error body as text. No credential: 401 with the API's error body."}
 
+// handleMCP serves one MCP message. A body announced larger than the limit
+// is refused here with the API's error body; the SDK enforces the limit on
+// bodies of unannounced length.
 func (s *server) handleMCP(w http.ResponseWriter, r *http.Request) error {
+	if r.ContentLength > s.mcpLimit {
+		return &http.MaxBytesError{Limit: s.mcpLimit}
+	}
 	s.mcp.ServeHTTP(w, r)
 	return nil
 }

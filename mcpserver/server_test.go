@@ -341,6 +341,36 @@ func TestHTTP(t *testing.T) {
 		}
 	})
 
+	t.Run("ErrTooLarge", func(t *testing.T) {
+		small := testutil.Open(t, &papermem.Options{MaxIngestBytes: 1024})
+		srv := httptest.NewServer(httpapi.New(small, httpapi.Config{Logger: quiet}))
+		t.Cleanup(srv.Close)
+		tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		auth := map[string]string{"Authorization": "Bearer " + tok.AccessToken}
+		cs := overHTTP(t, srv, auth)
+		big := strings.Repeat("Coffee raised alertness. ", 60) // 1500 bytes, over the 1 KiB limit
+		fails(t, cs, "ingest_file", map[string]any{"name": "big.txt", "content_base64": base64.StdEncoding.EncodeToString([]byte(big))}, api.CodePayloadTooLarge)
+		if an, err := small.Workspace(tok.User.OrgID).Analytics(ctx); err != nil || an.Memory.Documents != 0 {
+			t.Errorf("a refused file left %+v (%v)", an.Memory, err)
+		}
+
+		huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ingest_file","arguments":{"name":"x.txt","content_base64":"` +
+			strings.Repeat("A", 128<<10) + `"}}}`
+		hc := &http.Client{Transport: headers{h: auth, next: http.DefaultTransport}}
+		res, err := hc.Post(srv.URL+"/mcp", "application/json", strings.NewReader(huge))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var body api.ErrorBody
+		if err := json.NewDecoder(res.Body).Decode(&body); err != nil || res.StatusCode != http.StatusRequestEntityTooLarge || body.Error.Code != api.CodePayloadTooLarge {
+			t.Errorf("an oversized body: %d %+v %v", res.StatusCode, body, err)
+		}
+	})
+
 	t.Run("RateLimited", func(t *testing.T) {
 		limited := httptest.NewServer(httpapi.New(m, httpapi.Config{RateLimit: 2, Logger: quiet}))
 		t.Cleanup(limited.Close)
