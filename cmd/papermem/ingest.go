@@ -33,7 +33,7 @@ func ingestCmd(t *target, stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
-				results := ingestAll(ctx, m, files, opts, newProgress(stderr, files))
+				results := ingestAll(ctx, m, files, opts, newProgress(stderr, files, isTerminal(stderr)))
 				return summarize(stdout, append(skipped, results...))
 			})
 		},
@@ -105,16 +105,25 @@ type progress interface {
 	done(i int, f file, o outcome)
 }
 
-// newProgress returns a bar on a terminal, plain lines otherwise.
-func newProgress(w io.Writer, files []file) progress {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// newProgress returns a bar for a terminal, plain lines otherwise.
+func newProgress(w io.Writer, files []file, tty bool) progress {
+	if tty {
 		var total int64
 		for _, f := range files {
 			total += f.size
 		}
 		return &bar{n: len(files), b: progressbar.NewOptions64(total,
 			progressbar.OptionSetWriter(w),
-			progressbar.OptionShowBytes(true),      // bytes and rate
+			progressbar.OptionShowBytes(true), // bytes and rate
+			progressbar.OptionShowCount(),
+			progressbar.OptionUseIECUnits(true),
+			progressbar.OptionShowTotalBytes(true), // done of total
 			progressbar.OptionSetPredictTime(true), // ETA
 			progressbar.OptionSetDescription(fmt.Sprintf("0/%d files", len(files))),
 			progressbar.OptionThrottle(100*time.Millisecond),

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/papermem/papermem"
@@ -216,5 +217,22 @@ func TestMCPStdio(t *testing.T) {
 	res, err := m.Workspace(papermem.DefaultWorkspace).RecallUser(context.Background(), "ada", papermem.UserRecallRequest{Question: "effect sizes"})
 	if err != nil || len(res.Spans) != 1 || res.Spans[0].Provenance.Key != "style" {
 		t.Errorf("the memories of user ada: %+v, %v", res, err)
+	}
+}
+
+// TestProgressBar checks what the terminal's bar shows: files done, bytes
+// and rate.
+func TestProgressBar(t *testing.T) {
+	var buf bytes.Buffer
+	files := []file{{path: "a.md", size: 3 << 20}, {path: "b.pdf", size: 1 << 20}}
+	p := newProgress(&buf, files, true)
+	p.done(0, files[0], outcome{status: stored})
+	time.Sleep(150 * time.Millisecond) // past the bar's redraw throttle, so that it draws
+	p.done(1, files[1], outcome{status: stored})
+	out := buf.String()
+	for _, want := range []string{"2/2 files", "/4.0 MiB", "MiB/s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the bar never showed %q:\n%q", want, out)
+		}
 	}
 }
