@@ -170,20 +170,51 @@ func TestRemote(t *testing.T) {
 	}
 }
 
-// TestMCPStdio runs `papermem mcp --db` and drives it over its stdin and
-// stdout with the SDK's client.
+// TestMCPStdio runs `papermem mcp` on a database file and on a running
+// server, and drives it over its stdin and stdout with the SDK's client:
+// ingest_file by path, recall citing the file, remember for the user.
 func TestMCPStdio(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "papermem.db")
-	dir := t.TempDir()
-	note := filepath.Join(dir, "vitd.md")
+	ctx := context.Background()
+	note := filepath.Join(t.TempDir(), "vitd.md")
 	os.WriteFile(note, []byte("# Vitamin D trial\n\nVitamin D supplementation did not reduce fracture risk in adults over 70 (hazard ratio 0.98)."), 0o600)
 
+	t.Run("File", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "papermem.db")
+		driveMCP(t, []string{"--db", db, "--user", "ada", "mcp"}, note)
+		m, err := papermem.Open(ctx, db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		wantMemory(t, m.Workspace(papermem.DefaultWorkspace), "ada")
+	})
+	t.Run("Server", func(t *testing.T) {
+		m := testutil.Open(t, nil)
+		srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
+		t.Cleanup(srv.Close)
+		tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		key, err := client.New(srv.URL, &client.Options{Token: tok.AccessToken}).CreateAPIKey(ctx, api.CreateKeyRequest{Name: "mcp"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		driveMCP(t, []string{"--url", srv.URL, "--key", key.Key, "--user", tok.User.UserID, "mcp"}, note)
+		wantMemory(t, m.Workspace(tok.User.OrgID), tok.User.UserID)
+	})
+}
+
+// driveMCP runs the command line args (an mcp command) and calls its tools
+// over stdin and stdout until the client closes.
+func driveMCP(t *testing.T, args []string, note string) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
 		var stderr bytes.Buffer
-		err := run(context.Background(), []string{"--db", db, "--user", "ada", "mcp"}, func(string) string { return "" }, inR, outW, &stderr)
+		err := run(context.Background(), args, func(string) string { return "" }, inR, outW, &stderr)
 		outW.Close()
 		done <- err
 	}()
@@ -209,14 +240,14 @@ func TestMCPStdio(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("mcp: %v", err)
 	}
-	m, err := papermem.Open(context.Background(), db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	res, err := m.Workspace(papermem.DefaultWorkspace).RecallUser(context.Background(), "ada", papermem.UserRecallRequest{Question: "effect sizes"})
+}
+
+// wantMemory checks that user's memory "style" is in ws.
+func wantMemory(t *testing.T, ws *papermem.Workspace, user string) {
+	t.Helper()
+	res, err := ws.RecallUser(context.Background(), user, papermem.UserRecallRequest{Question: "effect sizes"})
 	if err != nil || len(res.Spans) != 1 || res.Spans[0].Provenance.Key != "style" {
-		t.Errorf("the memories of user ada: %+v, %v", res, err)
+		t.Errorf("the memories of user %s: %+v, %v", user, res, err)
 	}
 }
 
