@@ -330,15 +330,7 @@ func TestHTTP(t *testing.T) {
 	})
 
 	t.Run("ErrNoCredential", func(t *testing.T) {
-		res, err := http.Post(srv.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var body api.ErrorBody
-		if err := json.NewDecoder(res.Body).Decode(&body); err != nil || res.StatusCode != http.StatusUnauthorized || body.Error.Code != api.CodeUnauthorized {
-			t.Errorf("no credential: %d %+v %v", res.StatusCode, body, err)
-		}
+		wantHTTPError(t, srv.URL, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.StatusUnauthorized, api.CodeUnauthorized)
 	})
 
 	t.Run("ErrTooLarge", func(t *testing.T) {
@@ -359,16 +351,7 @@ func TestHTTP(t *testing.T) {
 
 		huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ingest_file","arguments":{"name":"x.txt","content_base64":"` +
 			strings.Repeat("A", 128<<10) + `"}}}`
-		hc := &http.Client{Transport: headers{h: auth, next: http.DefaultTransport}}
-		res, err := hc.Post(srv.URL+"/mcp", "application/json", strings.NewReader(huge))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var body api.ErrorBody
-		if err := json.NewDecoder(res.Body).Decode(&body); err != nil || res.StatusCode != http.StatusRequestEntityTooLarge || body.Error.Code != api.CodePayloadTooLarge {
-			t.Errorf("an oversized body: %d %+v %v", res.StatusCode, body, err)
-		}
+		wantHTTPError(t, srv.URL, auth, huge, http.StatusRequestEntityTooLarge, api.CodePayloadTooLarge)
 	})
 
 	t.Run("RateLimited", func(t *testing.T) {
@@ -389,4 +372,20 @@ func TestHTTP(t *testing.T) {
 			t.Errorf("third request of a 2/min credential: %d, want 429", last)
 		}
 	})
+}
+
+// wantHTTPError posts body to /mcp of base with headers h and checks the
+// answer is the API's error body with status and code.
+func wantHTTPError(t *testing.T, base string, h map[string]string, body string, status int, code string) {
+	t.Helper()
+	hc := &http.Client{Transport: headers{h: h, next: http.DefaultTransport}}
+	res, err := hc.Post(base+"/mcp", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var eb api.ErrorBody
+	if err := json.NewDecoder(res.Body).Decode(&eb); err != nil || res.StatusCode != status || eb.Error.Code != code {
+		t.Errorf("POST /mcp: %d %+v %v, want %d %s", res.StatusCode, eb, err, status, code)
+	}
 }
