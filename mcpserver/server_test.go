@@ -34,7 +34,7 @@ var quiet = slog.New(slog.DiscardHandler)
 
 // open returns a Memory over a real file that can fetch from loopback
 // origins, and an origin serving a paper's text.
-func open(t *testing.T) (*papermem.Memory, string) {
+func open(t testing.TB) (*papermem.Memory, string) {
 	t.Helper()
 	m := testutil.Open(t, &papermem.Options{Fetcher: fetch.New(fetch.Options{AllowPrivate: true})})
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +46,7 @@ func open(t *testing.T) (*papermem.Memory, string) {
 
 // connect runs server over an in-memory transport and returns the SDK
 // client's session.
-func connect(t *testing.T, server *mcp.Server) *mcp.ClientSession {
+func connect(t testing.TB, server *mcp.Server) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -58,7 +58,7 @@ func connect(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 	return clientSession(t, ct)
 }
 
-func clientSession(t *testing.T, tr mcp.Transport) *mcp.ClientSession {
+func clientSession(t testing.TB, tr mcp.Transport) *mcp.ClientSession {
 	t.Helper()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(context.Background(), tr, nil)
 	if err != nil {
