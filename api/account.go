@@ -49,6 +49,17 @@ type LoginRequest struct {
 	Password string `json:"password" required:"true"`
 }
 
+// PasswordRequest changes the caller's password.
+type PasswordRequest struct {
+	CurrentPassword string `json:"current_password" required:"true"`
+	NewPassword     string `json:"new_password" required:"true" doc:"8 to 72 bytes, as at signup"`
+}
+
+// LogoutResponse answers logout and logout-all.
+type LogoutResponse struct {
+	LoggedOut bool `json:"logged_out" doc:"always true"`
+}
+
 // MeResponse is the current user.
 type MeResponse struct {
 	papermem.User

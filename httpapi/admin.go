@@ -79,7 +79,7 @@ func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error 
 }
 
 var adminHealthOp = op{tag: "admin", summary: "Detailed component health", resp: papermem.Health{},
-	notes: "Each component is checked with a real operation: storage (every table read, journal mode), full_text_index (an FTS5 query), embedder (a probe text embedded), vector_index (a sqlite-vec kNN query), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
+	notes: "Each component is checked with a real operation: storage (every table read, journal mode), full_text_index (the in-process node index answers a BM25 query over the default workspace), embedder (a probe text embedded), vector_index (a sqlite-vec kNN query), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
 
 func (s *server) handleAdminHealth(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.health(r.Context()))
@@ -142,4 +142,37 @@ func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) e
 		return err
 	}
 	return writeJSON(w, http.StatusCreated, u)
+}
+
+var (
+	adminDisableUserOp = op{tag: "admin", summary: "Disable a user", resp: papermem.User{}, errs: []int{http.StatusNotFound},
+		notes: "At once, on every server sharing the database: the user cannot log in (401), every session token of the user is refused (401) and so is every API key the user created, whatever its workspace; an API key naming the user in X-User-Id is 403. Sessions end for good: enabling the user again does not revive them. Disabling a disabled user changes nothing. Answers the user, disabled true. Unknown workspace or user, or a user of another workspace: 404."}
+	adminEnableUserOp = op{tag: "admin", summary: "Enable a disabled user", resp: papermem.User{}, errs: []int{http.StatusNotFound},
+		notes: "The user can log in again, and the API keys the user created and nobody revoked work again; session tokens from before the disabling stay refused. Enabling an enabled user changes nothing. Answers the user, disabled false. Unknown workspace or user: 404."}
+)
+
+func (s *server) handleAdminDisableUser(w http.ResponseWriter, r *http.Request) error {
+	return s.setUserDisabled(w, r, s.m.DisableUser)
+}
+
+func (s *server) handleAdminEnableUser(w http.ResponseWriter, r *http.Request) error {
+	return s.setUserDisabled(w, r, s.m.EnableUser)
+}
+
+// setUserDisabled applies DisableUser or EnableUser to the path's user.
+func (s *server) setUserDisabled(w http.ResponseWriter, r *http.Request,
+	set func(ctx context.Context, org, userID string) (*papermem.User, error)) error {
+	org, err := pathValue(r, "org_id")
+	if err != nil {
+		return err
+	}
+	userID, err := pathValue(r, "user_id")
+	if err != nil {
+		return err
+	}
+	u, err := set(r.Context(), org, userID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, u)
 }

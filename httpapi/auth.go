@@ -47,6 +47,8 @@ type principal struct {
 	user  string // "" when the credential names no user
 	cred  string // credSession, credAPIKey or credDev
 	keyID string // the API key's id, for credAPIKey
+
+	session *papermem.Session // the session token, for credSession
 }
 
 // rateKey identifies the credential for rate limiting.
@@ -161,11 +163,15 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 		}
 		p := &principal{org: k.OrgID, cred: credAPIKey, keyID: k.KeyID}
 		if named != "" {
-			if _, err := s.m.Workspace(k.OrgID).User(ctx, named); err != nil {
-				if papermem.ErrorCode(err) == papermem.ENOTFOUND {
-					return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
-				}
+			u, err := s.m.Workspace(k.OrgID).User(ctx, named)
+			if papermem.ErrorCode(err) == papermem.ENOTFOUND {
+				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
+			}
+			if err != nil {
 				return nil, err
+			}
+			if u.Disabled {
+				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is disabled.", named)
 			}
 			p.user = named
 		}
@@ -175,10 +181,15 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 	if err != nil {
 		return nil, err
 	}
+	sess := &papermem.Session{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Version: c.SessionVersion,
+		ExpiresAt: c.ExpiresAt.Time}
+	if _, err := s.m.AuthenticateSession(ctx, *sess); err != nil {
+		return nil, err
+	}
 	if named != "" && named != c.UserID {
 		return nil, papermem.Errorf(papermem.EFORBIDDEN, "A session token cannot act for another user.")
 	}
-	return &principal{org: c.OrgID, user: c.UserID, cred: credSession}, nil
+	return &principal{org: c.OrgID, user: c.UserID, cred: credSession, session: sess}, nil
 }
 
 // devPrincipal trusts the developer headers, from loopback clients only.
@@ -213,6 +224,8 @@ type claims struct {
 	OrgID  string `json:"org_id"`
 	Name   string `json:"name"`
 	Email  string `json:"email"`
+	// SessionVersion is the user's session version at issue; absent means 0.
+	SessionVersion int64 `json:"session_version"`
 	jwt.RegisteredClaims
 }
 
@@ -228,7 +241,7 @@ func (s *server) issueToken(ctx context.Context, u *papermem.User) (*api.TokenRe
 	}
 	ttl := rec.TokenTTL()
 	now := s.now()
-	c := claims{UserID: u.UserID, OrgID: u.OrgID, Name: u.Name, Email: u.Email,
+	c := claims{UserID: u.UserID, OrgID: u.OrgID, Name: u.Name, Email: u.Email, SessionVersion: u.SessionVersion,
 		RegisteredClaims: jwt.RegisteredClaims{
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
@@ -242,7 +255,8 @@ func (s *server) issueToken(ctx context.Context, u *papermem.User) (*api.TokenRe
 }
 
 // parseToken verifies a session token: HS256 only, signed with our secret,
-// not expired.
+// not expired, with an id (jti). Whether its user still stands is
+// AuthenticateSession's business.
 func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 	secret, err := s.jwtSecret(ctx)
 	if err != nil {
@@ -252,14 +266,29 @@ func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 	_, err = jwt.ParseWithClaims(tok, &c, func(*jwt.Token) (any, error) { return secret, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithTimeFunc(s.now))
-	if err != nil || c.UserID == "" || !papermem.ValidWorkspaceID(c.OrgID) {
+	if err != nil || c.UserID == "" || c.ID == "" || !papermem.ValidWorkspaceID(c.OrgID) {
 		return nil, errBadToken
 	}
 	return &c, nil
 }
 
+// limitAuth applies the per-address limit of signup, login and password
+// change.
+func (s *server) limitAuth(w http.ResponseWriter, r *http.Request) error {
+	return limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit })
+}
+
+// writeToken answers with a fresh session token for u.
+func (s *server) writeToken(w http.ResponseWriter, r *http.Request, status int, u *papermem.User) error {
+	tok, err := s.issueToken(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, status, tok)
+}
+
 func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
 	var req api.SignupRequest
@@ -272,15 +301,11 @@ func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusCreated, tok)
+	return s.writeToken(w, r, http.StatusCreated, u)
 }
 
 func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
 	var req api.LoginRequest
@@ -291,11 +316,7 @@ func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, tok)
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 func (s *server) handleMe(w http.ResponseWriter, r *http.Request) error {

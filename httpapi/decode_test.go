@@ -16,6 +16,7 @@ func FuzzDecode(f *testing.F) {
 		`{"papers":[{"doi":"10.1/x"},{"title":"y"}]}`,
 		`{"text":"t","metadata":{"a":[1,{"b":null}]},"tags":["x"]}`,
 		`{"email":"a@b.c","password":"12345678","org_id":"abc"}`,
+		`{"current_password":"12345678","new_password":"87654321"}`,
 		`{"question": 1e999}`, `{"budget_tokens": 1.5}`, `{"year": -1}`, `{"a":"\ud800"}`,
 		`{}`, `{`, `}`, `[]`, `null`, `"s"`, `{"x":1} {"y":2}`, "\xff\xfe{}", `{"question":"q"}   `,
 	} {
@@ -30,6 +31,7 @@ func FuzzDecode(f *testing.F) {
 		func() any { return &api.UserRecallRequest{} },
 		func() any { return &api.SignupRequest{} },
 		func() any { return &api.LoginRequest{} },
+		func() any { return &api.PasswordRequest{} },
 		func() any { return &api.CreateWorkspaceRequest{} },
 		func() any { return &api.CreateKeyRequest{} },
 	}

@@ -21,7 +21,7 @@ import (
 // Defaults used when the corresponding Config field is zero.
 const (
 	DefaultMaxBodyBytes  = 16 << 20 // largest JSON request body
-	DefaultAuthRateLimit = 20       // signup and login attempts a minute per client address
+	DefaultAuthRateLimit = 20       // signup, login and password-change attempts a minute per client address
 )
 
 // ServiceName is what GET / reports as the service.
@@ -47,8 +47,9 @@ type Config struct {
 	// credential. Zero means the limit of the workspace's plan.
 	RateLimit int
 
-	// AuthRateLimit is the number of signup and login attempts a minute
-	// allowed to each client address. Zero means DefaultAuthRateLimit.
+	// AuthRateLimit is the number of signup, login and password-change
+	// attempts a minute allowed to each client address. Zero means
+	// DefaultAuthRateLimit.
 	AuthRateLimit int
 
 	// MaxBodyBytes caps a JSON request body. Zero means DefaultMaxBodyBytes.
@@ -71,7 +72,7 @@ type server struct {
 	router   *mux.Router
 	founders map[string]bool
 	rates    *limiters // per credential
-	auths    *limiters // per client address on signup and login
+	auths    *limiters // per client address on signup, login and password change
 	mcp      http.Handler
 	mcpLimit int64
 

@@ -36,6 +36,16 @@ var seedRoutes = []string{
 	"GET /", "GET /v1/health", "GET /v1/status", "GET /v1/openapi.json",
 }
 
+// laterRoutes are served beyond the contract, each added by an issue.
+var laterRoutes = []string{
+	// #18: ending sessions, disabling users.
+	"POST /v1/auth/logout", "POST /v1/auth/logout-all", "POST /v1/auth/password",
+	"POST /v1/admin/workspaces/{org_id}/users/{user_id}/disable",
+	"POST /v1/admin/workspaces/{org_id}/users/{user_id}/enable",
+	// #14: the MCP transport (Streamable HTTP).
+	"POST /mcp",
+}
+
 // served walks the router: every route it serves as "METHOD path".
 func served(t *testing.T, s *server) []string {
 	t.Helper()
@@ -95,8 +105,8 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 		if !slices.Contains(documented, r) {
 			t.Errorf("served but not documented: %s", r)
 		}
-		if !slices.Contains(seedRoutes, r) && r != "POST /mcp" { // the MCP transport is beyond the contract
-			t.Errorf("served but not in the contract: %s", r)
+		if !slices.Contains(seedRoutes, r) && !slices.Contains(laterRoutes, r) {
+			t.Errorf("served but neither in the contract nor added by an issue: %s", r)
 		}
 	}
 	for _, d := range documented {
@@ -107,7 +117,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 	if len(seedRoutes) != 49 {
 		t.Fatalf("the contract has 49 endpoints, the list %d", len(seedRoutes))
 	}
-	t.Logf("%d of the contract's 49 endpoints served", len(routed))
+	t.Logf("%d routes served: the contract's 49 and %d added by issues", len(routed), len(laterRoutes))
 }
 
 // TestRecallDocListsLibraryValues keeps the recall request's documented

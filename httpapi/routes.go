@@ -29,6 +29,9 @@ func (s *server) routes() []route {
 		{post, "/v1/auth/signup", public, s.handleSignup, signupOp},
 		{post, "/v1/auth/login", public, s.handleLogin, loginOp},
 		{get, "/v1/auth/me", session, s.handleMe, meOp},
+		{post, "/v1/auth/logout", session, s.handleLogout, logoutOp},
+		{post, "/v1/auth/logout-all", session, s.handleLogoutAll, logoutAllOp},
+		{post, "/v1/auth/password", session, s.handleChangePassword, passwordOp},
 
 		// Recall.
 		{post, "/v1/recall", memory, s.handleRecall, recallOp},
@@ -93,6 +96,8 @@ func (s *server) routes() []route {
 		{get, "/v1/admin/workspaces/{org_id}/activity", founder, s.handleAdminActivity, adminActivityOp},
 		{post, "/v1/admin/workspaces/{org_id}/plan", founder, s.handleAdminSetPlan, adminSetPlanOp},
 		{post, "/v1/admin/workspaces/{org_id}/users", founder, s.handleAdminCreateUser, adminCreateUserOp},
+		{post, "/v1/admin/workspaces/{org_id}/users/{user_id}/disable", founder, s.handleAdminDisableUser, adminDisableUserOp},
+		{post, "/v1/admin/workspaces/{org_id}/users/{user_id}/enable", founder, s.handleAdminEnableUser, adminEnableUserOp},
 
 		// MCP (Streamable HTTP), with the credentials of the memory routes.
 		{post, "/mcp", memory, s.handleMCP, mcpOp},

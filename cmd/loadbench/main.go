@@ -4,7 +4,7 @@
 // one table of throughput, p50/p99 latency, errors and CPU time per call of
 // both sides, the p50 HTTP adds and the throughput ratio.
 //
-//	go run -tags sqlite_fts5 ./cmd/loadbench [-duration 30s] [-papers 500] [-client lean|net/http] [-rate N | -share 0.5]
+//	go run ./cmd/loadbench [-duration 30s] [-papers 500] [-client lean|net/http] [-rate N | -share 0.5]
 //
 // Each call and number of connections gets two rows:
 //   - closed: each connection (or goroutine, in-process) sends its next

@@ -5,7 +5,7 @@
 // among the recalled spans (evidence recall) at several token budgets, for
 // BM25 only, vectors only and the full user recall.
 //
-//	go run -tags sqlite_fts5 ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency]
+//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency]
 package main
 
 import (

@@ -3,7 +3,7 @@
 // (package client) the way a tool-calling LLM agent would: an API key, and
 // X-User-Id for the person it works for. It needs no network and no model:
 //
-//	go run -tags sqlite_fts5 ./examples/agent
+//	go run ./examples/agent
 //
 // starts papermem in-process on a loopback port (a fresh database in a
 // temporary directory, removed on exit) and prints a transcript of five
