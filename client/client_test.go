@@ -361,6 +361,25 @@ func TestRoutes(t *testing.T) {
 		wantCode(t, err, api.CodeForbidden)
 		_, err = root.AdminActivity(ctx, "no-such-lab")
 		wantCode(t, err, api.CodeNotFound)
+
+		bob := must(anon.Login(ctx, api.LoginRequest{Email: "bob@example.org", Password: "bob password"}))(t)
+		if d := must(root.AdminDisableUser(ctx, "lab-ada", u.UserID))(t); !d.Disabled || d.UserID != u.UserID {
+			t.Errorf("disable = %+v", d)
+		}
+		_, err = anon.WithToken(bob.AccessToken).Me(ctx)
+		wantCode(t, err, api.CodeUnauthorized)
+		_, err = anon.Login(ctx, api.LoginRequest{Email: "bob@example.org", Password: "bob password"})
+		wantCode(t, err, api.CodeUnauthorized)
+		if e := must(root.AdminEnableUser(ctx, "lab-ada", u.UserID))(t); e.Disabled {
+			t.Errorf("enable = %+v", e)
+		}
+		must(anon.Login(ctx, api.LoginRequest{Email: "bob@example.org", Password: "bob password"}))(t)
+		_, err = anon.WithToken(bob.AccessToken).Me(ctx)
+		wantCode(t, err, api.CodeUnauthorized) // sessions from before the disabling stay ended
+		_, err = ada.AdminDisableUser(ctx, "lab-ada", u.UserID)
+		wantCode(t, err, api.CodeForbidden)
+		_, err = root.AdminEnableUser(ctx, "lab-ada", "usr_none")
+		wantCode(t, err, api.CodeNotFound)
 	})
 
 	t.Run("DeletePaper", func(t *testing.T) {
@@ -372,6 +391,46 @@ func TestRoutes(t *testing.T) {
 		}
 		_, err := ada.DeletePaper(ctx, doi)
 		wantCode(t, err, api.CodeNotFound)
+	})
+
+	// Last: a password change and logout-all end ada's signup token too.
+	t.Run("Sessions", func(t *testing.T) {
+		login := func() *client.Client {
+			t.Helper()
+			r := must(anon.Login(ctx, api.LoginRequest{Email: "ada@example.org", Password: "correct horse"}))(t)
+			return anon.WithToken(r.AccessToken)
+		}
+		one, two := login(), login()
+		if out := must(one.Logout(ctx))(t); !out.LoggedOut {
+			t.Errorf("logout = %+v", out)
+		}
+		_, err := one.Me(ctx)
+		wantCode(t, err, api.CodeUnauthorized)
+		must(two.Me(ctx))(t) // other sessions stay
+		key := must(two.CreateAPIKey(ctx, api.CreateKeyRequest{Name: "sessions"}))(t)
+		_, err = two.WithToken(key.Key).Logout(ctx)
+		wantCode(t, err, api.CodeUnauthorized)
+
+		_, err = two.ChangePassword(ctx, api.PasswordRequest{CurrentPassword: "wrong horse", NewPassword: "battery staple"})
+		wantCode(t, err, api.CodeForbidden)
+		pw := must(two.ChangePassword(ctx, api.PasswordRequest{CurrentPassword: "correct horse", NewPassword: "battery staple"}))(t)
+		if pw.AccessToken == "" || pw.User.UserID != tok.User.UserID {
+			t.Errorf("password = %+v", pw)
+		}
+		for _, old := range []*client.Client{ada, two} {
+			_, err = old.Me(ctx)
+			wantCode(t, err, api.CodeUnauthorized)
+		}
+		must(two.WithToken(key.Key).Account(ctx))(t) // API keys are not affected
+		three := anon.WithToken(pw.AccessToken)
+		must(three.Me(ctx))(t)
+
+		if out := must(three.LogoutAll(ctx))(t); !out.LoggedOut {
+			t.Errorf("logout-all = %+v", out)
+		}
+		_, err = three.Me(ctx)
+		wantCode(t, err, api.CodeUnauthorized)
+		must(anon.Login(ctx, api.LoginRequest{Email: "ada@example.org", Password: "battery staple"}))(t)
 	})
 
 	t.Run("Unauthenticated", func(t *testing.T) {

@@ -71,6 +71,26 @@ func (c *Client) Me(ctx context.Context) (*api.MeResponse, error) {
 	return call[api.MeResponse](ctx, c, get, "/v1/auth/me", nil)
 }
 
+// Logout ends the calling session (POST /v1/auth/logout): the token sent
+// is refused from then on. Needs a session token; an API key is
+// unauthorized.
+func (c *Client) Logout(ctx context.Context) (*api.LogoutResponse, error) {
+	return call[api.LogoutResponse](ctx, c, post, "/v1/auth/logout", nil)
+}
+
+// LogoutAll ends every session of the calling user, the one sent included
+// (POST /v1/auth/logout-all). Needs a session token.
+func (c *Client) LogoutAll(ctx context.Context) (*api.LogoutResponse, error) {
+	return call[api.LogoutResponse](ctx, c, post, "/v1/auth/logout-all", nil)
+}
+
+// ChangePassword changes the calling user's password (POST
+// /v1/auth/password). Every earlier session token of the user ends; use the
+// returned one with WithToken. A wrong current password is forbidden.
+func (c *Client) ChangePassword(ctx context.Context, req api.PasswordRequest) (*api.TokenResponse, error) {
+	return call[api.TokenResponse](ctx, c, post, "/v1/auth/password", req)
+}
+
 // Recall returns the spans that answer a question within a token budget
 // (POST /v1/recall).
 func (c *Client) Recall(ctx context.Context, req api.RecallRequest) (*papermem.RecallResult, error) {
@@ -381,4 +401,18 @@ func (c *Client) AdminSetPlan(ctx context.Context, orgID string, req api.SetPlan
 // /v1/admin/workspaces/{org_id}/users).
 func (c *Client) AdminCreateUser(ctx context.Context, orgID string, req api.CreateUserRequest) (*papermem.User, error) {
 	return call[papermem.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users", orgID), req)
+}
+
+// AdminDisableUser disables a user of a workspace (POST
+// /v1/admin/workspaces/{org_id}/users/{user_id}/disable): the user's
+// sessions end and the API keys they created are refused until enabled.
+func (c *Client) AdminDisableUser(ctx context.Context, orgID, userID string) (*papermem.User, error) {
+	return call[papermem.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/disable", orgID, userID), nil)
+}
+
+// AdminEnableUser enables a disabled user again (POST
+// /v1/admin/workspaces/{org_id}/users/{user_id}/enable); sessions from
+// before the disabling stay ended.
+func (c *Client) AdminEnableUser(ctx context.Context, orgID, userID string) (*papermem.User, error) {
+	return call[papermem.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/enable", orgID, userID), nil)
 }
