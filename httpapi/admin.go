@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // The founder console. Every route here has founder access: a credential
@@ -52,12 +53,7 @@ func (s *server) handleAdminOverview(w http.ResponseWriter, r *http.Request) err
 	return writeJSON(w, http.StatusOK, o)
 }
 
-// adminWorkspacesResponse lists every workspace.
-type adminWorkspacesResponse struct {
-	Workspaces []papermem.WorkspaceSummary `json:"workspaces"`
-}
-
-var adminWorkspacesOp = op{tag: "admin", summary: "Every workspace on the platform", resp: adminWorkspacesResponse{},
+var adminWorkspacesOp = op{tag: "admin", summary: "Every workspace on the platform", resp: api.AdminWorkspacesResponse{},
 	notes: "Oldest first, each with its plan and its numbers of users, API keys, papers, documents and memories."}
 
 func (s *server) handleAdminWorkspaces(w http.ResponseWriter, r *http.Request) error {
@@ -65,15 +61,10 @@ func (s *server) handleAdminWorkspaces(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, adminWorkspacesResponse{Workspaces: ws})
+	return writeJSON(w, http.StatusOK, api.AdminWorkspacesResponse{Workspaces: ws})
 }
 
-// adminUsersResponse lists every account.
-type adminUsersResponse struct {
-	Users []papermem.UserSummary `json:"users"`
-}
-
-var adminUsersOp = op{tag: "admin", summary: "Every account on the platform", resp: adminUsersResponse{},
+var adminUsersOp = op{tag: "admin", summary: "Every account on the platform", resp: api.AdminUsersResponse{},
 	notes: "Oldest first; is_founder covers both granted founders and PAPERMEM_FOUNDER_EMAILS. Never a password hash."}
 
 func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error {
@@ -84,7 +75,7 @@ func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error 
 	for i := range us {
 		us[i].Founder = us[i].Founder || s.founders[us[i].Email]
 	}
-	return writeJSON(w, http.StatusOK, adminUsersResponse{Users: us})
+	return writeJSON(w, http.StatusOK, api.AdminUsersResponse{Users: us})
 }
 
 var adminHealthOp = op{tag: "admin", summary: "Detailed component health", resp: papermem.Health{},
@@ -110,12 +101,7 @@ func (s *server) handleAdminActivity(w http.ResponseWriter, r *http.Request) err
 	return writeJSON(w, http.StatusOK, a)
 }
 
-// setPlanRequest names the tier a founder sets.
-type setPlanRequest struct {
-	Tier string `json:"tier" required:"true" doc:"starter, team or enterprise, or Starter Tier, Team Tier, Enterprise Tier; any case. Unknown: 400 unknown_plan"`
-}
-
-var adminSetPlanOp = op{tag: "admin", summary: "Set a workspace's plan without payment", req: setPlanRequest{},
+var adminSetPlanOp = op{tag: "admin", summary: "Set a workspace's plan without payment", req: api.SetPlanRequest{},
 	resp: papermem.Account{}, errs: []int{http.StatusNotFound},
 	notes: "No checkout and no invoice. Answers the workspace's updated account view. Unknown workspace: 404."}
 
@@ -124,7 +110,7 @@ func (s *server) handleAdminSetPlan(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var req setPlanRequest
+	var req api.SetPlanRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
@@ -138,14 +124,7 @@ func (s *server) handleAdminSetPlan(w http.ResponseWriter, r *http.Request) erro
 	return writeJSON(w, http.StatusOK, a)
 }
 
-// createUserRequest adds a user to a workspace.
-type createUserRequest struct {
-	Email    string `json:"email" required:"true" doc:"unique on the platform; taken is 400 duplicate_email"`
-	Password string `json:"password" required:"true" doc:"8 to 72 bytes; stored only as a bcrypt hash"`
-	Name     string `json:"name" doc:"display name; default empty"`
-}
-
-var adminCreateUserOp = op{tag: "admin", summary: "Create a user in a workspace", req: createUserRequest{},
+var adminCreateUserOp = op{tag: "admin", summary: "Create a user in a workspace", req: api.CreateUserRequest{},
 	resp: papermem.User{}, status: http.StatusCreated, errs: []int{http.StatusNotFound},
 	notes: "The user joins the workspace as a member and can log in at once. Unknown workspace: 404."}
 
@@ -154,7 +133,7 @@ func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	var req createUserRequest
+	var req api.CreateUserRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}

@@ -73,6 +73,8 @@ type server struct {
 	founders map[string]bool
 	rates    *limiters // per credential
 	auths    *limiters // per client address on signup, login and password change
+	mcp      http.Handler
+	mcpLimit int64
 
 	secretMu sync.Mutex
 	secret   []byte
@@ -112,6 +114,7 @@ func newServer(m *papermem.Memory, cfg Config) *server {
 	s.started = s.now()
 	s.secret = cfg.JWTSecret
 	s.rates = newLimiters()
+	s.mcp = s.newMCPHandler()
 	s.auths = newLimiters()
 	s.router = mux.NewRouter().UseEncodedPath()
 	s.router.NotFoundHandler = s.adapt(func(w http.ResponseWriter, r *http.Request) error {

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // op describes a route for the OpenAPI document. Request and response
@@ -146,7 +147,7 @@ func openAPI(rts []route) map[string]any {
 		}
 		paths[p][strings.ToLower(rt.method)] = operation
 	}
-	g.components["Error"] = g.schema(reflect.TypeOf(errorBody{}))
+	g.components["Error"] = g.schema(reflect.TypeOf(api.ErrorBody{}))
 	return map[string]any{
 		"openapi": "3.0.3",
 		"info":    map[string]any{"title": ServiceName, "version": "v1", "description": describeAPI()},

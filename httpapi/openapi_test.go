@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -41,6 +42,8 @@ var laterRoutes = []string{
 	"POST /v1/auth/logout", "POST /v1/auth/logout-all", "POST /v1/auth/password",
 	"POST /v1/admin/workspaces/{org_id}/users/{user_id}/disable",
 	"POST /v1/admin/workspaces/{org_id}/users/{user_id}/enable",
+	// #14: the MCP transport (Streamable HTTP).
+	"POST /mcp",
 }
 
 // served walks the router: every route it serves as "METHOD path".
@@ -121,7 +124,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 // section types and scope signals equal to the library's lists, which
 // struct tags cannot refer to.
 func TestRecallDocListsLibraryValues(t *testing.T) {
-	typ := reflect.TypeOf(recallRequest{})
+	typ := reflect.TypeOf(api.RecallRequest{})
 	for field, want := range map[string][]string{"SectionTypes": papermem.SectionTypes, "ScopeSignals": papermem.ScopeSignals} {
 		f, _ := typ.FieldByName(field)
 		doc := f.Tag.Get("doc")

@@ -12,7 +12,7 @@ type route struct {
 	op     op
 }
 
-// routes lists every /v1 route, grouped by resource. Each group's access
+// routes lists every /v1 route and /mcp, grouped by resource. Each group's access
 // column says which authentication wraps it (see chain): public, optional,
 // bearer (API key or session token), session (token only), memory (bearer
 // or developer headers) and founder. Adding a route is adding a line.
@@ -98,5 +98,8 @@ func (s *server) routes() []route {
 		{post, "/v1/admin/workspaces/{org_id}/users", founder, s.handleAdminCreateUser, adminCreateUserOp},
 		{post, "/v1/admin/workspaces/{org_id}/users/{user_id}/disable", founder, s.handleAdminDisableUser, adminDisableUserOp},
 		{post, "/v1/admin/workspaces/{org_id}/users/{user_id}/enable", founder, s.handleAdminEnableUser, adminEnableUserOp},
+
+		// MCP (Streamable HTTP), with the credentials of the memory routes.
+		{post, "/mcp", memory, s.handleMCP, mcpOp},
 	}
 }
