@@ -5,8 +5,7 @@
 // whether…", "The aim of this study was…"), its methods ("We enrolled…",
 // "We measured…") and structured-abstract labels (OBJECTIVE, DESIGN,
 // METHODS…), besides questions, captions and boilerplate. IsClaim keeps the
-// former and drops the latter; Score rates how strongly a claim asserts a
-// finding (result verbs, quantities with units, p-values, hedges).
+// former and drops the latter.
 package claims
 
 import (
@@ -18,10 +17,6 @@ import (
 var (
 	// findingVerb matches verbs and phrases that report a result.
 	findingVerb = regexp.MustCompile(`(?i)\b(show(s|ed|n)?|demonstrat(e|es|ed)|reveal(s|ed)?|found|find(s)?|indicat(e|es|ed)|suggest(s|ed)?|increas(e|es|ed)|decreas(e|es|ed)|reduc(e|es|ed)|improv(e|es|ed)|outperform(s|ed)?|achiev(e|es|ed)|associated with|correlat(e|es|ed)|predict(s|ed)?|caus(e|es|ed)|lead(s)? to|led to|result(s|ed)? in|inhibit(s|ed)?|promot(e|es|ed)|enhanc(e|es|ed)|impair(s|ed)?|prevent(s|ed)?|confirm(s|ed)?|support(s|ed)?|exceed(s|ed)?|lower(s|ed)?|higher|lower|greater|fewer|more than|less than|compared (to|with)|significant(ly)?|effective|ineffective|is required|are required|regulat(e|es|ed)|mediat(e|es|ed)|affect(s|ed)?|does not|do not|did not|no (significant )?(effect|difference|association))\b`)
-	// quantity matches numbers with units, percentages, ratios and p-values.
-	quantity = regexp.MustCompile(`(?i)(\bp\s*[<=>≤]\s*0?\.\d+|\d+(\.\d+)?\s*(%|percent|fold|×|x\b|mg|kg|ms|s\b|hz|db|mm|cm|km|°c|k\b|m\b)|\b(odds|hazard|risk) ratio|\bci\b|confidence interval|\bauc\b|\bf1\b|accuracy|bleu)`)
-	// hedge matches cautious conclusions that still assert something.
-	hedge = regexp.MustCompile(`(?i)\b(may|might|likely|unlikely|appears? to|seems? to|we (propose|conclude|argue|hypothesi[sz]e))\b`)
 	// noise matches sentences that describe the paper rather than findings.
 	noise = regexp.MustCompile(`(?i)^(in this (paper|work|study),? we (describe|present|introduce)|table|figure|fig\.|copyright|©|doi:|https?://)`)
 	// setup matches sentences that state a study's aim or open a
@@ -36,26 +31,6 @@ var (
 	// (a finding verb) are claims.
 	method = regexp.MustCompile(`(?i)^(here,? |in this (study|work),? |to (do so|this end|test this),? |first,? |then,? |next,? )?we (recruited|enrolled|randomi[sz]ed|conducted|performed|measured|analy[sz]ed|used|collected|searched|included|obtained|administered|surveyed|interviewed|followed|calculated|designed|applied|employed|generated|sequenced|genotyped|screened|reviewed|assessed|evaluated|examined|investigated|studied|tested|compared|estimated|selected|identified|developed|constructed|established|defined|describe|present|report)\b|\b(was|were) (randomi[sz]ed|enrolled|recruited|measured|collected|assessed|analy[sz]ed|obtained|included|followed|assigned|allocated|performed|conducted|used|calculated|administered|interviewed|selected|screened|genotyped|sequenced|divided|classified|defined|evaluated|examined|studied|tested|recorded|surveyed|matched|stratified|categori[sz]ed|determined|quantified|monitored|identified|estimated|compared|treated|given|exposed|injected|fed|cultured|incubated|stained|transfected|immuni[sz]ed|infected|housed|sampled|scanned|imaged|tracked|adjusted)\b`)
 )
-
-// Score rates how strongly a sentence asserts a finding, from 0 (not a
-// claim) upward. IsClaim is Score >= 2.
-func Score(sentence string) int {
-	s, ok := candidate(sentence)
-	if !ok {
-		return 0
-	}
-	score := 0
-	if matches(s, findingWords, findingVerb) {
-		score += 2
-	}
-	if quantity.MatchString(s) {
-		score++
-	}
-	if matches(s, hedgeWords, hedge) {
-		score++
-	}
-	return score
-}
 
 // IsClaim reports whether sentence asserts a finding: a statement that
 // neither sets the study up (its aim, a structured abstract's label) nor
@@ -79,13 +54,11 @@ func candidate(sentence string) (string, bool) {
 	return s, true
 }
 
-// findingWords and hedgeWords hold every phrase findingVerb and hedge
-// match, lower case, words separated by one space. matches looks them up
-// instead of running the expressions, which is two orders of magnitude
-// faster; TestPhrasesMatchExpressions and FuzzPhrases check that both
-// agree.
-var (
-	findingWords = phraseSet(`show shows showed shown demonstrate demonstrates demonstrated reveal reveals revealed
+// findingWords holds every phrase findingVerb matches, lower case, words
+// separated by one space. matches looks them up instead of running the
+// expression, which is two orders of magnitude faster;
+// TestPhrasesMatchExpressions and FuzzPhrases check that both agree.
+var findingWords = phraseSet(`show shows showed shown demonstrate demonstrates demonstrated reveal reveals revealed
 		found find finds indicate indicates indicated suggest suggests suggested increase increases increased
 		decrease decreases decreased reduce reduces reduced improve improves improved outperform outperforms outperformed
 		achieve achieves achieved associated_with correlate correlates correlated predict predicts predicted
@@ -96,9 +69,6 @@ var (
 		is_required are_required regulate regulates regulated mediate mediates mediated affect affects affected
 		does_not do_not did_not no_effect no_difference no_association no_significant_effect
 		no_significant_difference no_significant_association`)
-	hedgeWords = phraseSet(`may might likely unlikely appear_to appears_to seem_to seems_to we_propose we_conclude
-		we_argue we_hypothesise we_hypothesize`)
-)
 
 // phrases is a set of phrases: each phrase, and each of its first words
 // that longer phrases go on from, with what it is.

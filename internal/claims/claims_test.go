@@ -37,7 +37,7 @@ func TestIsClaim(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := IsClaim(tt.in); got != tt.want {
-			t.Errorf("IsClaim(%q) = %v, want %v (score %d)", tt.in, got, tt.want, Score(tt.in))
+			t.Errorf("IsClaim(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }
@@ -83,9 +83,6 @@ func checkPhrases(t *testing.T, s string) {
 	t.Helper()
 	if got, want := matches(s, findingWords, findingVerb), findingVerb.MatchString(s); got != want {
 		t.Errorf("finding phrases in %q: %v, the expression says %v", s, got, want)
-	}
-	if got, want := matches(s, hedgeWords, hedge), hedge.MatchString(s); got != want {
-		t.Errorf("hedge phrases in %q: %v, the expression says %v", s, got, want)
 	}
 }
 
