@@ -26,10 +26,11 @@ var (
 	// heading matches the words of a structured abstract's labels for the
 	// parts that precede its results.
 	heading = `(?i:objectives?|aims?|purpose|goals?|design|settings?|participants|patients|subjects|methods?|materials|methodology|interventions?|exposures?|main|primary|outcomes?|measures?|data sources|study selection|data extraction)`
-	// method matches sentences that say what was done ("We measured…",
-	// "Patients were randomized…"); those that also report what came of it
-	// (a finding verb) are claims.
-	method = regexp.MustCompile(`(?i)^(here,? |in this (study|work),? |to (do so|this end|test this),? |first,? |then,? |next,? )?we (recruited|enrolled|randomi[sz]ed|conducted|performed|measured|analy[sz]ed|used|collected|searched|included|obtained|administered|surveyed|interviewed|followed|calculated|designed|applied|employed|generated|sequenced|genotyped|screened|reviewed|assessed|evaluated|examined|investigated|studied|tested|compared|estimated|selected|identified|developed|constructed|established|defined|describe|present|report)\b|\b(was|were) (randomi[sz]ed|enrolled|recruited|measured|collected|assessed|analy[sz]ed|obtained|included|followed|assigned|allocated|performed|conducted|used|calculated|administered|interviewed|selected|screened|genotyped|sequenced|divided|classified|defined|evaluated|examined|studied|tested|recorded|surveyed|matched|stratified|categori[sz]ed|determined|quantified|monitored|identified|estimated|compared|treated|given|exposed|injected|fed|cultured|incubated|stained|transfected|immuni[sz]ed|infected|housed|sampled|scanned|imaged|tracked|adjusted)\b`)
+	// method and passive match sentences that say what was done ("We
+	// measured…", "Patients were randomized…"); those that also report what
+	// came of it (a finding verb) are claims.
+	method  = regexp.MustCompile(`(?i)^(here,? |in this (study|work),? |to (do so|this end|test this),? |first,? |then,? |next,? )?we (recruited|enrolled|randomi[sz]ed|conducted|performed|measured|analy[sz]ed|used|collected|searched|included|obtained|administered|surveyed|interviewed|followed|calculated|designed|applied|employed|generated|sequenced|genotyped|screened|reviewed|assessed|evaluated|examined|investigated|studied|tested|compared|estimated|selected|identified|developed|constructed|established|defined|describe|present|report)\b`)
+	passive = regexp.MustCompile(`\b(was|were|Was|Were|WAS|WERE) (?i:(randomi[sz]ed|enrolled|recruited|measured|collected|assessed|analy[sz]ed|obtained|included|followed|assigned|allocated|performed|conducted|used|calculated|administered|interviewed|selected|screened|genotyped|sequenced|divided|classified|defined|evaluated|examined|studied|tested|recorded|surveyed|matched|stratified|categori[sz]ed|determined|quantified|monitored|identified|estimated|compared|treated|given|exposed|injected|fed|cultured|incubated|stained|transfected|immuni[sz]ed|infected|housed|sampled|scanned|imaged|tracked|adjusted))\b`)
 )
 
 // IsClaim reports whether sentence asserts a finding: a statement that
@@ -40,7 +41,21 @@ func IsClaim(sentence string) bool {
 	if !ok || setup.MatchString(s) {
 		return false
 	}
-	return !method.MatchString(s) || matches(s, findingWords, findingVerb)
+	if matches(s, findingWords, findingVerb) {
+		return true
+	}
+	return !method.MatchString(s) && !(mayBePassive(s) && passive.MatchString(s))
+}
+
+// mayBePassive reports whether s holds "was " or "were " as passive spells
+// them, which passive needs: most sentences are spared running it.
+func mayBePassive(s string) bool {
+	for _, w := range []string{"was ", "were ", "Was ", "Were ", "WAS ", "WERE "} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // candidate trims a sentence and reports whether it may be a claim at all:
