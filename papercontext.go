@@ -38,14 +38,16 @@ func (m *Memory) rankInContext(ctx context.Context, q query, question string, ke
 	}
 	// Papers are ranked by BM25 alone (vectors-only measurement aside): on
 	// SciFact's evidence that is as good as hybrid and spares a second
-	// vector scan.
-	pr := RetrievalLexical
-	if q.retrieval == RetrievalVector {
-		pr = RetrievalVector
-	}
-	papers, err := m.rank(ctx, query{org: q.org, label: LabelPaper, domain: q.domain, retrieval: pr}, question, keywords)
-	if err != nil {
-		return nil, err
+	// vector scan. Documents and analyses have no paper to rank.
+	var papers []ranked
+	if q.label == "" || q.label == LabelClaim || q.label == LabelPassage {
+		pr := RetrievalLexical
+		if q.retrieval == RetrievalVector {
+			pr = RetrievalVector
+		}
+		if papers, err = m.rank(ctx, query{org: q.org, label: LabelPaper, domain: q.domain, retrieval: pr}, question, keywords); err != nil {
+			return nil, err
+		}
 	}
 	p, err := m.index.part(ctx, m.db, q.org)
 	if err != nil {
@@ -65,7 +67,7 @@ func (m *Memory) rankInContext(ctx context.Context, q query, question string, ke
 	if !ok {
 		return hs, nil
 	}
-	paperKind := p.nameIDs[KindPaper]
+	paperKind := p.kindID(KindPaper)
 	score := make(map[int64]float64, len(hs))
 	for _, h := range hs {
 		score[h.id] = h.score
@@ -109,7 +111,7 @@ func (m *Memory) rankInContext(ctx context.Context, q query, question string, ke
 // nodes hs and papers (see contextWeight), and that of each analysis by id.
 func (p *orgIndex) sourceScores(hs, papers []ranked) (relative map[source]float64, analyses map[int64]float64) {
 	relative = map[source]float64{}
-	paperKind := p.nameIDs[KindPaper]
+	paperKind := p.kindID(KindPaper)
 	for _, h := range papers {
 		relative[source{paperKind, h.owner}] = h.score / papers[0].score
 	}
@@ -130,6 +132,15 @@ func (p *orgIndex) sourceScores(hs, papers []ranked) (relative map[source]float6
 		}
 	}
 	return relative, analyses
+}
+
+// kindID returns the name id of an owner kind, or anyName when no entry
+// has that kind.
+func (p *orgIndex) kindID(kind string) int32 {
+	if id, ok := p.nameIDs[kind]; ok {
+		return id
+	}
+	return anyName
 }
 
 // analysedPapers maps the papers that the given analyses (by id) are of to
