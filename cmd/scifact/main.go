@@ -41,12 +41,11 @@ func main() {
 }
 
 type config struct {
-	data, dbPath   string
-	reuse          bool
-	modes, labels  []string
-	budgets        []int
-	maxQueries     int
-	papers, claims bool
+	data, dbPath  string
+	reuse         bool
+	modes, labels []string
+	budgets       []int
+	maxQueries    int
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
