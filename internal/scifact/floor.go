@@ -10,7 +10,9 @@ import (
 )
 
 // Floor is a plain full-text index as SQLite FTS5 builds one: rows of two
-// columns, (title, body), tokenize = 'porter unicode61', ranked by
+// columns, (title, body), tokenize = 'porter unicode61' (with
+// remove_diacritics 2, as internal/ftsterm folds words; the default, 1,
+// differs only on a few rare letters), ranked by
 // bm25(t, 2.0, 1.0) — title words count twice. It reproduces FTS5's
 // bm25() in Go (fts5_aux.c: each query phrase weighs
 // max(log((N−n+0.5)/(n+0.5)), 1e-6) over N rows, n of them matching; a
@@ -65,13 +67,16 @@ var floorStop = strings.Fields(`a an the of in on and or to for with by is are w
 
 var floorWord = regexp.MustCompile(`[a-z0-9]+`)
 
+// isFloorStop reports whether the floor's query leaves word out.
+func isFloorStop(word string) bool { return slices.Contains(floorStop, word) }
+
 // FloorQuery returns the floor's query terms for a question: its lower-case
 // [a-z0-9]+ words but the stop words, each as FTS5 folds it (repeats kept:
 // FTS5 scores each phrase of `"w1" OR "w2" OR …` on its own).
 func FloorQuery(question string) []string {
 	var out []string
 	for _, w := range floorWord.FindAllString(strings.ToLower(question), -1) {
-		if !slices.Contains(floorStop, w) {
+		if !isFloorStop(w) {
 			out = append(out, ftsterm.Term(w))
 		}
 	}
