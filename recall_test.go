@@ -316,3 +316,25 @@ func TestRecallAnalysisContext(t *testing.T) {
 		t.Errorf("first rank of the analysed paper's claims %d, of the other paper's %d (0: absent): %v", x, y, rank)
 	}
 }
+
+// TestPaperNodeAbstract checks what a paper's title and abstract node
+// holds: its abstract section, else its whole first paragraph (not only
+// the first passage of it), else the first passage.
+func TestPaperNodeAbstract(t *testing.T) {
+	m := mustOpen(t)
+	long := strings.Repeat("Serum vitamin D rose steadily in the treated adults over the whole year of follow-up. ", 20)
+	for _, tt := range []struct{ doi, text, want string }{
+		{"10.1000/s", "Abstract\nVitamin D lowered fracture risk.\n\nMethods\nWe enrolled adults.", "Vitamin D lowered fracture risk."},
+		{"10.1000/p", strings.TrimSpace(long) + "\n\nA second paragraph about falls.", strings.TrimSpace(long)},
+	} {
+		mustStore(t, m, papermem.PaperInput{DOI: tt.doi, Title: "Vitamin D", Text: tt.text})
+		res, err := m.Recall(ctx, papermem.RecallRequest{Question: "vitamin D", Label: papermem.LabelPaper})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(res.Spans, func(s papermem.Span) bool { return s.Provenance.DOI == tt.doi })
+		if i < 0 || res.Spans[i].Text != "Vitamin D\n"+tt.want {
+			t.Errorf("%s: Paper node %+v, want the title and %q", tt.doi, res.Spans, tt.want)
+		}
+	}
+}
