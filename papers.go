@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -339,9 +338,9 @@ type PaperRecallRequest struct {
 }
 
 // RecallPapers ranks the workspace's papers for a query, best first, each
-// DOI once, with Score set. A paper's score is that of its best node
-// (title and abstract, passage or claim) plus a small share of its other
-// matching nodes' (otherNodesWeight). Errors: EINVALID.
+// DOI once, with Score set: a paper scores as its title and abstract node
+// does in a hybrid search of those nodes alone (title words counting twice,
+// word weights taken over the papers). Errors: EINVALID.
 func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([]Paper, error) {
 	q, limit := strings.TrimSpace(req.Query), req.Limit
 	if q == "" {
@@ -356,30 +355,17 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	if err := req.Retrieval.valid(); err != nil {
 		return nil, err
 	}
-	hs, err := w.m.rank(ctx, query{org: w.org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: paperCandidates(limit)}, q, nil)
+	hs, err := w.m.rank(ctx, query{org: w.org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, limit)}, q, nil)
 	if err != nil {
 		return nil, err
 	}
-	best, sum := map[int64]float64{}, map[int64]float64{}
+	score := map[int64]float64{}
+	var ids []int64
 	for _, h := range hs {
-		best[h.owner] = max(best[h.owner], h.score)
-		sum[h.owner] += h.score
-	}
-	for id := range best {
-		best[id] += otherNodesWeight * (sum[id] - best[id])
-	}
-	ids := make([]int64, 0, len(best))
-	for id := range best {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		if best[ids[i]] != best[ids[j]] {
-			return best[ids[i]] > best[ids[j]]
+		if _, seen := score[h.owner]; !seen && len(ids) < limit {
+			score[h.owner] = h.score
+			ids = append(ids, h.owner)
 		}
-		return ids[i] < ids[j]
-	})
-	if len(ids) > limit {
-		ids = ids[:limit]
 	}
 	byID, err := w.papersByID(ctx, ids)
 	if err != nil {
@@ -388,22 +374,12 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	out := make([]Paper, 0, len(ids))
 	for _, id := range ids {
 		if p, ok := byID[id]; ok {
-			p.Score = best[id]
+			p.Score = score[id]
 			out = append(out, p)
 		}
 	}
 	return out, nil
 }
-
-// paperCandidates is how many nodes each source contributes when ranking
-// limit papers: papers have several nodes each.
-// otherNodesWeight is the share of a paper's score that its matching nodes
-// other than the best one add: a paper whose abstract, passages and claims
-// all match ranks above one with a single matching sentence. Chosen on the
-// odd half of SciFact's claims (cmd/scifact -split odd; README).
-const otherNodesWeight = 0.035
-
-func paperCandidates(limit int) int { return max(candidateLimit, 4*limit) }
 
 func (w *Workspace) papersByID(ctx context.Context, ids []int64) (map[int64]Paper, error) {
 	out := make(map[int64]Paper, len(ids))
