@@ -192,7 +192,7 @@ func (m *Memory) SetPlan(ctx context.Context, org, tier string) (*Account, error
 		return nil, err
 	}
 	w := m.Workspace(org)
-	err = m.write(ctx, func(tx *sql.Tx) error {
+	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := mustExist(ctx, tx, org); err != nil {
 			return err
 		}

@@ -60,7 +60,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 	compare := func(stage string) {
 		t.Helper()
 		compared := 0
-		if _, err := m.db.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
+		if _, err := m.files.Write.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
 			CREATE VIRTUAL TABLE ref_fts USING fts5 (text, tokenize = 'porter unicode61 remove_diacritics 2');
 			INSERT INTO ref_fts (rowid, text) SELECT id, text FROM nodes WHERE org_id = ? AND user_id = ''`, m.org); err != nil {
 			t.Fatal(err)
@@ -366,7 +366,7 @@ func TestIndexSeesAnyDeletion(t *testing.T) {
 	if find() == 0 {
 		t.Fatal("stored paper not found")
 	}
-	if _, err := m.db.ExecContext(ctx, `DELETE FROM node_vectors WHERE node_id IN
+	if _, err := m.files.Write.ExecContext(ctx, `DELETE FROM node_vectors WHERE node_id IN
 		(SELECT n.id FROM nodes n JOIN papers p ON p.id = n.owner_id AND n.kind = 'paper' WHERE p.doi = '10.1/s1')`); err != nil {
 		t.Fatal(err)
 	}

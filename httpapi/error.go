@@ -35,6 +35,8 @@ var codes = map[string]apiCode{
 	papermem.ETOOLARGE:     {http.StatusRequestEntityTooLarge, "payload_too_large"},
 	papermem.EUNSUPPORTED:  {http.StatusUnsupportedMediaType, "unsupported_format"},
 	papermem.EUPSTREAM:     {http.StatusBadGateway, "upstream_failed"},
+	papermem.EUNAVAILABLE:  {http.StatusServiceUnavailable, "unavailable"},
+	papermem.ENOSPACE:      {http.StatusInsufficientStorage, "insufficient_storage"},
 	papermem.EINTERNAL:     {http.StatusInternalServerError, "internal"},
 	codeRateLimited:        {http.StatusTooManyRequests, "rate_limited"},
 	codeMethodNotAllowed:   {http.StatusMethodNotAllowed, "method_not_allowed"},
@@ -50,6 +52,11 @@ var refinements = []struct {
 	{papermem.ErrWorkspaceID, "invalid_workspace"},
 	{errNoUser, "missing_user_id"},
 }
+
+// retryAfterUnavailable is the Retry-After (seconds) of a 503: the write
+// queue drains in well under a second, and a restarting server is back in
+// a few.
+const retryAfterUnavailable = 1
 
 // rateLimitError is a refused request: wait retryAfter before retrying.
 type rateLimitError struct{ retryAfter time.Duration }
@@ -111,6 +118,10 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		msg = "Rate limit exceeded; retry after the number of seconds in Retry-After."
 	case errors.As(err, &tooBig):
 		msg = "The request body is larger than " + strconv.FormatInt(tooBig.Limit, 10) + " bytes."
+	case status == http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))
+	case status == http.StatusInsufficientStorage:
+		s.log.WarnContext(r.Context(), "storage full", keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyErr, err)
 	case status >= 500 && status != http.StatusBadGateway:
 		s.log.ErrorContext(r.Context(), "request failed", keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyErr, err)
 		msg = "Internal error."
