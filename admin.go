@@ -267,7 +267,7 @@ func (m *Memory) Health(ctx context.Context) *Health {
 				return "", fmt.Errorf("table %s: %w", t, err)
 			}
 		}
-		return fmt.Sprintf("%s, %d tables readable, journal mode %s", m.StorageMode(), len(healthTables), mode), nil
+		return fmt.Sprintf("%s, %d tables readable, journal mode %s, synchronous %s", m.StorageMode(), len(healthTables), mode, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
 		var n int

@@ -22,6 +22,7 @@ type Memory struct {
 	files          *store.DB     // the read pool and the write connection
 	writer         *store.Writer // every write transaction, in arrival order
 	path           string
+	sync           string // Options.Sync
 	embedder       Embedder
 	index          *nodeIndex
 	fetcher        Fetcher
@@ -107,6 +108,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		files:          files,
 		writer:         store.NewWriter(files.Write, o.WriteQueue, writeBatch, o.WriteWait),
 		path:           path,
+		sync:           o.Sync,
 		embedder:       o.Embedder,
 		index:          newNodeIndex(dim, o.IndexMaxNodes),
 		fetcher:        o.Fetcher,

@@ -119,6 +119,12 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if c.opts.Reindex, err = flagEnv(getenv, "PAPERMEM_REINDEX"); err != nil {
 		return nil, nil, err
 	}
+	switch v := getenv("PAPERMEM_SYNC"); v {
+	case "", papermem.SyncNormal, papermem.SyncFull:
+		c.opts.Sync = v
+	default:
+		return nil, nil, fmt.Errorf("PAPERMEM_SYNC must be %s or %s, not %q", papermem.SyncNormal, papermem.SyncFull, v)
+	}
 	if c.opts.Embedder, err = embedderFromEnv(getenv); err != nil {
 		return nil, nil, err
 	}
