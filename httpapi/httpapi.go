@@ -54,6 +54,10 @@ type Config struct {
 	// MaxBodyBytes caps a JSON request body. Zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 
+	// BackupDir is where POST /v1/admin/backup writes its copies. Empty
+	// means "backups" beside the database (Memory.BackupInDir).
+	BackupDir string
+
 	// Logger receives the request log. Nil means slog.Default().
 	Logger *slog.Logger
 

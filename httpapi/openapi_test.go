@@ -13,6 +13,11 @@ import (
 	"github.com/papermem/papermem/internal/testutil"
 )
 
+// extraRoutes are served beyond the contract, each asked for by an issue.
+var extraRoutes = []string{
+	"POST /v1/admin/backup", // issue 17: an online backup while serving
+}
+
 // seedRoutes are the 49 endpoints of the contract (the seed's 45 and the
 // four of DECISIONS.md), as "METHOD path".
 var seedRoutes = []string{
@@ -94,7 +99,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 		if !slices.Contains(documented, r) {
 			t.Errorf("served but not documented: %s", r)
 		}
-		if !slices.Contains(seedRoutes, r) {
+		if !slices.Contains(seedRoutes, r) && !slices.Contains(extraRoutes, r) {
 			t.Errorf("served but not in the contract: %s", r)
 		}
 	}
@@ -106,7 +111,7 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 	if len(seedRoutes) != 49 {
 		t.Fatalf("the contract has 49 endpoints, the list %d", len(seedRoutes))
 	}
-	t.Logf("%d of the contract's 49 endpoints served", len(routed))
+	t.Logf("%d routes served: the contract's 49 and %d more", len(routed), len(extraRoutes))
 }
 
 // TestRecallDocListsLibraryValues keeps the recall request's documented

@@ -93,5 +93,6 @@ func (s *server) routes() []route {
 		{get, "/v1/admin/workspaces/{org_id}/activity", founder, s.handleAdminActivity, adminActivityOp},
 		{post, "/v1/admin/workspaces/{org_id}/plan", founder, s.handleAdminSetPlan, adminSetPlanOp},
 		{post, "/v1/admin/workspaces/{org_id}/users", founder, s.handleAdminCreateUser, adminCreateUserOp},
+		{post, "/v1/admin/backup", founder, s.handleAdminBackup, adminBackupOp},
 	}
 }

@@ -2,6 +2,7 @@
 //
 //	server [-addr 127.0.0.1:8080] [-db ./papermem.db]
 //	server [-db ./papermem.db] grant-founder EMAIL
+//	server [-db ./papermem.db] backup DEST
 //
 // Configuration comes from flags, then PAPERMEM_* environment variables,
 // then defaults (see config). SIGINT or SIGTERM shuts the server down
@@ -72,6 +73,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if v := getenv("PAPERMEM_DB"); v != "" {
 		c.db = v
 	}
+	c.api.BackupDir = getenv("PAPERMEM_BACKUP_DIR")
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	fs.StringVar(&c.addr, "addr", c.addr, "address to listen on (PAPERMEM_ADDR)")
@@ -258,6 +260,17 @@ func subcommand(ctx context.Context, m *papermem.Memory, args []string, stdout i
 		}
 		fmt.Fprintf(stdout, "granted founder access to %s\n", strings.ToLower(strings.TrimSpace(args[1])))
 		return nil
+	case "backup":
+		if len(args) != 2 {
+			return errors.New("usage: server backup DEST")
+		}
+		start := time.Now()
+		n, err := m.Backup(ctx, args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "backed up to %s: %d bytes in %v\n", args[1], n, time.Since(start).Round(time.Millisecond))
+		return nil
 	}
-	return fmt.Errorf("unknown command %q (known: grant-founder)", args[0])
+	return fmt.Errorf("unknown command %q (known: grant-founder, backup)", args[0])
 }

@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -216,4 +217,28 @@ func IsFull(err error) bool {
 func IsBusy(err error) bool {
 	var se sqlite3.Error
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}
+
+// VacuumInto writes a consistent snapshot of the database to path (a
+// missing or empty file) from a read connection, so that writes go on
+// meanwhile. The connection is query-only: it may write for the VACUUM
+// only, and is discarded if it cannot be made query-only again.
+func (d *DB) VacuumInto(ctx context.Context, path string) error {
+	conn, err := d.Read.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if d.Read != d.Write {
+		if _, err := conn.ExecContext(ctx, "PRAGMA query_only = 0"); err != nil {
+			return err
+		}
+		defer func() {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA query_only = 1"); err != nil {
+				conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	_, err = conn.ExecContext(ctx, "VACUUM INTO ?", path)
+	return err
 }
