@@ -65,6 +65,7 @@ func (e *rateLimitError) Error() string { return "rate limit exceeded" }
 
 var (
 	errMethodNotAllowed = &papermem.Error{Code: codeMethodNotAllowed, Message: "This method is not allowed on this route."}
+	errDraining         = &papermem.Error{Code: papermem.EUNAVAILABLE, Message: "The server is shutting down; retry shortly."}
 	errNoUser           = errors.New("no user id")
 	errMissingUser      = &papermem.Error{Code: papermem.EINVALID, Err: errNoUser,
 		Message: "This operation needs a user id: use a session token, or send X-User-Id with an API key."}

@@ -6,7 +6,8 @@
 //
 // Configuration comes from flags, then PAPERMEM_* environment variables,
 // then defaults (see config). SIGINT or SIGTERM shuts the server down
-// gracefully: in-flight requests finish and the database closes cleanly.
+// gracefully: in-flight requests finish, new ones are answered 503, and
+// the database closes cleanly (its WAL checkpointed and removed).
 package main
 
 import (
@@ -220,8 +221,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
+	api := httpapi.New(m, c.api)
 	srv := &http.Server{
-		Handler:           httpapi.New(m, c.api),
+		Handler:           api,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -236,9 +238,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	case <-ctx.Done():
 	}
+	// In-flight requests finish while new ones are answered 503; then the
+	// listener closes, and the deferred Close checkpoints the database.
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
+	if err := api.Drain(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
