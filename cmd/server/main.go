@@ -18,7 +18,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -44,16 +43,6 @@ func main() {
 const (
 	defaultAddr = "127.0.0.1:8080"
 	defaultDB   = "./papermem.db"
-)
-
-// HTTP server timeouts. Reads and writes are generous enough for a
-// maximum-size upload or a large batch on a slow link.
-const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 2 * time.Minute
-	writeTimeout      = 5 * time.Minute
-	idleTimeout       = 2 * time.Minute
-	shutdownTimeout   = 30 * time.Second
 )
 
 // config is the server's configuration after flags and environment.
@@ -221,38 +210,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
-	api := httpapi.New(m, c.api)
-	srv := &http.Server{
-		Handler:           api,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
 	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", c.db, "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	// In-flight requests finish while new ones are answered 503; then the
-	// listener closes, and the deferred Close checkpoints the database.
-	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := api.Drain(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	err = httpapi.Serve(ctx, ln, httpapi.New(m, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	log.Info("stopped") // the deferred Close checkpoints the database
+	return err
 }
 
 // subcommand runs a maintenance command over the database.
