@@ -24,7 +24,7 @@ import (
 // no -wal file is left and integrity_check is ok.
 func TestGracefulShutdown(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "papermem.db")
-	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, map[string]string{"PAPERMEM_DEV_AUTH": "1"})
+	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, map[string]string{"PAPERMEM_DEV_AUTH": "1", "PAPERMEM_RATE_LIMIT": "1000000"})
 	addr := strings.TrimPrefix(base, "http://")
 
 	// One request in flight: its headers are sent and the handler has
