@@ -76,8 +76,8 @@ func TestGracefulShutdown(t *testing.T) {
 
 	stopped := make(chan error, 1)
 	go func() { stopped <- stop() }()
-	// While the in-flight request holds the drain open, a new request
-	// gets 503 with Retry-After.
+	// While the in-flight request holds the drain open, new requests get
+	// 503 with Retry-After, the writers' too.
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("no 503 while draining")
@@ -87,11 +87,16 @@ func TestGracefulShutdown(t *testing.T) {
 			t.Fatalf("connection refused while a request is in flight: %v", err)
 		}
 		res.Body.Close()
+		mu.Lock()
+		writers503 := statuses[http.StatusServiceUnavailable]
+		mu.Unlock()
 		if res.StatusCode == http.StatusServiceUnavailable {
 			if res.Header.Get("Retry-After") == "" {
 				t.Error("503 without Retry-After")
 			}
-			break
+			if writers503 > 0 {
+				break
+			}
 		}
 	}
 	io.WriteString(inflight, body)
