@@ -2,7 +2,6 @@ package papermem_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testutil"
 )
 
 // TestBackupUnderWriteLoad backs the database up while four writers store
@@ -67,15 +67,7 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 		t.Errorf("backup over an existing file: %v, want EINVALID", err)
 	}
 
-	raw, err := sql.Open("sqlite3", "file:"+dest+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	var check string
-	if err := raw.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check %q (%v)", check, err)
-	}
+	raw := testutil.OpenChecked(t, dest)
 	var papers, whole int
 	err = raw.QueryRow(`SELECT count(*), count(*) FILTER (WHERE EXISTS
 		(SELECT 1 FROM nodes n JOIN node_vectors v ON v.node_id = n.id WHERE n.kind = 'paper' AND n.owner_id = p.id))

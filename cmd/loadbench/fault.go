@@ -61,6 +61,19 @@ func serveChild(db string, out io.Writer) error {
 	return httpapi.Serve(ctx, ln, httpapi.New(m, httpapi.Config{Logger: log, RateLimit: 1 << 30}), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 }
 
+// startSignedUp starts a child server on db and signs up its workspace
+// (signUp).
+func startSignedUp(db string) (c *child, key, user string, err error) {
+	if c, err = startChild(db); err != nil {
+		return nil, "", "", err
+	}
+	if key, user, err = signUp(c.addr); err != nil {
+		c.kill()
+		return nil, "", "", err
+	}
+	return c, key, user, nil
+}
+
 // child is a server in a child process.
 type child struct {
 	cmd  *exec.Cmd
@@ -202,7 +215,7 @@ func runMixed(out io.Writer, conns int, d time.Duration, seedPapers int) error {
 	}
 	defer os.RemoveAll(dir)
 	db := filepath.Join(dir, "mixed.db")
-	c, err := startChild(db)
+	c, key, user, err := startSignedUp(db)
 	if err != nil {
 		return err
 	}
@@ -211,10 +224,6 @@ func runMixed(out io.Writer, conns int, d time.Duration, seedPapers int) error {
 			c.kill()
 		}
 	}()
-	key, user, err := signUp(c.addr)
-	if err != nil {
-		return err
-	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var dois []string
 	for len(dois) < seedPapers {
@@ -673,7 +682,7 @@ func runFullDisk(out io.Writer, size, conns int) (err error) {
 		}
 	}()
 	db := filepath.Join(dir, "full.db")
-	c, err := startChild(db)
+	c, key, _, err := startSignedUp(db)
 	if err != nil {
 		return err
 	}
@@ -682,10 +691,6 @@ func runFullDisk(out io.Writer, size, conns int) (err error) {
 			c.kill()
 		}
 	}()
-	key, _, err := signUp(c.addr)
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(out, "full disk: a %d MiB tmpfs; papers of ~64 KB (POST /v1/papers) and Markdown files (POST /v1/ingest) from %d connections until refused 20 times\n", size, conns)
 	in := newIngested()
 	var seq atomic.Int64

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/papermem/papermem/internal/testutil"
 )
 
 // TestGracefulShutdown stops a server (as SIGTERM does: run's context
@@ -121,15 +122,7 @@ func TestGracefulShutdown(t *testing.T) {
 	if _, err := os.Stat(db + "-wal"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("-wal left after shutdown: %v", err)
 	}
-	raw, err := sql.Open("sqlite3", "file:"+db+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	var check string
-	if err := raw.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check %q (%v)", check, err)
-	}
+	raw := testutil.OpenChecked(t, db)
 	var papers int
 	if err := raw.QueryRow(`SELECT count(*) FROM papers WHERE doi = '10.1/inflight'`).Scan(&papers); err != nil || papers != 1 {
 		t.Errorf("in-flight paper stored %d times (%v)", papers, err)
