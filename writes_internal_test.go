@@ -2,6 +2,7 @@ package papermem
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -60,5 +61,48 @@ func TestStoreFull(t *testing.T) {
 	res, err := m.Recall(ctx, RecallRequest{Question: "Does melatonin reduce sleep latency?", BudgetTokens: 500})
 	if err != nil || len(res.Spans) == 0 || res.Spans[0].Provenance.DOI != "10.1/big" {
 		t.Fatalf("recall after recovery: %+v, %v", res, err)
+	}
+}
+
+// TestReadsDoNotWaitForWrites holds a write transaction open and reads
+// meanwhile: recall and paper lookups answer from the read pool while the
+// write is still running, and see its changes once it commits.
+func TestReadsDoNotWaitForWrites(t *testing.T) {
+	ctx := context.Background()
+	m, err := Open(ctx, filepath.Join(t.TempDir(), "papermem.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, _, err := m.StorePaper(ctx, PaperInput{DOI: "10.1/read", Title: "Read", Text: "Naps improved recall by 10%."}); err != nil {
+		t.Fatal(err)
+	}
+	begun, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, `UPDATE papers SET title = 'Changed' WHERE org_id = ? AND doi = '10.1/read'`, m.org); err != nil {
+				return err
+			}
+			close(begun)
+			<-release
+			return nil
+		})
+	}()
+	<-begun
+	p, err := m.Paper(ctx, "10.1/read")
+	if err != nil || p.Title != "Read" {
+		t.Fatalf("read during a write: %+v, %v (want the committed title)", p, err)
+	}
+	res, err := m.Recall(ctx, RecallRequest{Question: "Do naps improve recall?", Label: "Any", BudgetTokens: 200})
+	if err != nil || len(res.Spans) == 0 {
+		t.Fatalf("recall during a write: %+v, %v", res, err)
+	}
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	if p, err := m.Paper(ctx, "10.1/read"); err != nil || p.Title != "Changed" {
+		t.Fatalf("after the commit: %+v, %v", p, err)
 	}
 }
