@@ -577,7 +577,7 @@ func runCrash(out io.Writer, rounds, conns int) error {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var key string
 	fmt.Fprintf(out, "kill -9 during ingest: %d rounds each of batch ingest (20 papers a request) and file ingest (Markdown, half with a DOI), %d connections\n", rounds, conns)
-	fmt.Fprintf(out, "%-5s %-5s %8s %9s %10s %5s %5s %10s %s\n", "round", "mode", "killed", "requests", "acked", "lost", "half", "recalled", "integrity")
+	fmt.Fprintf(out, "%-5s %-5s %8s %9s %10s %5s %5s %10s %s\n", "round", "mode", "killed", "answered", "acked", "lost", "half", "recalled", "integrity")
 	totalLost, totalHalf, totalMissed := 0, 0, 0
 	for round := 1; round <= rounds; round++ {
 		for _, mode := range []string{"batch", "file"} {

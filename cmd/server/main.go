@@ -111,6 +111,14 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if c.opts.Reindex, err = flagEnv(getenv, "PAPERMEM_REINDEX"); err != nil {
 		return nil, nil, err
 	}
+	if c.opts.WriteQueue, err = intEnv(getenv, "PAPERMEM_WRITE_QUEUE"); err != nil {
+		return nil, nil, err
+	}
+	if v := getenv("PAPERMEM_WRITE_WAIT"); v != "" {
+		if c.opts.WriteWait, err = time.ParseDuration(v); err != nil || c.opts.WriteWait <= 0 {
+			return nil, nil, fmt.Errorf("PAPERMEM_WRITE_WAIT must be a positive duration such as 10s, not %q", v)
+		}
+	}
 	switch v := getenv("PAPERMEM_SYNC"); v {
 	case "", papermem.SyncNormal, papermem.SyncFull:
 		c.opts.Sync = v

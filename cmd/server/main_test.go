@@ -241,6 +241,7 @@ func TestConfigErrors(t *testing.T) {
 		"UnknownFlag":            {[]string{"-port", "80"}, nil},
 		"UnknownCommand":         {[]string{"-db", db, "launch"}, nil},
 		"BadSync":                {nil, map[string]string{"PAPERMEM_SYNC": "off"}},
+		"BadWriteWait":           {nil, map[string]string{"PAPERMEM_WRITE_WAIT": "10"}},
 		"BackupNoDest":           {[]string{"-db", db, "backup"}, nil},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -265,15 +266,17 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1",
 		"PAPERMEM_INDEX_MAX_NODES":     "500000",
 		"PAPERMEM_SYNC":                "full",
+		"PAPERMEM_WRITE_QUEUE":         "64",
+		"PAPERMEM_WRITE_WAIT":          "2s",
 		"PAPERMEM_BACKUP_DIR":          "/tmp/backups",
 	}), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.opts.Payments != nil, c.api.DevAuth,
-		c.api.RateLimit, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, len(rest))
+		c.api.RateLimit, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, len(rest))
 	want := fmt.Sprint("localhost:9999", "/tmp/x.db", strings.Repeat("s", 32), []string{"a@x.org", "b@x.org"}, true, true,
-		120, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 0)
+		120, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 64, 2*time.Second, 0)
 	if got != want {
 		t.Fatalf("config\n got %s\nwant %s", got, want)
 	}
