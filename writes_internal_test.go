@@ -9,20 +9,29 @@ import (
 	"testing"
 )
 
+// openWithPaper opens a Memory over a new file holding paper p, closed
+// when the test ends.
+func openWithPaper(t *testing.T, p PaperInput) *Memory {
+	t.Helper()
+	ctx := context.Background()
+	m, err := Open(ctx, filepath.Join(t.TempDir(), "papermem.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	if _, _, err := m.StorePaper(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // TestStoreFull stores a paper into a database that has no room
 // (max_page_count stands in for a full disk): ENOSPACE, nothing of the
 // paper stored, integrity intact; once there is room again the same paper
 // stores and is recalled.
 func TestStoreFull(t *testing.T) {
 	ctx := context.Background()
-	m, err := Open(ctx, filepath.Join(t.TempDir(), "papermem.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if _, _, err := m.StorePaper(ctx, PaperInput{DOI: "10.1/small", Title: "Small", Text: "Sleep improved recall by 20%."}); err != nil {
-		t.Fatal(err)
-	}
+	m := openWithPaper(t, PaperInput{DOI: "10.1/small", Title: "Small", Text: "Sleep improved recall by 20%."})
 	counts := func() string {
 		var papers, nodes, vecs int
 		err := m.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM nodes),
@@ -41,7 +50,7 @@ func TestStoreFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := PaperInput{DOI: "10.1/big", Title: "Big", Text: strings.Repeat("Melatonin reduced sleep latency by 12 minutes in older adults. ", 2000)}
-	_, _, err = m.StorePaper(ctx, big)
+	_, _, err := m.StorePaper(ctx, big)
 	if ErrorCode(err) != ENOSPACE {
 		t.Fatalf("err %v (%s), want %s", err, ErrorCode(err), ENOSPACE)
 	}
@@ -69,14 +78,7 @@ func TestStoreFull(t *testing.T) {
 // write is still running, and see its changes once it commits.
 func TestReadsDoNotWaitForWrites(t *testing.T) {
 	ctx := context.Background()
-	m, err := Open(ctx, filepath.Join(t.TempDir(), "papermem.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	if _, _, err := m.StorePaper(ctx, PaperInput{DOI: "10.1/read", Title: "Read", Text: "Naps improved recall by 10%."}); err != nil {
-		t.Fatal(err)
-	}
+	m := openWithPaper(t, PaperInput{DOI: "10.1/read", Title: "Read", Text: "Naps improved recall by 10%."})
 	begun, release := make(chan struct{}), make(chan struct{})
 	held := make(chan error, 1)
 	go func() {
