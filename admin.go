@@ -126,7 +126,7 @@ func (m *Memory) AllUsers(ctx context.Context) ([]UserSummary, error) {
 	for rows.Next() {
 		var s UserSummary
 		u := &s.User
-		if err := rows.Scan(&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.IsFounder, &u.CreatedAt, &s.LastLoginAt); err != nil {
+		if err := rows.Scan(append(userFields(u), &s.LastLoginAt)...); err != nil {
 			return nil, fmt.Errorf("list users: %w", err)
 		}
 		s.Founder = u.IsFounder
@@ -248,12 +248,13 @@ func (h *Health) Add(c ComponentHealth) {
 
 // healthTables are read by the storage check.
 var healthTables = []string{"workspaces", "papers", "documents", "analyses", "memories", "nodes",
-	"users", "api_keys", "sessions", "accounts", "checkouts", "invoices", "usage_counters"}
+	"users", "api_keys", "revoked_sessions", "sessions", "accounts", "checkouts", "invoices", "usage_counters"}
 
 // Health checks each component with a real operation: storage reads every
-// table, the full-text and vector indexes answer a query, auth reads the
-// credential tables, the usage meter flushes, and the embedder embeds a
-// probe text.
+// table, the node index answers a BM25 query over the Memory's workspace
+// (full_text_index; it loads that workspace if not loaded yet), sqlite-vec
+// scores a probe vector (vector_index), auth reads the credential tables,
+// the usage meter flushes, and the embedder embeds a probe text.
 func (m *Memory) Health(ctx context.Context) *Health {
 	h := &Health{Status: HealthOK}
 	h.Add(CheckComponent("storage", func() (string, error) {
@@ -270,10 +271,13 @@ func (m *Memory) Health(ctx context.Context) *Health {
 		return fmt.Sprintf("%s, %d tables readable, journal mode %s, synchronous %s", m.StorageMode(), len(healthTables), mode, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
-		var n int
-		err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? LIMIT 1)`,
-			"scope:"+orgToken("health-probe")).Scan(&n)
-		return "fts5 query answered", err
+		p, err := m.index.part(ctx, m.db, m.org)
+		if err != nil {
+			return "", err
+		}
+		hits := p.lexical(query{org: m.org, limit: 1}, "papermem health check")
+		return fmt.Sprintf("node index answered a BM25 query (%d hits) over the %d nodes of workspace %s",
+			len(hits), p.size.Load(), m.org), nil
 	}))
 	var probe []float32
 	h.Add(CheckComponent("embedder", func() (string, error) {

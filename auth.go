@@ -42,10 +42,17 @@ type User struct {
 	Name      string `json:"name"`
 	Role      string `json:"role"`
 	CreatedAt string `json:"created_at"`
+	// Disabled is true while a founder has disabled the account
+	// (DisableUser): it cannot log in and its credentials are refused.
+	Disabled bool `json:"disabled"`
 	// IsFounder is true when the account was granted founder access with
 	// GrantFounder. Founders listed in configuration are the caller's
 	// business.
 	IsFounder bool `json:"-"`
+	// SessionVersion is carried by the account's session tokens (see
+	// Session); LogoutAll, ChangePassword and DisableUser move it, ending
+	// every token issued before.
+	SessionVersion int64 `json:"-"`
 }
 
 // NewUser is an account to create. Role "" means RoleMember.
@@ -63,12 +70,17 @@ type SignupInput struct {
 	WorkspaceName string
 }
 
-// userColumns are scanned by scanUser in this order.
-const userColumns = `user_id, org_id, email, name, role, is_founder, created_at`
+// userColumns are scanned into userFields, in this order.
+const userColumns = `user_id, org_id, email, name, role, disabled_at <> '', is_founder, session_version, created_at`
+
+// userFields are the scan destinations of userColumns in u.
+func userFields(u *User) []any {
+	return []any{&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.Disabled, &u.IsFounder, &u.SessionVersion, &u.CreatedAt}
+}
 
 func scanUser(sc interface{ Scan(...any) error }) (*User, error) {
 	var u User
-	err := sc.Scan(&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.IsFounder, &u.CreatedAt)
+	err := sc.Scan(userFields(&u)...)
 	return &u, err
 }
 
@@ -87,8 +99,8 @@ func (in *NewUser) validate() (hash []byte, err error) {
 	if perr != nil || addr.Address != in.Email || len(in.Email) > 254 {
 		return nil, Errorf(EINVALID, "email must be a plain email address such as ada@example.org.")
 	}
-	if n := len(in.Password); n < MinPasswordBytes || n > MaxPasswordBytes {
-		return nil, Errorf(EINVALID, "password must be %d to %d bytes long.", MinPasswordBytes, MaxPasswordBytes)
+	if err := checkPassword("password", in.Password); err != nil {
+		return nil, err
 	}
 	in.Name = strings.TrimSpace(in.Name)
 	if utf8.RuneCountInString(in.Name) > 200 || !utf8.ValidString(in.Name) {
@@ -101,7 +113,21 @@ func (in *NewUser) validate() (hash []byte, err error) {
 	default:
 		return nil, Errorf(EINVALID, "role must be %s or %s.", RoleOwner, RoleMember)
 	}
-	hash, err = bcrypt.GenerateFromPassword([]byte(in.Password), bcrypt.DefaultCost)
+	return hashPassword(in.Password)
+}
+
+// checkPassword applies the length rule to the password in the named field.
+func checkPassword(field, pw string) error {
+	if n := len(pw); n < MinPasswordBytes || n > MaxPasswordBytes {
+		return Errorf(EINVALID, "%s must be %d to %d bytes long.", field, MinPasswordBytes, MaxPasswordBytes)
+	}
+	return nil
+}
+
+// hashPassword returns the bcrypt hash of a password that passed
+// checkPassword.
+func hashPassword(pw string) ([]byte, error) {
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), bcrypt.DefaultCost)
 	if err != nil {
 		return nil, Errorf(EINVALID, "password cannot be hashed: %v.", err)
 	}
@@ -192,13 +218,14 @@ var dummyHash = sync.OnceValue(func() []byte {
 
 // Login checks an email and password and returns the account. Errors:
 // EUNAUTHORIZED, with the same message whether the email or the password
-// is wrong.
+// is wrong, and another one, after the right password, for a disabled
+// account.
 func (m *Memory) Login(ctx context.Context, email, password string) (*User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	var hash string
 	row := m.db.QueryRowContext(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`, email)
 	var u User
-	err := row.Scan(&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.IsFounder, &u.CreatedAt, &hash)
+	err := row.Scan(append(userFields(&u), &hash)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, errBadLogin
@@ -209,13 +236,19 @@ func (m *Memory) Login(ctx context.Context, email, password string) (*User, erro
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
 		return nil, errBadLogin
 	}
+	if u.Disabled {
+		return nil, errDisabled
+	}
 	if _, err := m.execWrite(ctx, `UPDATE users SET last_login_at = ? WHERE user_id = ?`, m.nowString(), u.UserID); err != nil {
 		return nil, fmt.Errorf("login: %w", err)
 	}
 	return &u, nil
 }
 
-var errBadLogin = Errorf(EUNAUTHORIZED, "Invalid email or password.")
+var (
+	errBadLogin = Errorf(EUNAUTHORIZED, "Invalid email or password.")
+	errDisabled = Errorf(EUNAUTHORIZED, "This account is disabled.")
+)
 
 // User returns the account with the id, in any workspace. Errors:
 // ENOTFOUND.
@@ -277,8 +310,7 @@ func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
 	for rows.Next() {
 		var a UserActivity
 		var login, firstMem, lastMem string
-		if err := rows.Scan(&a.UserID, &a.OrgID, &a.Email, &a.Name, &a.Role, &a.IsFounder, &a.CreatedAt,
-			&login, &firstMem, &lastMem); err != nil {
+		if err := rows.Scan(append(userFields(&a.User), &login, &firstMem, &lastMem)...); err != nil {
 			return nil, fmt.Errorf("list users: %w", err)
 		}
 		a.Domains = []string{}
@@ -424,23 +456,25 @@ func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
 
 // AuthenticateAPIKey returns the record of the key with the value, and
 // notes its use (last_used_at, rewritten at most once a minute). Errors:
-// EUNAUTHORIZED (unknown or revoked key).
+// EUNAUTHORIZED (unknown or revoked key, or a key created by a user who is
+// disabled now).
 //
 // A key verified once is remembered by this Memory, so that authenticating
-// it again reads one integer, the key generation, instead of looking the
-// key up. Revocation still takes effect at once, here and in any other
-// process sharing the database: deleting a key bumps the generation in the
-// same transaction (a trigger does it, whatever made the change), and a
-// remembered key is used only while the generation it was verified at is
-// current. Keys are found by their non-secret prefix and their SHA-256
-// hashes compared in constant time, in the cache as in the database.
+// it again reads one integer, the credential generation, instead of
+// looking the key up. Revocation still takes effect at once, here and in
+// any other process sharing the database: deleting a key, or disabling its
+// creator, bumps the generation in the same transaction (a trigger does
+// it, whatever made the change), and a remembered key is used only while
+// the generation it was verified at is current. Keys are found by their
+// non-secret prefix and their SHA-256 hashes compared in constant time, in
+// the cache as in the database.
 func (m *Memory) AuthenticateAPIKey(ctx context.Context, value string) (*APIKey, error) {
 	if !strings.HasPrefix(value, KeyPrefix) || len(value) <= apiKeyPrefixLen {
 		return nil, errBadKey
 	}
 	prefix := value[:apiKeyPrefixLen]
 	sum := sha256.Sum256([]byte(value))
-	gen, err := m.keys.generation(ctx, m.db)
+	gen, err := m.credentialGeneration(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}
@@ -461,7 +495,8 @@ func (m *Memory) AuthenticateAPIKey(ctx context.Context, value string) (*APIKey,
 // lookupAPIKey reads the key with the prefix whose stored hash is sum.
 func (m *Memory) lookupAPIKey(ctx context.Context, prefix string, sum *[sha256.Size]byte) (*APIKey, error) {
 	rows, err := m.db.QueryContext(ctx, `SELECT key_id, org_id, name, prefix, hash, created_at, last_used_at
-		FROM api_keys WHERE prefix = ?`, prefix)
+		FROM api_keys k WHERE prefix = ? AND NOT EXISTS (SELECT 1 FROM users u
+			WHERE k.created_by GLOB 'user:*' AND u.user_id = substr(k.created_by, 6) AND u.disabled_at <> '')`, prefix)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}
@@ -508,13 +543,10 @@ func (m *Memory) touchAPIKey(ctx context.Context, e *cachedKey) error {
 	return nil
 }
 
-// keyCache holds the API keys this Memory has verified, valid for one key
-// generation (migration 0006's api_key_generation). The zero keyCache is
-// empty and ready.
+// keyCache holds the API keys this Memory has verified, by the value's
+// prefix. The zero keyCache is empty and ready.
 type keyCache struct {
-	mu      sync.RWMutex
-	gen     int64                   // generation every entry was verified at
-	entries map[string][]*cachedKey // by the value's prefix
+	c credCache[[]*cachedKey]
 }
 
 // cachedKey is a verified key: its record and the SHA-256 of its value.
@@ -534,25 +566,10 @@ func (e *cachedKey) record() *APIKey {
 	return &k
 }
 
-// generation reads the current key generation. The read takes
-// microseconds, so it does not watch ctx for cancellation: for a
-// cancellable context the SQLite driver registers a callback and takes a
-// lock around every step, which costs more than the read.
-func (c *keyCache) generation(ctx context.Context, db *sql.DB) (int64, error) {
-	var gen int64
-	err := db.QueryRowContext(context.WithoutCancel(ctx), `SELECT gen FROM api_key_generation`).Scan(&gen)
-	return gen, err
-}
-
 // get returns the entry of the key verified at generation gen, or nil.
 func (c *keyCache) get(gen int64, prefix string, sum *[sha256.Size]byte) *cachedKey {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if gen != c.gen {
-		return nil
-	}
 	var found *cachedKey
-	for _, e := range c.entries[prefix] {
+	for _, e := range c.c.get(gen, prefix) {
 		if subtle.ConstantTimeCompare(e.hash[:], sum[:]) == 1 {
 			found = e
 		}
@@ -560,9 +577,7 @@ func (c *keyCache) get(gen int64, prefix string, sum *[sha256.Size]byte) *cached
 	return found
 }
 
-// put remembers k, verified at generation gen, and returns its entry. A
-// generation other than the cache's empties the cache first: its entries
-// may name revoked keys.
+// put remembers k, verified at generation gen, and returns its entry.
 func (c *keyCache) put(gen int64, prefix string, sum *[sha256.Size]byte, k *APIKey) *cachedKey {
 	e := &cachedKey{hash: *sum, key: *k}
 	if k.LastUsedAt != nil {
@@ -571,19 +586,65 @@ func (c *keyCache) put(gen int64, prefix string, sum *[sha256.Size]byte, k *APIK
 			e.used.Store(t.UnixMilli())
 		}
 	}
+	c.c.update(gen, prefix, func(old []*cachedKey) []*cachedKey {
+		for _, o := range old {
+			if subtle.ConstantTimeCompare(o.hash[:], sum[:]) == 1 {
+				e = o // verified concurrently; keep one entry and its last use
+				return old
+			}
+		}
+		return append(old[:len(old):len(old)], e) // a new array: readers may hold old
+	})
+	return e
+}
+
+// credCache holds credentials this Memory has verified, each valid for
+// the credential generation it was verified at (credential_generation,
+// migrations 0006 and 0009): every change that may end a credential bumps
+// the generation, in this process or another sharing the file, and an
+// entry of an older generation is never used. The zero credCache is empty
+// and ready.
+type credCache[V any] struct {
+	mu      sync.RWMutex
+	gen     int64        // generation every entry was verified at
+	entries map[string]V // by a key naming the credential
+}
+
+// maxCachedCredentials bounds a credCache: an update that would pass it
+// empties the cache first.
+const maxCachedCredentials = 1 << 14
+
+// credentialGeneration reads the current credential generation. The read
+// takes microseconds, so it does not watch ctx for cancellation: for a
+// cancellable context the SQLite driver registers a callback and takes a
+// lock around every step, which costs more than the read.
+func (m *Memory) credentialGeneration(ctx context.Context) (int64, error) {
+	var gen int64
+	err := m.db.QueryRowContext(context.WithoutCancel(ctx), `SELECT gen FROM credential_generation`).Scan(&gen)
+	return gen, err
+}
+
+// get returns the entry under key verified at generation gen, or the zero V.
+func (c *credCache[V]) get(gen int64, key string) V {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if gen != c.gen {
+		var zero V
+		return zero
+	}
+	return c.entries[key]
+}
+
+// update replaces the entry under key with f of the entry there (the zero
+// V when none), as verified at generation gen. A generation other than the
+// cache's empties the cache first: its entries may name ended credentials.
+func (c *credCache[V]) update(gen int64, key string, f func(old V) V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gen != c.gen || c.entries == nil {
-		c.gen, c.entries = gen, map[string][]*cachedKey{}
+	if gen != c.gen || c.entries == nil || len(c.entries) >= maxCachedCredentials {
+		c.gen, c.entries = gen, map[string]V{}
 	}
-	old := c.entries[prefix]
-	for _, o := range old {
-		if subtle.ConstantTimeCompare(o.hash[:], sum[:]) == 1 {
-			return o // verified concurrently; keep one entry and its last use
-		}
-	}
-	c.entries[prefix] = append(old, e)
-	return e
+	c.entries[key] = f(c.entries[key])
 }
 
 var errBadKey = Errorf(EUNAUTHORIZED, "Invalid or revoked API key.")

@@ -278,11 +278,10 @@ func TestLookupPlan(t *testing.T) {
 	}
 }
 
-// TestAPIKeyRevokedElsewhere revokes keys through a second Memory over the
-// same file, and by hand in SQL, and checks that the first Memory, which
-// has verified and remembered the keys, refuses them on the next call.
-func TestAPIKeyRevokedElsewhere(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "shared.db")
+// sharedFile opens two Memories over one database file, as two processes
+// would, and returns the file's path with them.
+func sharedFile(t *testing.T) (path string, a, b *papermem.Memory) {
+	path = filepath.Join(t.TempDir(), "shared.db")
 	open := func() *papermem.Memory {
 		m, err := papermem.Open(ctx, path, nil)
 		if err != nil {
@@ -291,7 +290,28 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 		t.Cleanup(func() { m.Close() })
 		return m
 	}
-	a, b := open(), open()
+	return path, open(), open()
+}
+
+// execSQL runs a statement on the database file by hand, as another tool
+// would.
+func execSQL(t *testing.T, path, query string, args ...any) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, query, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAPIKeyRevokedElsewhere revokes keys through a second Memory over the
+// same file, and by hand in SQL, and checks that the first Memory, which
+// has verified and remembered the keys, refuses them on the next call.
+func TestAPIKeyRevokedElsewhere(t *testing.T) {
+	path, a, b := sharedFile(t)
 	create := func() *papermem.NewAPIKey {
 		k, err := a.Workspace("lab-one").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
 		if err != nil {
@@ -325,14 +345,7 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 	})
 	t.Run("DeleteInSQL", func(t *testing.T) {
 		k := create()
-		db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := db.ExecContext(ctx, `DELETE FROM api_keys WHERE key_id = ?`, k.KeyID); err != nil {
-			t.Fatal(err)
-		}
+		execSQL(t, path, `DELETE FROM api_keys WHERE key_id = ?`, k.KeyID)
 		refused(t, k)
 	})
 	t.Run("MoveInSQL", func(t *testing.T) {
@@ -340,14 +353,7 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 		if _, err := a.Workspace("lab-two").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-two")); err != nil {
 			t.Fatal(err)
 		}
-		db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := db.ExecContext(ctx, `UPDATE api_keys SET org_id = 'lab-two' WHERE key_id = ?`, k.KeyID); err != nil {
-			t.Fatal(err)
-		}
+		execSQL(t, path, `UPDATE api_keys SET org_id = 'lab-two' WHERE key_id = ?`, k.KeyID)
 		got, err := a.AuthenticateAPIKey(ctx, k.Key)
 		if err != nil || got.OrgID != "lab-two" {
 			t.Fatalf("moved key: %+v, %v", got, err)

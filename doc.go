@@ -17,10 +17,9 @@
 //
 // Text is split into sections, passages (Passage nodes) and the sentences
 // that assert a finding (Claim nodes); a paper's title and abstract form
-// its Paper node. Every node is stored in SQLite (with an FTS5 full-text
-// index and its vector from the Embedder) and searched through an
-// in-process index per workspace: BM25 with FTS5's terms and scoring, and
-// vector similarity. Recall takes candidates from both, blends their normalised scores (the vector query is first moved
+// its Paper node. Every node is stored in SQLite (with its vector from the
+// Embedder) and searched through an in-process index per workspace: BM25
+// with FTS5's terms and scoring, and vector similarity. Recall takes candidates from both, blends their normalised scores (the vector query is first moved
 // toward the best full-text hits, Rocchio feedback), boosts spans carrying
 // the requested keywords and scope signals, drops near-duplicates, and packs
 // the best spans into the budget: TotalTokens equals the sum of the spans'
@@ -31,6 +30,16 @@
 //
 // Remember, RecallUser and Forget keep per-user memories inside a
 // workspace: visible only to that user, never returned by Recall.
+//
+// # Accounts and credentials
+//
+// Signup, Login and CreateUser manage accounts; API keys authenticate with
+// AuthenticateAPIKey. Session tokens are signed by the caller (the HTTP
+// layer): AuthenticateSession checks that a verified token's user still
+// stands, and Logout, Workspace.LogoutAll, Workspace.ChangePassword and
+// DisableUser end sessions. Verified credentials are cached per Memory
+// against a generation number that every ending change moves, so a change
+// made by another process sharing the file takes effect at once.
 //
 // # Errors
 //

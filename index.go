@@ -51,9 +51,14 @@ type orgIndex struct {
 	vecs    []int8    // len(ids)*dim: each vector as int8…
 	scales  []float32 // …times its scale
 	lex     lexicon
-	names   []string         // the meta values, by name id
-	nameIDs map[string]int32 // and back
+	labels  map[collection]lexStats // BM25 statistics of each label's nodes, by collection
+	names   []string                // the meta values, by name id
+	nameIDs map[string]int32        // and back
 }
+
+// collection names the nodes of one label in one user's collection ("" for
+// the shared nodes), as name ids.
+type collection struct{ user, label int32 }
 
 // nodeMeta is what searches filter nodes on, as name ids.
 type nodeMeta struct {
@@ -196,7 +201,7 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 	}
 	if p.ndead > len(p.ids)/4 {
 		p.ids, p.owners, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, 0, 0
-		p.bits, p.vecs, p.scales, p.lex = nil, nil, nil, lexicon{}
+		p.bits, p.vecs, p.scales, p.lex, p.labels = nil, nil, nil, lexicon{}, nil
 		if err := x.load(ctx, tx, org, p); err != nil {
 			return err
 		}
@@ -208,9 +213,10 @@ func (x *nodeIndex) sync(ctx context.Context, db *sql.DB, org string, p *orgInde
 
 // load appends the nodes of workspace org that p has not seen.
 func (x *nodeIndex) load(ctx context.Context, tx *sql.Conn, org string, p *orgIndex) error {
-	rows, err := tx.QueryContext(ctx, `SELECT v.node_id, n.owner_id, n.label, n.kind, n.user_id, n.domain, n.section_type, n.text, v.embedding
+	rows, err := tx.QueryContext(ctx, `SELECT v.node_id, n.owner_id, n.label, n.kind, n.user_id, n.domain, n.section_type, n.text, v.embedding,
+		CASE WHEN n.label = ? THEN (SELECT title FROM papers WHERE org_id = n.org_id AND id = n.owner_id) END
 		FROM node_vectors v JOIN nodes n ON n.id = v.node_id AND n.org_id = v.org_id
-		WHERE v.org_id = ? AND v.node_id > ? ORDER BY v.node_id`, org, p.maxID)
+		WHERE v.org_id = ? AND v.node_id > ? ORDER BY v.node_id`, LabelPaper, org, p.maxID)
 	if err != nil {
 		return fmt.Errorf("load node index: %w", err)
 	}
@@ -219,7 +225,8 @@ func (x *nodeIndex) load(ctx context.Context, tx *sql.Conn, org string, p *orgIn
 		var id, owner int64
 		var label, kind, user, domain, sectionType, text string
 		var b []byte
-		if err := rows.Scan(&id, &owner, &label, &kind, &user, &domain, &sectionType, &text, &b); err != nil {
+		var title sql.NullString
+		if err := rows.Scan(&id, &owner, &label, &kind, &user, &domain, &sectionType, &text, &b, &title); err != nil {
 			return err
 		}
 		m := nodeMeta{p.nameID(label), p.nameID(kind), p.nameID(user), p.nameID(domain), p.nameID(sectionType)}
@@ -235,10 +242,23 @@ func (x *nodeIndex) load(ctx context.Context, tx *sql.Conn, org string, p *orgIn
 		p.vecs, scale = appendInt8(p.vecs, v)
 		p.scales = append(p.scales, scale)
 		p.bits = appendWords(p.bits, bitsBlob(v), x.words)
-		p.lex.add(int32(len(p.ids)-1), user, text)
+		p.lex.add(int32(len(p.ids)-1), user, text, title.String)
+		p.count(len(p.ids)-1, 1)
 		p.maxID = id
 	}
 	return rows.Err()
+}
+
+// count adds (by 1) or removes (by -1) entry e in its label's statistics.
+func (p *orgIndex) count(e, by int) {
+	if p.labels == nil {
+		p.labels = map[collection]lexStats{}
+	}
+	c := collection{p.meta[e].user, p.meta[e].label}
+	st := p.labels[c]
+	st.docs += by
+	st.tokens += by * int(p.lex.length[e])
+	p.labels[c] = st
 }
 
 // nameID returns the name id of s, adding it when new.
@@ -286,6 +306,7 @@ func (p *orgIndex) markDeleted(ctx context.Context, tx *sql.Conn, org string) er
 			p.dead[i] = true
 			p.ndead++
 			p.lex.remove(int32(i), p.names[p.meta[i].user])
+			p.count(i, -1)
 		}
 	}
 	return nil

@@ -2,7 +2,6 @@ package papermem
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,12 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/papermem/papermem/internal/scifact"
-	"github.com/papermem/papermem/internal/terms"
 )
 
 // scifactMemory stores the first n SciFact abstracts as papers 10.1/d0…
@@ -44,85 +41,6 @@ func scifactMemory(t testing.TB, n int) (*Memory, []scifact.Doc, []scifact.Query
 		}
 	}
 	return m, docs, claims
-}
-
-// TestBM25MatchesFTS5 checks the node index's BM25 search against FTS5's
-// own bm25() over a table holding exactly the searched collection (the
-// workspace's shared nodes): the same nodes, in the same order, with the
-// same scores; also after a deletion and beside another user's memories,
-// which must count in neither the ranking nor the statistics.
-func TestBM25MatchesFTS5(t *testing.T) {
-	m, docs, claims := scifactMemory(t, 150)
-	ctx := context.Background()
-	if _, err := m.Remember(ctx, "u1", MemoryInput{Text: docs[0].Text}); err != nil {
-		t.Fatal(err)
-	}
-	compare := func(stage string) {
-		t.Helper()
-		compared := 0
-		if _, err := m.files.Write.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
-			CREATE VIRTUAL TABLE ref_fts USING fts5 (text, tokenize = 'porter unicode61 remove_diacritics 2');
-			INSERT INTO ref_fts (rowid, text) SELECT id, text FROM nodes WHERE org_id = ? AND user_id = ''`, m.org); err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range claims[:40] {
-			words := distinct(terms.Content(c.Text))
-			var phrases []string
-			for _, w := range words {
-				phrases = append(phrases, `"`+w+`"`)
-			}
-			rows, err := m.db.QueryContext(ctx, `SELECT rowid, -bm25(ref_fts) FROM ref_fts WHERE ref_fts MATCH ?
-				ORDER BY bm25(ref_fts), rowid LIMIT 20`, strings.Join(phrases, " OR "))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want []hit
-			for rows.Next() {
-				var h hit
-				rows.Scan(&h.id, &h.score)
-				want = append(want, h)
-			}
-			rows.Close()
-			if len(want) > 0 {
-				compared++
-			}
-			p, err := m.index.part(ctx, m.db, m.org)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := p.lexical(query{org: m.org, limit: 20}, c.Text)
-			if len(got) != len(want) {
-				t.Fatalf("%s: %q: %d hits, FTS5 %d", stage, c.Text, len(got), len(want))
-			}
-			for i := range want {
-				if got[i].id != want[i].id || math.Abs(got[i].score-want[i].score) > 1e-9*math.Abs(want[i].score) {
-					t.Fatalf("%s: %q: hit %d = %+v, FTS5 %+v", stage, c.Text, i, got[i], want[i])
-				}
-			}
-		}
-		if compared < 30 {
-			t.Fatalf("%s: only %d of 40 claims found anything", stage, compared)
-		}
-	}
-	compare("stored")
-	for i := range 20 {
-		if err := m.DeletePaper(ctx, fmt.Sprintf("10.1/d%d", 3*i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	compare("after deletions")
-	if p := m.index.orgs[m.org]; p.ndead == 0 {
-		t.Fatal("no entry marked dead after deletions")
-	}
-	for i := range 40 {
-		if err := m.DeletePaper(ctx, fmt.Sprintf("10.1/d%d", 3*i+1)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	compare("after the part is rebuilt")
-	if p := m.index.orgs[m.org]; p.ndead != 0 {
-		t.Fatalf("%d entries dead after a quarter was deleted: the part was not rebuilt", p.ndead)
-	}
 }
 
 // TestPackMatchesFullRanking checks that packing in batches, which stops
@@ -168,71 +86,6 @@ func TestPackMatchesFullRanking(t *testing.T) {
 			t.Fatalf("claim %d, budget %d: batched packing differs (-all first +batched):\n%s", i, budget, diff)
 		}
 	}
-}
-
-var benchDB = flag.String("benchdb", "", "BenchmarkBM25Stage: a database built by cmd/bench -dir (default: 2,000 SciFact abstracts stored afresh)")
-
-// BenchmarkBM25Stage measures the BM25 stage of recall (the node index's
-// best 200 for a SciFact claim, every label) against the raw FTS5 query
-// MATCH … ORDER BY rank LIMIT 200 over the same words and nodes, the two
-// alternating in one loop, and reports each one's mean and their ratio.
-func BenchmarkBM25Stage(b *testing.B) {
-	ctx := context.Background()
-	var m *Memory
-	var claims []scifact.Query
-	if *benchDB != "" {
-		var err error
-		if m, err = Open(ctx, *benchDB, nil); err != nil {
-			b.Fatal(err)
-		}
-		defer m.Close()
-		if claims, err = scifact.Queries(filepath.Join("..", "shared", "eval", "scifact")); err != nil {
-			b.Fatal(err)
-		}
-	} else {
-		m, _, claims = scifactMemory(b, 2000)
-	}
-	var nodes int
-	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = ?`, m.org).Scan(&nodes); err != nil {
-		b.Fatal(err)
-	}
-	q := query{org: m.org, limit: candidateLimit}
-	// The stage as recall runs it: the index brought up to date (one
-	// version query), then the search.
-	stageOnce := func(text string) {
-		p, err := m.index.part(ctx, m.db, m.org)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.lexical(q, text)
-	}
-	stageOnce("warm the index")
-	var stage, raw time.Duration
-	for i := 0; b.Loop(); i++ {
-		text := claims[i%len(claims)].Text
-		start := time.Now()
-		stageOnce(text)
-		stage += time.Since(start)
-
-		var phrases []string
-		for _, w := range distinct(terms.Content(text)) {
-			phrases = append(phrases, `"`+w+`"`)
-		}
-		start = time.Now()
-		rows, err := m.db.QueryContext(ctx, `SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rank LIMIT 200`,
-			strings.Join(phrases, " OR "))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for rows.Next() {
-		}
-		rows.Close()
-		raw += time.Since(start)
-	}
-	b.ReportMetric(float64(nodes), "nodes")
-	b.ReportMetric(float64(stage.Microseconds())/1000/float64(b.N), "stage-ms/op")
-	b.ReportMetric(float64(raw.Microseconds())/1000/float64(b.N), "fts5-ms/op")
-	b.ReportMetric(float64(stage)/float64(raw), "stage/fts5")
 }
 
 // TestWarm checks that Warm loads the index of every workspace of a

@@ -32,12 +32,15 @@ type lexStats struct {
 }
 
 // add indexes the text of entry, which belongs to the collection of user.
-func (l *lexicon) add(entry int32, user, text string) {
+// The words of title, a field the text begins with (a paper's title before
+// its abstract), count twice, as FTS5's bm25 with column weights (2, 1)
+// counts a title column's: in the term frequencies but once in the length.
+func (l *lexicon) add(entry int32, user, text, title string) {
 	if l.terms == nil {
 		l.terms, l.stats, l.tokens = map[string]int32{}, map[string]lexStats{}, map[string]int32{}
 	}
 	ids := l.scratch[:0]
-	ftsterm.Tokens(text, func(token string) {
+	addToken := func(token string) {
 		id, ok := l.tokens[token]
 		if !ok {
 			t := ftsterm.Term(token)
@@ -49,9 +52,12 @@ func (l *lexicon) add(entry int32, user, text string) {
 			l.tokens[strings.Clone(token)] = id
 		}
 		ids = append(ids, id)
-	})
+	}
+	ftsterm.Tokens(title, addToken)
+	titled := len(ids)
+	ftsterm.Tokens(text, addToken)
 	l.scratch = ids
-	n := len(ids)
+	n := len(ids) - titled
 	slices.Sort(ids)
 	for i := 0; i < len(ids); {
 		j := i + 1
@@ -105,8 +111,9 @@ func (p *orgIndex) onlyCollection(user string) bool {
 }
 
 // docFreq returns how many live entries of the collection of user (a name
-// id) contain term; all is onlyCollection's answer for that user.
-func (p *orgIndex) docFreq(term string, user int32, all bool) int {
+// id) contain term, only those of label unless it is anyName; all is
+// onlyCollection's answer for that user.
+func (p *orgIndex) docFreq(term string, user, label int32, all bool) int {
 	id, ok := p.lex.terms[term]
 	if !ok {
 		return 0
@@ -117,7 +124,7 @@ func (p *orgIndex) docFreq(term string, user int32, all bool) int {
 	}
 	df := 0
 	for _, x := range ps {
-		if p.counts(x.entry, user) {
+		if p.counts(x.entry, user) && (label == anyName || p.meta[x.entry].label == label) {
 			df++
 		}
 	}
@@ -127,15 +134,23 @@ func (p *orgIndex) docFreq(term string, user int32, all bool) int {
 // bm25 returns up to k entries admitted by q ranked by BM25 for the query
 // words, best first, as FTS5's bm25() scores them: each word weighs
 // log((N−df+0.5)/(df+0.5)), at least 1e-6, with N, df and the mean length
-// taken over q's collection. Only the postings of the query's words are
-// read, and a bounded heap keeps the best k.
+// taken over q's collection, only its nodes of q's label when q names one
+// (a search of papers' title and abstract nodes weighs words as a table of
+// papers would). Only the postings of the query's words are read, and a
+// bounded heap keeps the best k.
 func (p *orgIndex) bm25(words []string, q searchQuery, k int) []hit {
 	st := p.lex.stats[q.user]
 	f, ok := p.filter(q)
-	if !ok || st.docs == 0 || k <= 0 {
+	if !ok || k <= 0 {
 		return nil
 	}
 	all := p.onlyCollection(q.user)
+	if f.label != anyName {
+		st, all = p.labels[collection{f.user, f.label}], false
+	}
+	if st.docs == 0 {
+		return nil
+	}
 	n, avgdl := float64(st.docs), float64(st.tokens)/float64(st.docs)
 	acc := borrowAcc(len(p.ids))
 	var touched []int32
@@ -146,7 +161,7 @@ func (p *orgIndex) bm25(words []string, q searchQuery, k int) []hit {
 		if !ok {
 			continue
 		}
-		df := float64(p.docFreq(term, f.user, all))
+		df := float64(p.docFreq(term, f.user, f.label, all))
 		idf := math.Log((n - df + 0.5) / (df + 0.5))
 		if idf <= 0 {
 			idf = 1e-6

@@ -30,9 +30,10 @@ type Memory struct {
 	maxIngestBytes int64
 	now            func() time.Time
 	log            *slog.Logger
-	usage          usageBuffer // metered usage not yet written (usage.go)
-	keys           keyCache    // API keys verified, for the current key generation (auth.go)
-	memRows        memoryRows  // memory rows read by user recall, by node id (userrecall.go)
+	usage          usageBuffer      // metered usage not yet written (usage.go)
+	keys           keyCache         // API keys verified, for the current credential generation (auth.go)
+	sessions       credCache[*User] // the users of session tokens verified, by token id (authsession.go)
+	memRows        memoryRows       // memory rows read by user recall, by node id (userrecall.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.

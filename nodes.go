@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"hash/fnv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/chunk"
@@ -80,7 +78,9 @@ func sectionNodes(sections []extract.Section, label, domain string) []node {
 			pn.CharStart, pn.CharEnd = s.CharStart+runeAt(p.Start), s.CharStart+runeAt(p.End)
 			pi := len(out)
 			out = append(out, pn)
-			if typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet {
+			// Reference lists, tables and sheets assert nothing sentence by
+			// sentence, and a methods section says what was done.
+			if typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet || typ == extract.TypeMethods {
 				continue
 			}
 			for _, st := range p.Sentences {
@@ -127,8 +127,8 @@ func (m *Memory) embedNodes(ctx context.Context, ns []node) error {
 	return nil
 }
 
-// insertNodes stores embedded nodes of one owner in the nodes table, the
-// full-text index and the vectors.
+// insertNodes stores embedded nodes of one owner in the nodes table and
+// the vectors.
 func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string, ns []node) error {
 	ni, err := w.newNodeInserter(ctx, tx, kind, ownerID, userID)
 	if err != nil {
@@ -145,12 +145,12 @@ func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 // them (seq) on from one batch to the next. A claim's parent is an index in
 // its own batch. The caller bumps the vectors' version once done.
 type nodeInserter struct {
-	w              *Workspace
-	kind, userID   string
-	ownerID        int64
-	now            string
-	seq            int
-	ins, fts, vecs *sql.Stmt
+	w            *Workspace
+	kind, userID string
+	ownerID      int64
+	now          string
+	seq          int
+	ins, vecs    *sql.Stmt
 }
 
 func (w *Workspace) newNodeInserter(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string) (*nodeInserter, error) {
@@ -159,10 +159,6 @@ func (w *Workspace) newNodeInserter(ctx context.Context, tx *sql.Tx, kind string
 	if ni.ins, err = tx.PrepareContext(ctx, `INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
 		section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`); err != nil {
-		return nil, err
-	}
-	if ni.fts, err = tx.PrepareContext(ctx, `INSERT INTO nodes_fts (rowid, text, scope) VALUES (?, ?, ?)`); err != nil {
-		ni.close()
 		return nil, err
 	}
 	if ni.vecs, err = tx.PrepareContext(ctx, insertVectorSQL); err != nil {
@@ -192,9 +188,6 @@ func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
 		if n.id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		if _, err := ni.fts.ExecContext(ctx, n.id, n.Text, scopeText(w.org, ni.userID, n.Label)); err != nil {
-			return fmt.Errorf("index node text: %w", err)
-		}
 		if _, err := ni.vecs.ExecContext(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
 			return fmt.Errorf("store node vector: %w", err)
 		}
@@ -204,7 +197,7 @@ func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
 
 // close releases the prepared statements.
 func (ni *nodeInserter) close() {
-	for _, st := range []*sql.Stmt{ni.ins, ni.fts, ni.vecs} {
+	for _, st := range []*sql.Stmt{ni.ins, ni.vecs} {
 		if st != nil {
 			st.Close()
 		}
@@ -223,12 +216,11 @@ func insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
 	return nil
 }
 
-// deleteNodes removes every node of one owner from the nodes table, the
-// full-text index and the vectors.
+// deleteNodes removes every node of one owner from the nodes table and the
+// vectors.
 func (w *Workspace) deleteNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64) error {
 	where := ` IN (SELECT id FROM nodes WHERE org_id = ? AND kind = ? AND owner_id = ?)`
 	for _, q := range []string{
-		`DELETE FROM nodes_fts WHERE rowid` + where,
 		`DELETE FROM node_vectors WHERE node_id` + where,
 		`DELETE FROM nodes WHERE id` + where,
 	} {
@@ -237,24 +229,4 @@ func (w *Workspace) deleteNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 		}
 	}
 	return nil // the node_vectors_deleted trigger moves the workspace's versions
-}
-
-// Scope tokens narrow a full-text MATCH to one workspace, user and label.
-// They are hashes so that no id needs escaping; the join on nodes.org_id
-// still decides isolation.
-func scopeToken(prefix, value string) string {
-	h := fnv.New64a()
-	h.Write([]byte(value))
-	return fmt.Sprintf("%s%x", prefix, h.Sum64())
-}
-
-func orgToken(org string) string        { return scopeToken("o", org) }
-func userToken(org, user string) string { return scopeToken("u", org+"\x00"+user) }
-func labelToken(label string) string    { return scopeToken("l", strings.ToLower(label)) }
-func scopeText(org, user, label string) string {
-	s := orgToken(org) + " " + labelToken(label)
-	if user != "" {
-		s += " " + userToken(org, user)
-	}
-	return s
 }

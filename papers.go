@@ -286,12 +286,25 @@ func paperNodes(p *storedPaper, sections []extract.Section) []node {
 	return append([]node{pn}, body...)
 }
 
+// maxAbstractTokens bounds the leading paragraph that stands for the
+// abstract of a text without an abstract section (long structured abstracts
+// run to 900 tokens).
+const maxAbstractTokens = 1000
+
 // abstract returns the text of the abstract section, or else the first
+// paragraph of the text when it is at most maxAbstractTokens long (a
+// paper's text given as its abstract is one paragraph), or else the first
 // passage of the body.
 func abstract(sections []extract.Section, body []node) string {
 	for _, s := range sections {
 		if s.Type == extract.TypeAbstract {
 			return s.Text
+		}
+	}
+	if len(sections) > 0 {
+		first, _, _ := strings.Cut(sections[0].Text, "\n\n")
+		if first = strings.TrimSpace(first); first != "" && tokens.Count(first) <= maxAbstractTokens {
+			return first
 		}
 	}
 	for _, n := range body {
@@ -343,7 +356,7 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	if err := req.Retrieval.valid(); err != nil {
 		return nil, err
 	}
-	hs, err := w.m.rank(ctx, query{org: w.org, kind: KindPaper, retrieval: req.Retrieval, limit: paperCandidates(limit)}, q, nil)
+	hs, err := w.m.rank(ctx, query{org: w.org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: paperCandidates(limit)}, q, nil)
 	if err != nil {
 		return nil, err
 	}

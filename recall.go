@@ -131,7 +131,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if req.Label == LabelAny {
 		q.label = ""
 	}
-	hs, err := w.m.rank(ctx, q, req.Question, req.Keywords)
+	hs, err := w.m.rankInContext(ctx, q, req.Question, req.Keywords)
 	if err != nil {
 		return nil, err
 	}
@@ -228,13 +228,20 @@ func (m *Memory) rank(ctx context.Context, q query, question string, keywords []
 			out = append(out, ranked{id, p.owners[e], s})
 		}
 	}
-	slices.SortFunc(out, func(a, b ranked) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
+	sortRanked(out)
 	return out, nil
+}
+
+// sortRanked orders hs best first, then by id.
+func sortRanked(hs []ranked) { slices.SortFunc(hs, cmpRanked) }
+
+// cmpRanked orders a before b when it scores higher, or as high with a
+// lower id.
+func cmpRanked(a, b ranked) int {
+	if c := cmp.Compare(b.score, a.score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
 }
 
 // filters returns the SQL conditions on nodes n shared by both searches and
@@ -339,7 +346,7 @@ func (m *Memory) embedQuery(ctx context.Context, p *orgIndex, q query, text stri
 	}
 	all := p.onlyCollection(q.user)
 	idf := func(word string) float64 {
-		df := float64(p.docFreq(ftsterm.Term(word), user, all))
+		df := float64(p.docFreq(ftsterm.Term(word), user, anyName, all))
 		return math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	v, err := we.EmbedWeighted(ctx, text, idf)

@@ -3,6 +3,7 @@ package papermem_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -257,4 +258,61 @@ func TestStorePaperResolvesIDs(t *testing.T) {
 			t.Errorf("re-stored paper has %d Paper nodes recalled, want 1", len(res.Spans))
 		}
 	})
+}
+
+// TestRecallPaperContext checks that a paper that matches the question as a
+// whole brings its other claims, even one that shares no word with the
+// question, ahead of a claim of another paper that shares a few.
+func TestRecallPaperContext(t *testing.T) {
+	m := mustOpen(t)
+	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/a", Title: "Vitamin D and fracture risk in older adults",
+		Text: "Vitamin D supplementation lowered fracture risk in older adults by 20%. " +
+			"Serum calcidiol rose by 40 percent in the treated group."})
+	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/b", Title: "Dietary habits of retired teachers",
+		Text: "Older adults in the cohort ate more bread than younger ones. Teachers walked 5 km a day."})
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D lower fracture risk in older adults?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range res.Spans {
+		got = append(got, s.Text)
+	}
+	want := []string{
+		"Vitamin D supplementation lowered fracture risk in older adults by 20%.",
+		"Serum calcidiol rose by 40 percent in the treated group.",
+		"Older adults in the cohort ate more bread than younger ones.",
+	}
+	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+		t.Errorf("claims recalled:\n%s\nwant first:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRecallAnalysisContext checks that an analysis that answers the
+// question lifts the claims of the paper it analyses above those of a paper
+// that only shares a word with the question.
+func TestRecallAnalysisContext(t *testing.T) {
+	m := mustOpen(t)
+	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/x", Title: "A multi-site trial",
+		Text: "Deprivation reduced retention with an effect of d = -0.45."})
+	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/y", Title: "Commuting habits",
+		Text: "Commuters reported more sleep on weekends than on weekdays."})
+	if _, err := m.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1000/x",
+		Markdown: "Sleep loss impairs memory retention: the strongest evidence we have."}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does sleep loss impair memory retention?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[string]int{}
+	for i, s := range res.Spans {
+		if _, ok := rank[s.Provenance.DOI+" "+s.Provenance.Kind]; !ok {
+			rank[s.Provenance.DOI+" "+s.Provenance.Kind] = i + 1
+		}
+	}
+	x, y := rank["10.1000/x paper"], rank["10.1000/y paper"]
+	if x == 0 || y != 0 && y < x {
+		t.Errorf("first rank of the analysed paper's claims %d, of the other paper's %d (0: absent): %v", x, y, rank)
+	}
 }

@@ -393,7 +393,7 @@ func memoryLexical(p *orgIndex, vq searchQuery, q *memQuery) ([]hit, map[int64]f
 	informative := false
 	for i := range q.terms {
 		t := &q.terms[i]
-		dfs[i] = float64(p.docFreq(t.term, f.user, all))
+		dfs[i] = float64(p.docFreq(t.term, f.user, anyName, all))
 		t.idf = math.Log(1 + (n-dfs[i]+0.5)/(dfs[i]+0.5))
 		informative = informative || dfs[i] > 0 && dfs[i] <= commonShare*n
 	}

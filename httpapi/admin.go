@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // The founder console. Every route here has founder access: a credential
@@ -52,12 +53,7 @@ func (s *server) handleAdminOverview(w http.ResponseWriter, r *http.Request) err
 	return writeJSON(w, http.StatusOK, o)
 }
 
-// adminWorkspacesResponse lists every workspace.
-type adminWorkspacesResponse struct {
-	Workspaces []papermem.WorkspaceSummary `json:"workspaces"`
-}
-
-var adminWorkspacesOp = op{tag: "admin", summary: "Every workspace on the platform", resp: adminWorkspacesResponse{},
+var adminWorkspacesOp = op{tag: "admin", summary: "Every workspace on the platform", resp: api.AdminWorkspacesResponse{},
 	notes: "Oldest first, each with its plan and its numbers of users, API keys, papers, documents and memories."}
 
 func (s *server) handleAdminWorkspaces(w http.ResponseWriter, r *http.Request) error {
@@ -65,15 +61,10 @@ func (s *server) handleAdminWorkspaces(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, adminWorkspacesResponse{Workspaces: ws})
+	return writeJSON(w, http.StatusOK, api.AdminWorkspacesResponse{Workspaces: ws})
 }
 
-// adminUsersResponse lists every account.
-type adminUsersResponse struct {
-	Users []papermem.UserSummary `json:"users"`
-}
-
-var adminUsersOp = op{tag: "admin", summary: "Every account on the platform", resp: adminUsersResponse{},
+var adminUsersOp = op{tag: "admin", summary: "Every account on the platform", resp: api.AdminUsersResponse{},
 	notes: "Oldest first; is_founder covers both granted founders and PAPERMEM_FOUNDER_EMAILS. Never a password hash."}
 
 func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error {
@@ -84,11 +75,11 @@ func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error 
 	for i := range us {
 		us[i].Founder = us[i].Founder || s.founders[us[i].Email]
 	}
-	return writeJSON(w, http.StatusOK, adminUsersResponse{Users: us})
+	return writeJSON(w, http.StatusOK, api.AdminUsersResponse{Users: us})
 }
 
 var adminHealthOp = op{tag: "admin", summary: "Detailed component health", resp: papermem.Health{},
-	notes: "Each component is checked with a real operation: storage (every table read, journal mode), full_text_index (an FTS5 query), embedder (a probe text embedded), vector_index (a sqlite-vec kNN query), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
+	notes: "Each component is checked with a real operation: storage (every table read, journal mode), full_text_index (the in-process node index answers a BM25 query over the default workspace), embedder (a probe text embedded), vector_index (a sqlite-vec kNN query), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
 
 func (s *server) handleAdminHealth(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.health(r.Context()))
@@ -110,12 +101,7 @@ func (s *server) handleAdminActivity(w http.ResponseWriter, r *http.Request) err
 	return writeJSON(w, http.StatusOK, a)
 }
 
-// setPlanRequest names the tier a founder sets.
-type setPlanRequest struct {
-	Tier string `json:"tier" required:"true" doc:"starter, team or enterprise, or Starter Tier, Team Tier, Enterprise Tier; any case. Unknown: 400 unknown_plan"`
-}
-
-var adminSetPlanOp = op{tag: "admin", summary: "Set a workspace's plan without payment", req: setPlanRequest{},
+var adminSetPlanOp = op{tag: "admin", summary: "Set a workspace's plan without payment", req: api.SetPlanRequest{},
 	resp: papermem.Account{}, errs: []int{http.StatusNotFound},
 	notes: "No checkout and no invoice. Answers the workspace's updated account view. Unknown workspace: 404."}
 
@@ -124,7 +110,7 @@ func (s *server) handleAdminSetPlan(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	var req setPlanRequest
+	var req api.SetPlanRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
@@ -138,14 +124,7 @@ func (s *server) handleAdminSetPlan(w http.ResponseWriter, r *http.Request) erro
 	return writeJSON(w, http.StatusOK, a)
 }
 
-// createUserRequest adds a user to a workspace.
-type createUserRequest struct {
-	Email    string `json:"email" required:"true" doc:"unique on the platform; taken is 400 duplicate_email"`
-	Password string `json:"password" required:"true" doc:"8 to 72 bytes; stored only as a bcrypt hash"`
-	Name     string `json:"name" doc:"display name; default empty"`
-}
-
-var adminCreateUserOp = op{tag: "admin", summary: "Create a user in a workspace", req: createUserRequest{},
+var adminCreateUserOp = op{tag: "admin", summary: "Create a user in a workspace", req: api.CreateUserRequest{},
 	resp: papermem.User{}, status: http.StatusCreated, errs: []int{http.StatusNotFound},
 	notes: "The user joins the workspace as a member and can log in at once. Unknown workspace: 404."}
 
@@ -154,7 +133,7 @@ func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	var req createUserRequest
+	var req api.CreateUserRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
@@ -163,6 +142,39 @@ func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) e
 		return err
 	}
 	return writeJSON(w, http.StatusCreated, u)
+}
+
+var (
+	adminDisableUserOp = op{tag: "admin", summary: "Disable a user", resp: papermem.User{}, errs: []int{http.StatusNotFound},
+		notes: "At once, on every server sharing the database: the user cannot log in (401), every session token of the user is refused (401) and so is every API key the user created, whatever its workspace; an API key naming the user in X-User-Id is 403. Sessions end for good: enabling the user again does not revive them. Disabling a disabled user changes nothing. Answers the user, disabled true. Unknown workspace or user, or a user of another workspace: 404."}
+	adminEnableUserOp = op{tag: "admin", summary: "Enable a disabled user", resp: papermem.User{}, errs: []int{http.StatusNotFound},
+		notes: "The user can log in again, and the API keys the user created and nobody revoked work again; session tokens from before the disabling stay refused. Enabling an enabled user changes nothing. Answers the user, disabled false. Unknown workspace or user: 404."}
+)
+
+func (s *server) handleAdminDisableUser(w http.ResponseWriter, r *http.Request) error {
+	return s.setUserDisabled(w, r, s.m.DisableUser)
+}
+
+func (s *server) handleAdminEnableUser(w http.ResponseWriter, r *http.Request) error {
+	return s.setUserDisabled(w, r, s.m.EnableUser)
+}
+
+// setUserDisabled applies DisableUser or EnableUser to the path's user.
+func (s *server) setUserDisabled(w http.ResponseWriter, r *http.Request,
+	set func(ctx context.Context, org, userID string) (*papermem.User, error)) error {
+	org, err := pathValue(r, "org_id")
+	if err != nil {
+		return err
+	}
+	userID, err := pathValue(r, "user_id")
+	if err != nil {
+		return err
+	}
+	u, err := set(r.Context(), org, userID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, u)
 }
 
 var adminBackupOp = op{tag: "admin", summary: "Back the database up while it serves", resp: papermem.BackupFile{},

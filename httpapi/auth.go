@@ -12,6 +12,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // access is the credential a route needs.
@@ -46,6 +47,8 @@ type principal struct {
 	user  string // "" when the credential names no user
 	cred  string // credSession, credAPIKey or credDev
 	keyID string // the API key's id, for credAPIKey
+
+	session *papermem.Session // the session token, for credSession
 }
 
 // rateKey identifies the credential for rate limiting.
@@ -90,12 +93,12 @@ func (s *server) workspace(r *http.Request) *papermem.Workspace {
 	return s.m.Workspace(principalFrom(r.Context()).org)
 }
 
-// userOf returns the principal's user id, or errMissingUser.
+// userOf returns the principal's user id, or api.ErrMissingUser.
 func userOf(r *http.Request) (string, error) {
 	if u := principalFrom(r.Context()).user; u != "" {
 		return u, nil
 	}
-	return "", errMissingUser
+	return "", api.ErrMissingUser
 }
 
 var (
@@ -160,11 +163,15 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 		}
 		p := &principal{org: k.OrgID, cred: credAPIKey, keyID: k.KeyID}
 		if named != "" {
-			if _, err := s.m.Workspace(k.OrgID).User(ctx, named); err != nil {
-				if papermem.ErrorCode(err) == papermem.ENOTFOUND {
-					return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
-				}
+			u, err := s.m.Workspace(k.OrgID).User(ctx, named)
+			if papermem.ErrorCode(err) == papermem.ENOTFOUND {
+				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
+			}
+			if err != nil {
 				return nil, err
+			}
+			if u.Disabled {
+				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is disabled.", named)
 			}
 			p.user = named
 		}
@@ -174,10 +181,15 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 	if err != nil {
 		return nil, err
 	}
+	sess := &papermem.Session{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Version: c.SessionVersion,
+		ExpiresAt: c.ExpiresAt.Time}
+	if _, err := s.m.AuthenticateSession(ctx, *sess); err != nil {
+		return nil, err
+	}
 	if named != "" && named != c.UserID {
 		return nil, papermem.Errorf(papermem.EFORBIDDEN, "A session token cannot act for another user.")
 	}
-	return &principal{org: c.OrgID, user: c.UserID, cred: credSession}, nil
+	return &principal{org: c.OrgID, user: c.UserID, cred: credSession, session: sess}, nil
 }
 
 // devPrincipal trusts the developer headers, from loopback clients only.
@@ -212,11 +224,13 @@ type claims struct {
 	OrgID  string `json:"org_id"`
 	Name   string `json:"name"`
 	Email  string `json:"email"`
+	// SessionVersion is the user's session version at issue; absent means 0.
+	SessionVersion int64 `json:"session_version"`
 	jwt.RegisteredClaims
 }
 
 // issueToken signs a session token for u, valid for its workspace's TTL.
-func (s *server) issueToken(ctx context.Context, u *papermem.User) (*tokenResponse, error) {
+func (s *server) issueToken(ctx context.Context, u *papermem.User) (*api.TokenResponse, error) {
 	secret, err := s.jwtSecret(ctx)
 	if err != nil {
 		return nil, err
@@ -227,7 +241,7 @@ func (s *server) issueToken(ctx context.Context, u *papermem.User) (*tokenRespon
 	}
 	ttl := rec.TokenTTL()
 	now := s.now()
-	c := claims{UserID: u.UserID, OrgID: u.OrgID, Name: u.Name, Email: u.Email,
+	c := claims{UserID: u.UserID, OrgID: u.OrgID, Name: u.Name, Email: u.Email, SessionVersion: u.SessionVersion,
 		RegisteredClaims: jwt.RegisteredClaims{
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
@@ -237,11 +251,12 @@ func (s *server) issueToken(ctx context.Context, u *papermem.User) (*tokenRespon
 	if err != nil {
 		return nil, err
 	}
-	return &tokenResponse{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(ttl / time.Second), User: *u}, nil
+	return &api.TokenResponse{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(ttl / time.Second), User: *u}, nil
 }
 
 // parseToken verifies a session token: HS256 only, signed with our secret,
-// not expired.
+// not expired, with an id (jti). Whether its user still stands is
+// AuthenticateSession's business.
 func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 	secret, err := s.jwtSecret(ctx)
 	if err != nil {
@@ -251,34 +266,32 @@ func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 	_, err = jwt.ParseWithClaims(tok, &c, func(*jwt.Token) (any, error) { return secret, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithTimeFunc(s.now))
-	if err != nil || c.UserID == "" || !papermem.ValidWorkspaceID(c.OrgID) {
+	if err != nil || c.UserID == "" || c.ID == "" || !papermem.ValidWorkspaceID(c.OrgID) {
 		return nil, errBadToken
 	}
 	return &c, nil
 }
 
-// signupRequest creates an account and its workspace.
-type signupRequest struct {
-	Email         string `json:"email" required:"true" doc:"unique on the platform, compared case-insensitively"`
-	Password      string `json:"password" required:"true" doc:"8 to 72 bytes; stored only as a bcrypt hash"`
-	Name          string `json:"name" doc:"display name; default empty"`
-	OrgID         string `json:"org_id" doc:"id of the new workspace, ^[a-z0-9][a-z0-9_-]{2,63}$; default a fresh id. An existing id is refused (400 invalid_workspace): users join a workspace through the admin route."`
-	WorkspaceName string `json:"workspace_name" doc:"display name of the new workspace"`
+// limitAuth applies the per-address limit of signup, login and password
+// change.
+func (s *server) limitAuth(w http.ResponseWriter, r *http.Request) error {
+	return limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit })
 }
 
-// tokenResponse answers signup and login.
-type tokenResponse struct {
-	AccessToken string        `json:"access_token" doc:"session token (JWT, HS256) for Authorization: Bearer"`
-	TokenType   string        `json:"token_type" doc:"always bearer"`
-	ExpiresIn   int           `json:"expires_in" doc:"seconds until the token expires: the workspace's token TTL"`
-	User        papermem.User `json:"user"`
+// writeToken answers with a fresh session token for u.
+func (s *server) writeToken(w http.ResponseWriter, r *http.Request, status int, u *papermem.User) error {
+	tok, err := s.issueToken(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, status, tok)
 }
 
 func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
-	var req signupRequest
+	var req api.SignupRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
@@ -288,24 +301,14 @@ func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusCreated, tok)
-}
-
-// loginRequest exchanges an email and password for a session token.
-type loginRequest struct {
-	Email    string `json:"email" required:"true"`
-	Password string `json:"password" required:"true"`
+	return s.writeToken(w, r, http.StatusCreated, u)
 }
 
 func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
-	if err := limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit }); err != nil {
+	if err := s.limitAuth(w, r); err != nil {
 		return err
 	}
-	var req loginRequest
+	var req api.LoginRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
@@ -313,17 +316,7 @@ func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, err := s.issueToken(r.Context(), u)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, tok)
-}
-
-// meResponse is the current user.
-type meResponse struct {
-	papermem.User
-	IsFounder bool `json:"is_founder" doc:"whether the account has founder access"`
+	return s.writeToken(w, r, http.StatusOK, u)
 }
 
 func (s *server) handleMe(w http.ResponseWriter, r *http.Request) error {
@@ -335,17 +328,12 @@ func (s *server) handleMe(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	return writeJSON(w, http.StatusOK, meResponse{User: *u, IsFounder: s.isFounder(r.Context(), p)})
-}
-
-// adminMeResponse says whether the caller is a founder.
-type adminMeResponse struct {
-	IsFounder bool `json:"is_founder" doc:"false without a credential, with an invalid one, or for ordinary users"`
+	return writeJSON(w, http.StatusOK, api.MeResponse{User: *u, IsFounder: s.isFounder(r.Context(), p)})
 }
 
 // handleAdminMe reads an optional credential and never fails.
 func (s *server) handleAdminMe(w http.ResponseWriter, r *http.Request) error {
-	var res adminMeResponse
+	var res api.AdminMeResponse
 	if r.Header.Get("Authorization") != "" {
 		if p, err := s.authenticate(r, bearer); err == nil {
 			res.IsFounder = s.isFounder(r.Context(), p)
@@ -357,15 +345,15 @@ func (s *server) handleAdminMe(w http.ResponseWriter, r *http.Request) error {
 }
 
 var (
-	signupOp = op{tag: "auth", summary: "Create an account and its workspace", req: signupRequest{},
-		resp: tokenResponse{}, status: http.StatusCreated, errs: []int{http.StatusTooManyRequests},
+	signupOp = op{tag: "auth", summary: "Create an account and its workspace", req: api.SignupRequest{},
+		resp: api.TokenResponse{}, status: http.StatusCreated, errs: []int{http.StatusTooManyRequests},
 		notes: "The new user is the workspace's owner. Duplicate email: 400 duplicate_email; invalid or existing org_id: 400 invalid_workspace; other bad input: 400 invalid_input. Limited per client address."}
-	loginOp = op{tag: "auth", summary: "Exchange an email and password for a session token", req: loginRequest{},
-		resp: tokenResponse{}, errs: []int{http.StatusTooManyRequests},
+	loginOp = op{tag: "auth", summary: "Exchange an email and password for a session token", req: api.LoginRequest{},
+		resp: api.TokenResponse{}, errs: []int{http.StatusTooManyRequests},
 		notes: "Wrong email or password: 401 with the same message either way. Limited per client address."}
-	meOp = op{tag: "auth", summary: "The current user", resp: meResponse{},
+	meOp = op{tag: "auth", summary: "The current user", resp: api.MeResponse{},
 		notes: "Needs a session token (an API key is 401)."}
-	adminMeOp = op{tag: "admin", summary: "Whether the caller has founder access", resp: adminMeResponse{},
+	adminMeOp = op{tag: "admin", summary: "Whether the caller has founder access", resp: api.AdminMeResponse{},
 		notes: "Public: reads an optional bearer credential and never fails; anything but a valid credential of a founder account answers false."}
 )
 

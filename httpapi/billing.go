@@ -5,19 +5,15 @@ import (
 	"strings"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
-// checkoutRequest starts a move to a plan.
-type checkoutRequest struct {
-	Plan string `json:"plan" required:"true" doc:"starter, team or enterprise, or Starter Tier, Team Tier, Enterprise Tier; any case. Unknown: 400 unknown_plan"`
-}
-
-var checkoutOp = op{tag: "billing", summary: "Start a checkout for a plan", req: checkoutRequest{}, resp: papermem.CheckoutResult{},
+var checkoutOp = op{tag: "billing", summary: "Start a checkout for a plan", req: api.CheckoutRequest{}, resp: papermem.CheckoutResult{},
 	errs:  []int{http.StatusBadGateway},
 	notes: "A free plan is activated at once: {free:true, plan, account}. A paid plan creates a pending checkout: {free:false, plan, amount_cents, amount (\"49.00\"), currency, checkout_id, status:\"pending\", provider:{name, order_id, key_id}}; the plan changes only when the checkout is confirmed. Amounts are integer cents. Without a configured payment provider (PAPERMEM_PAYMENT_SECRET) a paid plan is 502 upstream_failed."}
 
 func (s *server) handleCheckout(w http.ResponseWriter, r *http.Request) error {
-	var req checkoutRequest
+	var req api.CheckoutRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
@@ -31,19 +27,12 @@ func (s *server) handleCheckout(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, res)
 }
 
-// confirmRequest settles a checkout.
-type confirmRequest struct {
-	CheckoutID string  `json:"checkout_id" required:"true" doc:"from POST /v1/billing/checkout; another workspace's checkout is 404"`
-	PaymentID  *string `json:"payment_id" doc:"the provider's payment id"`
-	Signature  *string `json:"signature" doc:"hex(HMAC-SHA256(checkout_id + \"|\" + payment_id, PAPERMEM_PAYMENT_SECRET)) for the built-in provider"`
-}
-
-var confirmCheckoutOp = op{tag: "billing", summary: "Confirm a checkout's payment", req: confirmRequest{}, resp: papermem.Confirmation{},
+var confirmCheckoutOp = op{tag: "billing", summary: "Confirm a checkout's payment", req: api.ConfirmRequest{}, resp: papermem.Confirmation{},
 	errs:  []int{http.StatusNotFound, http.StatusBadGateway},
 	notes: "The signature is verified in constant time. Valid: the plan is activated and the checkout's one invoice written → {paid:true, status:\"paid\", invoice, account}; confirming again changes nothing and answers the same. Missing or invalid signature: nothing changes → {paid:false, status:\"failed\", account} (200; the checkout stays pending and can still be confirmed)."}
 
 func (s *server) handleConfirmCheckout(w http.ResponseWriter, r *http.Request) error {
-	var req confirmRequest
+	var req api.ConfirmRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // FuzzDecode feeds arbitrary bodies to the JSON decoding of every request
@@ -15,27 +16,29 @@ func FuzzDecode(f *testing.F) {
 		`{"papers":[{"doi":"10.1/x"},{"title":"y"}]}`,
 		`{"text":"t","metadata":{"a":[1,{"b":null}]},"tags":["x"]}`,
 		`{"email":"a@b.c","password":"12345678","org_id":"abc"}`,
+		`{"current_password":"12345678","new_password":"87654321"}`,
 		`{"question": 1e999}`, `{"budget_tokens": 1.5}`, `{"year": -1}`, `{"a":"\ud800"}`,
 		`{}`, `{`, `}`, `[]`, `null`, `"s"`, `{"x":1} {"y":2}`, "\xff\xfe{}", `{"question":"q"}   `,
 	} {
 		f.Add([]byte(seed))
 	}
 	targets := []func() any{
-		func() any { return &recallRequest{} },
-		func() any { return &paperRequest{} },
-		func() any { return &batchRequest{} },
-		func() any { return &analysisRequest{} },
-		func() any { return &rememberRequest{} },
-		func() any { return &userRecallRequest{} },
-		func() any { return &signupRequest{} },
-		func() any { return &loginRequest{} },
-		func() any { return &createWorkspaceRequest{} },
-		func() any { return &createKeyRequest{} },
+		func() any { return &api.RecallRequest{} },
+		func() any { return &api.PaperRequest{} },
+		func() any { return &api.BatchRequest{} },
+		func() any { return &api.AnalysisRequest{} },
+		func() any { return &api.RememberRequest{} },
+		func() any { return &api.UserRecallRequest{} },
+		func() any { return &api.SignupRequest{} },
+		func() any { return &api.LoginRequest{} },
+		func() any { return &api.PasswordRequest{} },
+		func() any { return &api.CreateWorkspaceRequest{} },
+		func() any { return &api.CreateKeyRequest{} },
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, target := range targets {
 			v := target()
-			err := decodeJSON(body, v)
+			err := api.DecodeJSON(body, v)
 			if err == nil {
 				continue
 			}
@@ -46,11 +49,11 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("decode %q: empty message", body)
 			}
 		}
-		var r recallRequest
-		if decodeJSON(body, &r) == nil {
+		var r api.RecallRequest
+		if api.DecodeJSON(body, &r) == nil {
 			// A decoded request converts without panicking.
-			if _, err := r.toLibrary(); err != nil && papermem.ErrorCode(err) != papermem.EINVALID {
-				t.Fatalf("toLibrary: %v", err)
+			if _, err := r.Input(); err != nil && papermem.ErrorCode(err) != papermem.EINVALID {
+				t.Fatalf("Input: %v", err)
 			}
 		}
 	})

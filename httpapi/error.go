@@ -7,50 +7,30 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // This file is the only one that knows HTTP status codes of errors.
 
-// apiCode is what an error becomes on the wire.
-type apiCode struct {
-	status int
-	code   string
-}
-
-// Error codes that exist only at the HTTP layer.
-const (
-	codeRateLimited      = "rate_limited"
-	codeMethodNotAllowed = "method_not_allowed"
-)
-
-// codes maps papermem error codes (and the HTTP layer's own) to a status
-// and the API's snake_case code.
-var codes = map[string]apiCode{
-	papermem.EINVALID:      {http.StatusBadRequest, "invalid_input"},
-	papermem.EUNKNOWNPLAN:  {http.StatusBadRequest, "unknown_plan"},
-	papermem.ECONFLICT:     {http.StatusBadRequest, "invalid_input"},
-	papermem.ENOTFOUND:     {http.StatusNotFound, "not_found"},
-	papermem.EUNAUTHORIZED: {http.StatusUnauthorized, "unauthorized"},
-	papermem.EFORBIDDEN:    {http.StatusForbidden, "forbidden"},
-	papermem.ETOOLARGE:     {http.StatusRequestEntityTooLarge, "payload_too_large"},
-	papermem.EUNSUPPORTED:  {http.StatusUnsupportedMediaType, "unsupported_format"},
-	papermem.EUPSTREAM:     {http.StatusBadGateway, "upstream_failed"},
-	papermem.EUNAVAILABLE:  {http.StatusServiceUnavailable, "unavailable"},
-	papermem.ENOSPACE:      {http.StatusInsufficientStorage, "insufficient_storage"},
-	papermem.EINTERNAL:     {http.StatusInternalServerError, "internal"},
-	codeRateLimited:        {http.StatusTooManyRequests, "rate_limited"},
-	codeMethodNotAllowed:   {http.StatusMethodNotAllowed, "method_not_allowed"},
-}
-
-// refinements give errors that carry a sentinel their own API code, with
-// the status of their papermem code.
-var refinements = []struct {
-	target error
-	code   string
-}{
-	{papermem.ErrDuplicateEmail, "duplicate_email"},
-	{papermem.ErrWorkspaceID, "invalid_workspace"},
-	{errNoUser, "missing_user_id"},
+// statuses maps the API's error codes to HTTP statuses; an unknown code is
+// 500.
+var statuses = map[string]int{
+	api.CodeInvalidInput:        http.StatusBadRequest,
+	api.CodeUnknownPlan:         http.StatusBadRequest,
+	api.CodeDuplicateEmail:      http.StatusBadRequest,
+	api.CodeInvalidWorkspace:    http.StatusBadRequest,
+	api.CodeMissingUserID:       http.StatusBadRequest,
+	api.CodeNotFound:            http.StatusNotFound,
+	api.CodeUnauthorized:        http.StatusUnauthorized,
+	api.CodeForbidden:           http.StatusForbidden,
+	api.CodePayloadTooLarge:     http.StatusRequestEntityTooLarge,
+	api.CodeUnsupportedFormat:   http.StatusUnsupportedMediaType,
+	api.CodeUpstreamFailed:      http.StatusBadGateway,
+	api.CodeUnavailable:         http.StatusServiceUnavailable,
+	api.CodeInsufficientStorage: http.StatusInsufficientStorage,
+	api.CodeInternal:            http.StatusInternalServerError,
+	api.CodeRateLimited:         http.StatusTooManyRequests,
+	api.CodeMethodNotAllowed:    http.StatusMethodNotAllowed,
 }
 
 // retryAfterUnavailable is the Retry-After (seconds) of a 503: the write
@@ -64,45 +44,26 @@ type rateLimitError struct{ retryAfter time.Duration }
 func (e *rateLimitError) Error() string { return "rate limit exceeded" }
 
 var (
-	errMethodNotAllowed = &papermem.Error{Code: codeMethodNotAllowed, Message: "This method is not allowed on this route."}
+	errMethodNotAllowed = &papermem.Error{Code: api.CodeMethodNotAllowed, Message: "This method is not allowed on this route."}
 	errDraining         = &papermem.Error{Code: papermem.EUNAVAILABLE, Message: "The server is shutting down; retry shortly."}
-	errNoUser           = errors.New("no user id")
-	errMissingUser      = &papermem.Error{Code: papermem.EINVALID, Err: errNoUser,
-		Message: "This operation needs a user id: use a session token, or send X-User-Id with an API key."}
 )
-
-// errorBody is the body of every error response.
-type errorBody struct {
-	Error errorDetail `json:"error"`
-}
-
-type errorDetail struct {
-	Code    string `json:"code" doc:"snake_case error code, e.g. invalid_input, unauthorized, not_found, rate_limited"`
-	Message string `json:"message" doc:"a human sentence saying what went wrong"`
-}
 
 // statusOf returns the status and API code of err.
 func statusOf(err error) (int, string) {
 	var rl *rateLimitError
 	var tooBig *http.MaxBytesError
-	code := papermem.ErrorCode(err)
+	code := api.Code(err)
 	switch {
 	case errors.As(err, &rl):
-		code = codeRateLimited
+		code = api.CodeRateLimited
 	case errors.As(err, &tooBig):
-		code = papermem.ETOOLARGE
+		code = api.CodePayloadTooLarge
 	}
-	c, ok := codes[code]
+	status, ok := statuses[code]
 	if !ok {
-		c = codes[papermem.EINTERNAL]
+		status, code = http.StatusInternalServerError, api.CodeInternal
 	}
-	for _, rf := range refinements {
-		if errors.Is(err, rf.target) {
-			c.code = rf.code
-			break
-		}
-	}
-	return c.status, c.code
+	return status, code
 }
 
 // writeError writes err as {"error":{"code","message"}} with its status.
@@ -129,5 +90,5 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case status == http.StatusBadGateway:
 		s.log.WarnContext(r.Context(), "upstream failed", keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyErr, err)
 	}
-	writeJSON(w, status, errorBody{errorDetail{Code: code, Message: msg}})
+	writeJSON(w, status, api.ErrorBody{Error: api.ErrorDetail{Code: code, Message: msg}})
 }

@@ -4,64 +4,25 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
-// stepRequest is one step of a session. Args are kept byte for byte, so
-// large numbers survive.
-type stepRequest struct {
-	Agent     string          `json:"agent" doc:"the agent that acted"`
-	Tool      string          `json:"tool" doc:"the tool it called"`
-	Args      json.RawMessage `json:"args" doc:"the tool's arguments, any JSON value"`
-	ResultRef string          `json:"result_ref" doc:"where the result is kept, free text"`
-}
-
-// exportRequest is a session's export record.
-type exportRequest struct {
-	SessionID      string                     `json:"session_id" doc:"absent or empty: a new id is generated and returned"`
-	UserID         string                     `json:"user_id" doc:"who ran the session; defaults to the credential's user, and must equal it when both are given (else 403)"`
-	CreatedAt      string                     `json:"created_at" doc:"ISO-8601 date or time; absent means now (re-exported: the first export's time)"`
-	Steps          []stepRequest              `json:"steps" doc:"in order, at most 10000"`
-	RecalledPapers []string                   `json:"recalled_papers" doc:"DOIs; linked to the session like POST /v1/sessions/link (unknown ones become paper stubs)"`
-	RecalledClaims []int64                    `json:"recalled_claims" doc:"node ids; kept in the record, and linked when they name a node of this workspace"`
-	Metadata       map[string]json.RawMessage `json:"metadata" doc:"free JSON object; metadata.domain (a string) counts among the user's domains"`
-}
-
-var exportSessionOp = op{tag: "export", summary: "Write a session's export record", req: exportRequest{},
+var exportSessionOp = op{tag: "export", summary: "Write a session's export record", req: api.ExportRequest{},
 	resp: papermem.Exported{},
 	notes: "One record per session: exporting a session again replaces its record (links only accumulate). " +
 		"The record is {session_id, user_id, org_id, created_at, steps, recalled_papers (normalised), recalled_claims, metadata}. " +
 		"Unlike POST /v1/sessions/link, an unknown claim id is not an error: the record keeps it and only existing claims are linked."}
 
 func (s *server) handleExportSession(w http.ResponseWriter, r *http.Request) error {
-	var req exportRequest
+	var req api.ExportRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	user := principalFrom(r.Context()).user
-	switch {
-	case user == "":
-		user = req.UserID
-	case req.UserID != "" && req.UserID != user:
-		return papermem.Errorf(papermem.EFORBIDDEN, "user_id names another user than the credential's.")
-	}
-	rec := papermem.SessionRecord{SessionID: req.SessionID, UserID: user, CreatedAt: req.CreatedAt,
-		RecalledPapers: req.RecalledPapers, RecalledClaims: req.RecalledClaims}
-	rec.Steps = make([]papermem.Step, len(req.Steps))
-	for i, st := range req.Steps {
-		rec.Steps[i] = papermem.Step{Agent: st.Agent, Tool: st.Tool, ResultRef: st.ResultRef}
-		if st.Args != nil {
-			rec.Steps[i].Args = st.Args
-		}
-	}
-	if req.Metadata != nil {
-		rec.Metadata = make(map[string]any, len(req.Metadata))
-		for k, v := range req.Metadata {
-			rec.Metadata[k] = v
-		}
+	rec, err := req.Record(principalFrom(r.Context()).user)
+	if err != nil {
+		return err
 	}
 	res, err := s.workspace(r).ExportSession(r.Context(), rec)
 	if err != nil {
@@ -153,27 +114,11 @@ func exportQuery(r *http.Request) (papermem.ExportQuery, error) {
 	v := r.URL.Query()
 	q := papermem.ExportQuery{SessionID: v.Get("session_id")}
 	var err error
-	if q.Since, err = timeParam("since", v.Get("since"), false); err != nil {
+	if q.Since, err = api.TimeParam("since", v.Get("since"), false); err != nil {
 		return q, err
 	}
-	if q.Until, err = timeParam("until", v.Get("until"), true); err != nil {
+	if q.Until, err = api.TimeParam("until", v.Get("until"), true); err != nil {
 		return q, err
 	}
 	return q, nil
-}
-
-// timeParam parses an optional ISO-8601 date or time. A bare date as an
-// upper bound means the last millisecond of that day.
-func timeParam(name, v string, upper bool) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := papermem.ParseTime(v)
-	if err != nil {
-		return time.Time{}, papermem.Errorf(papermem.EINVALID, "%s: %s", name, papermem.ErrorMessage(err))
-	}
-	if upper && len(strings.TrimSpace(v)) == len("2006-01-02") {
-		t = t.Add(24*time.Hour - time.Millisecond)
-	}
-	return t, nil
 }

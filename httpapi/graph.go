@@ -5,16 +5,10 @@ import (
 	"strconv"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
-// linkRequest links a session to papers and claims.
-type linkRequest struct {
-	SessionID string   `json:"session_id" required:"true" doc:"1 to 128 letters, digits or . _ : @ + -, starting with a letter or digit"`
-	Papers    []string `json:"papers" doc:"DOIs (normalised); a DOI the workspace does not hold is recorded as a paper stub"`
-	Claims    []int64  `json:"claims" doc:"node ids from recall; each must be a node of this workspace (not a per-user memory), else 400"`
-}
-
-var linkSessionOp = op{tag: "graph", summary: "Link a session to the papers and claims it used", req: linkRequest{},
+var linkSessionOp = op{tag: "graph", summary: "Link a session to the papers and claims it used", req: api.LinkRequest{},
 	resp: papermem.SessionLinks{},
 	notes: "Creates the session on first use; its owner is the first user id that links or exports it (the session token's user, or X-User-Id with an API key). " +
 		"Idempotent: existing links are kept and re-linking answers the same counts (linked_papers and linked_claims count the distinct papers and claims of the request). " +
@@ -22,7 +16,7 @@ var linkSessionOp = op{tag: "graph", summary: "Link a session to the papers and 
 		"An unknown claim id is 400 and nothing is written. At most 1000 papers and 1000 claims a request."}
 
 func (s *server) handleLinkSession(w http.ResponseWriter, r *http.Request) error {
-	var req linkRequest
+	var req api.LinkRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
@@ -99,19 +93,14 @@ func hopsOf(r *http.Request) (int, error) {
 	return n, nil
 }
 
-// materializeRequest sets the relatedness threshold.
-type materializeRequest struct {
-	Threshold *float64 `json:"threshold" doc:"least Jaccard index of two sessions' paper sets for a related edge, in (0, 1]; null or absent means 0.2"`
-}
-
-var materializeOp = op{tag: "graph", summary: "Recompute the related edges between sessions", req: materializeRequest{},
+var materializeOp = op{tag: "graph", summary: "Recompute the related edges between sessions", req: api.MaterializeRequest{},
 	resp: papermem.MaterializeResult{},
 	notes: "The body is optional. Afterwards two sessions share a related edge exactly when the Jaccard index of their paper sets is at least the threshold; the edge weighs that index. " +
 		"Idempotent: a second run creates nothing (related_edges_created counts new edges only); edges now below the threshold are removed and changed ones re-weighted. " +
 		"Candidate pairs come from an inverted index paper → sessions, never from all pairs; a paper linked by more than 1000 sessions does not create pairs on its own."}
 
 func (s *server) handleMaterialize(w http.ResponseWriter, r *http.Request) error {
-	var req materializeRequest
+	var req api.MaterializeRequest
 	if err := s.decodeOptional(w, r, &req); err != nil {
 		return err
 	}

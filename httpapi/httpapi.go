@@ -21,7 +21,7 @@ import (
 // Defaults used when the corresponding Config field is zero.
 const (
 	DefaultMaxBodyBytes  = 16 << 20 // largest JSON request body
-	DefaultAuthRateLimit = 20       // signup and login attempts a minute per client address
+	DefaultAuthRateLimit = 20       // signup, login and password-change attempts a minute per client address
 )
 
 // ServiceName is what GET / reports as the service.
@@ -47,8 +47,9 @@ type Config struct {
 	// credential. Zero means the limit of the workspace's plan.
 	RateLimit int
 
-	// AuthRateLimit is the number of signup and login attempts a minute
-	// allowed to each client address. Zero means DefaultAuthRateLimit.
+	// AuthRateLimit is the number of signup, login and password-change
+	// attempts a minute allowed to each client address. Zero means
+	// DefaultAuthRateLimit.
 	AuthRateLimit int
 
 	// MaxBodyBytes caps a JSON request body. Zero means DefaultMaxBodyBytes.
@@ -75,7 +76,9 @@ type server struct {
 	router   *mux.Router
 	founders map[string]bool
 	rates    *limiters // per credential
-	auths    *limiters // per client address on signup and login
+	auths    *limiters // per client address on signup, login and password change
+	mcp      http.Handler
+	mcpLimit int64
 
 	secretMu sync.Mutex
 	secret   []byte
@@ -167,6 +170,7 @@ func newServer(m *papermem.Memory, cfg Config) *server {
 	s.started = s.now()
 	s.secret = cfg.JWTSecret
 	s.rates = newLimiters()
+	s.mcp = s.newMCPHandler()
 	s.auths = newLimiters()
 	s.router = mux.NewRouter().UseEncodedPath()
 	s.router.NotFoundHandler = s.adapt(func(w http.ResponseWriter, r *http.Request) error {

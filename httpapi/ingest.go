@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // Upload limits beyond the file itself.
@@ -17,29 +18,15 @@ const (
 	uploadMemory = 1 << 20
 )
 
-// formatsResponse lists what POST /v1/ingest reads.
-type formatsResponse struct {
-	Formats      []papermem.IngestFormat `json:"formats"`
-	MaxFileBytes int64                   `json:"max_file_bytes" doc:"largest file accepted; larger uploads are 413"`
-}
-
 var ingestFormatsOp = op{tag: "ingest", summary: "The file formats ingestion reads and the maximum file size",
-	resp:  formatsResponse{},
+	resp:  api.FormatsResponse{},
 	notes: "Formats: markdown (.md, .markdown), text (.txt, .text, .log), csv (.csv, .tsv), json (.json), pdf (.pdf), xlsx (.xlsx), docx (.docx). max_file_bytes defaults to 25 MiB (PAPERMEM_MAX_UPLOAD_BYTES)."}
 
 func (s *server) handleIngestFormats(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, formatsResponse{Formats: papermem.IngestFormats(), MaxFileBytes: s.m.MaxIngestBytes()})
+	return writeJSON(w, http.StatusOK, api.FormatsResponse{Formats: papermem.IngestFormats(), MaxFileBytes: s.m.MaxIngestBytes()})
 }
 
-// ingestForm documents the multipart/form-data fields of POST /v1/ingest.
-type ingestForm struct {
-	File   string `json:"file" format:"binary" required:"true" doc:"the file; its name's extension selects the format"`
-	Domain string `json:"domain" doc:"topic area stored with the file's spans, used to filter recall"`
-	DOI    string `json:"doi" doc:"store the file as the full text of the paper with this DOI (created or updated)"`
-	Title  string `json:"title" doc:"title to store instead of the one found in the file"`
-}
-
-var ingestOp = op{tag: "ingest", summary: "Add a file to memory", req: ingestForm{}, reqType: "multipart/form-data",
+var ingestOp = op{tag: "ingest", summary: "Add a file to memory", req: api.IngestForm{}, reqType: "multipart/form-data",
 	resp: papermem.IngestReport{}, status: http.StatusCreated, errs: []int{http.StatusUnsupportedMediaType},
 	notes: "A multipart/form-data body with one part named file (with a filename) and optional text fields domain, doi and title, in any order. " +
 		"A file that carries a DOI (the doi field, or one in its metadata, first page or a top-level \"doi\" field) becomes or updates the paper with that DOI: " +

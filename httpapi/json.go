@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // decode reads the JSON object in r's body into v. The body is capped at
@@ -42,62 +42,7 @@ func (s *server) decodeBody(w http.ResponseWriter, r *http.Request, v any, optio
 		}
 		return papermem.Errorf(papermem.EINVALID, "The request body must be a JSON object.")
 	}
-	return decodeJSON(body, v)
-}
-
-// decodeJSON decodes one JSON object from body into v.
-func decodeJSON(body []byte, v any) error {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return papermem.Errorf(papermem.EINVALID, "The request body must be a JSON object.")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
-	}
-	if dec.More() {
-		return papermem.Errorf(papermem.EINVALID, "The request body must hold exactly one JSON object.")
-	}
-	return nil
-}
-
-// jsonError turns a decoding error into an EINVALID that names the field.
-func jsonError(err error) error {
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
-	switch {
-	case errors.As(err, &typeErr):
-		field := typeErr.Field
-		if field == "" {
-			field = "body"
-		}
-		return papermem.Errorf(papermem.EINVALID, "Field %s must be %s, not %s.", field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
-	case errors.As(err, &syntaxErr):
-		return papermem.Errorf(papermem.EINVALID, "Malformed JSON at byte %d.", syntaxErr.Offset)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return papermem.Errorf(papermem.EINVALID, "Malformed JSON: the body ends too early.")
-	}
-	return papermem.Errorf(papermem.EINVALID, "Malformed JSON: %s.", strings.TrimPrefix(err.Error(), "json: "))
-}
-
-// jsonKind names a Go kind as a JSON type.
-func jsonKind(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	case "map", "struct":
-		return "an object"
-	case "float32", "float64":
-		return "a number"
-	}
-	if strings.HasPrefix(kind, "int") || strings.HasPrefix(kind, "uint") {
-		return "an integer"
-	}
-	return fmt.Sprintf("of type %s", kind)
+	return api.DecodeJSON(body, v)
 }
 
 // Header values of every JSON response, set by assigning to the header

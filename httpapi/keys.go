@@ -4,19 +4,15 @@ import (
 	"net/http"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
-// createKeyRequest names a new API key.
-type createKeyRequest struct {
-	Name string `json:"name" doc:"label of the key, at most 100 characters; default \"default\""`
-}
-
-var createAPIKeyOp = op{tag: "account", summary: "Create an API key", req: createKeyRequest{},
+var createAPIKeyOp = op{tag: "account", summary: "Create an API key", req: api.CreateKeyRequest{},
 	resp: papermem.NewAPIKey{}, status: http.StatusCreated,
 	notes: "The body may be empty. key is the value, pm_ followed by 43 URL-safe characters, shown this once: only its SHA-256 hash is kept. The key is bound to the caller's workspace."}
 
 func (s *server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request) error {
-	var req createKeyRequest
+	var req api.CreateKeyRequest
 	if err := s.decodeOptional(w, r, &req); err != nil {
 		return err
 	}
@@ -27,27 +23,17 @@ func (s *server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request) erro
 	return writeJSON(w, http.StatusCreated, k)
 }
 
-// apiKeysResponse lists the workspace's keys.
-type apiKeysResponse struct {
-	APIKeys []papermem.APIKey `json:"api_keys"`
-}
-
-var apiKeysOp = op{tag: "account", summary: "The workspace's API keys, without values", resp: apiKeysResponse{}}
+var apiKeysOp = op{tag: "account", summary: "The workspace's API keys, without values", resp: api.ApiKeysResponse{}}
 
 func (s *server) handleAPIKeys(w http.ResponseWriter, r *http.Request) error {
 	keys, err := s.workspace(r).APIKeys(r.Context())
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, apiKeysResponse{APIKeys: keys})
+	return writeJSON(w, http.StatusOK, api.ApiKeysResponse{APIKeys: keys})
 }
 
-// revokedResponse names the revoked key.
-type revokedResponse struct {
-	Revoked string `json:"revoked"`
-}
-
-var revokeAPIKeyOp = op{tag: "account", summary: "Revoke an API key", resp: revokedResponse{},
+var revokeAPIKeyOp = op{tag: "account", summary: "Revoke an API key", resp: api.RevokedResponse{},
 	errs:  []int{http.StatusNotFound},
 	notes: "The key fails with 401 from the next request on. Unknown key, or another workspace's: 404."}
 
@@ -59,5 +45,5 @@ func (s *server) handleRevokeAPIKey(w http.ResponseWriter, r *http.Request) erro
 	if err := s.workspace(r).RevokeAPIKey(r.Context(), id); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, revokedResponse{Revoked: id})
+	return writeJSON(w, http.StatusOK, api.RevokedResponse{Revoked: id})
 }

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // op describes a route for the OpenAPI document. Request and response
@@ -48,10 +49,11 @@ Conventions (choices where the contract is silent):
 - Bodies are JSON objects (UTF-8). Unknown fields are ignored; malformed JSON, trailing data, wrong types and empty required strings are 400 invalid_input. JSON bodies are capped (default 16 MiB) → 413 payload_too_large.
 - Every error is {"error":{"code","message"}} with codes invalid_input, duplicate_email, invalid_workspace, unknown_plan, missing_user_id (400), unauthorized (401), forbidden (403), not_found (404), method_not_allowed (405), payload_too_large (413), unsupported_format (415), rate_limited (429), internal (500, no internals), upstream_failed (502), unavailable (503, with Retry-After), insufficient_storage (507).
 - Writes run one at a time in arrival order (those waiting together share a commit); reads never wait for them. A write that cannot get its turn (the queue of PAPERMEM_WRITE_QUEUE writes is full, or it waited PAPERMEM_WRITE_WAIT) is 503 unavailable with Retry-After: 1 and changed nothing; so is any request while the server shuts down (requests in flight finish). A write the disk has no room for is 507 insufficient_storage and stored nothing; writes succeed again once there is room, without a restart. Every acknowledged write is durable against a crash of the process (PAPERMEM_SYNC=full: against power loss too).
-- Credentials: Authorization: Bearer <API key or session token>. API keys start with "pm_"; session tokens are HS256 JWTs with claims user_id, org_id, name, email, exp, iat, jti, valid for the workspace's token TTL (default 24 h). Every call is scoped to the credential's workspace; another workspace's data is never visible (404 or empty).
+- Credentials: Authorization: Bearer <API key or session token>. API keys start with "pm_"; session tokens are HS256 JWTs with claims user_id, org_id, name, email, exp, iat, jti and session_version, valid for the workspace's token TTL (default 24 h). Every call is scoped to the credential's workspace; another workspace's data is never visible (404 or empty).
+- A session token stands only while its user does: on every route, a token naming no user, a user of another workspace or a disabled user, a token ended by logout, and a token from before the user's logout-all, password change or disabling are 401 unauthorized, at once on every server sharing the database. An API key created by a user stops (401) while that user is disabled.
 - Per-user operations take the user from the session token, or from X-User-Id sent with an API key (the user must belong to the key's workspace, else 403). A session token naming another user in X-User-Id is 403.
 - Developer headers X-Dev-Org-Id and X-Dev-User-Id are accepted on memory routes only, only when the server runs with PAPERMEM_DEV_AUTH=1, and only from loopback clients; the server refuses to start with them on a non-loopback address. A developer user id is not checked against the workspace's users.
-- Rate limits: a token bucket per credential holding the plan's requests a minute ({plan_limits}; PAPERMEM_RATE_LIMIT overrides), and per client address on signup and login ({auth_limit} a minute; PAPERMEM_AUTH_RATE_LIMIT overrides). Limited responses carry X-RateLimit-Limit and X-RateLimit-Remaining; a 429 also Retry-After (seconds).
+- Rate limits: a token bucket per credential holding the plan's requests a minute ({plan_limits}; PAPERMEM_RATE_LIMIT overrides), and per client address on signup, login and password change ({auth_limit} a minute; PAPERMEM_AUTH_RATE_LIMIT overrides). Limited responses carry X-RateLimit-Limit and X-RateLimit-Remaining; a 429 also Retry-After (seconds).
 - DOIs are normalised (trimmed, "doi:" and "https://doi.org/" stripped, lower-cased) and accepted in paths with raw or %2F-encoded slashes.
 - Times are RFC 3339 strings in UTC with milliseconds.`
 
@@ -67,6 +69,7 @@ var pathParamDocs = map[string]string{
 	"key":     "the memory's key (percent-encoded when it holds reserved characters)",
 	"key_id":  "the API key's key_id",
 	"org_id":  "the workspace's id",
+	"user_id": "the user's user_id",
 	"node_id": "session:<session_id>, paper:<doi> or claim:<node_id>",
 }
 
@@ -145,7 +148,7 @@ func openAPI(rts []route) map[string]any {
 		}
 		paths[p][strings.ToLower(rt.method)] = operation
 	}
-	g.components["Error"] = g.schema(reflect.TypeOf(errorBody{}))
+	g.components["Error"] = g.schema(reflect.TypeOf(api.ErrorBody{}))
 	return map[string]any{
 		"openapi": "3.0.3",
 		"info":    map[string]any{"title": ServiceName, "version": "v1", "description": describeAPI()},

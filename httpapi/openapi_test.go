@@ -10,13 +10,9 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/testutil"
 )
-
-// extraRoutes are served beyond the contract, each asked for by an issue.
-var extraRoutes = []string{
-	"POST /v1/admin/backup", // issue 17: an online backup while serving
-}
 
 // seedRoutes are the 49 endpoints of the contract (the seed's 45 and the
 // four of DECISIONS.md), as "METHOD path".
@@ -38,6 +34,18 @@ var seedRoutes = []string{
 	"GET /v1/admin/workspaces/{org_id}/activity", "POST /v1/admin/workspaces/{org_id}/plan",
 	"POST /v1/admin/workspaces/{org_id}/users", "GET /v1/admin/me",
 	"GET /", "GET /v1/health", "GET /v1/status", "GET /v1/openapi.json",
+}
+
+// laterRoutes are served beyond the contract, each added by an issue.
+var laterRoutes = []string{
+	// #18: ending sessions, disabling users.
+	"POST /v1/auth/logout", "POST /v1/auth/logout-all", "POST /v1/auth/password",
+	"POST /v1/admin/workspaces/{org_id}/users/{user_id}/disable",
+	"POST /v1/admin/workspaces/{org_id}/users/{user_id}/enable",
+	// #14: the MCP transport (Streamable HTTP).
+	"POST /mcp",
+	// #17: an online backup while serving.
+	"POST /v1/admin/backup",
 }
 
 // served walks the router: every route it serves as "METHOD path".
@@ -99,8 +107,8 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 		if !slices.Contains(documented, r) {
 			t.Errorf("served but not documented: %s", r)
 		}
-		if !slices.Contains(seedRoutes, r) && !slices.Contains(extraRoutes, r) {
-			t.Errorf("served but not in the contract: %s", r)
+		if !slices.Contains(seedRoutes, r) && !slices.Contains(laterRoutes, r) {
+			t.Errorf("served but neither in the contract nor added by an issue: %s", r)
 		}
 	}
 	for _, d := range documented {
@@ -111,14 +119,14 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 	if len(seedRoutes) != 49 {
 		t.Fatalf("the contract has 49 endpoints, the list %d", len(seedRoutes))
 	}
-	t.Logf("%d routes served: the contract's 49 and %d more", len(routed), len(extraRoutes))
+	t.Logf("%d routes served: the contract's 49 and %d added by issues", len(routed), len(laterRoutes))
 }
 
 // TestRecallDocListsLibraryValues keeps the recall request's documented
 // section types and scope signals equal to the library's lists, which
 // struct tags cannot refer to.
 func TestRecallDocListsLibraryValues(t *testing.T) {
-	typ := reflect.TypeOf(recallRequest{})
+	typ := reflect.TypeOf(api.RecallRequest{})
 	for field, want := range map[string][]string{"SectionTypes": papermem.SectionTypes, "ScopeSignals": papermem.ScopeSignals} {
 		f, _ := typ.FieldByName(field)
 		doc := f.Tag.Get("doc")

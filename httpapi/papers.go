@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 )
 
 // pathValue returns path variable name, percent-decoded (the router matches
@@ -50,12 +51,7 @@ func (s *server) handleRecallPapers(w http.ResponseWriter, r *http.Request) erro
 	return writeJSON(w, http.StatusOK, papers)
 }
 
-// existsResponse says whether a paper is in memory.
-type existsResponse struct {
-	Exists bool `json:"exists"`
-}
-
-var paperExistsOp = op{tag: "papers", summary: "Whether the workspace holds a paper", resp: existsResponse{},
+var paperExistsOp = op{tag: "papers", summary: "Whether the workspace holds a paper", resp: api.ExistsResponse{},
 	notes: "A malformed DOI is 400; a DOI of another workspace is {exists:false}."}
 
 func (s *server) handlePaperExists(w http.ResponseWriter, r *http.Request) error {
@@ -67,93 +63,36 @@ func (s *server) handlePaperExists(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, existsResponse{Exists: ok})
+	return writeJSON(w, http.StatusOK, api.ExistsResponse{Exists: ok})
 }
 
-// paperRequest is a paper to store.
-type paperRequest struct {
-	DOI       *string  `json:"doi" doc:"the DOI; null or absent: found in source_url or the text, else a stable local:<hash> id from the title or source_url"`
-	Title     string   `json:"title" doc:"default empty"`
-	Text      string   `json:"text" doc:"full text (plain or Markdown); default empty. With text the paper is cached"`
-	Authors   []string `json:"authors" doc:"default []"`
-	Year      *int     `json:"year" doc:"publication year, 0..9999"`
-	OA        bool     `json:"oa" doc:"open access; default false"`
-	SourceURL *string  `json:"source_url" doc:"where the full text can be fetched (POST /v1/papers/{doi}/fetch)"`
-	Domain    string   `json:"domain" doc:"topic area, used to filter recall"`
-}
-
-func (p *paperRequest) toLibrary() papermem.PaperInput {
-	in := papermem.PaperInput{Title: p.Title, Text: p.Text, Authors: p.Authors, OA: p.OA, Domain: p.Domain}
-	if p.DOI != nil {
-		in.DOI = *p.DOI
-	}
-	if p.Year != nil {
-		in.Year = *p.Year
-	}
-	if p.SourceURL != nil {
-		in.SourceURL = *p.SourceURL
-	}
-	return in
-}
-
-// storePaperResponse is the stored paper with its ingest report.
-type storePaperResponse struct {
-	papermem.Paper
-	Report *papermem.IngestReport `json:"report"`
-}
-
-var storePaperOp = op{tag: "papers", summary: "Store or update a paper", req: paperRequest{},
-	resp: storePaperResponse{}, status: http.StatusCreated,
+var storePaperOp = op{tag: "papers", summary: "Store or update a paper", req: api.PaperRequest{},
+	resp: api.StorePaperResponse{}, status: http.StatusCreated,
 	notes: "Re-posting a DOI updates the paper in place (fields left empty keep their values); nothing is duplicated. None of doi, title, source_url is 400. The title, abstract, passages and claims are indexed for recall."}
 
 func (s *server) handleStorePaper(w http.ResponseWriter, r *http.Request) error {
-	var req paperRequest
+	var req api.PaperRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	p, rep, err := s.workspace(r).StorePaper(r.Context(), req.toLibrary())
+	p, rep, err := s.workspace(r).StorePaper(r.Context(), req.Input())
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, storePaperResponse{Paper: *p, Report: rep})
+	return writeJSON(w, http.StatusCreated, api.StorePaperResponse{Paper: *p, Report: rep})
 }
 
 // maxBatchPapers bounds one batch request.
 const maxBatchPapers = 1000
 
-// batchRequest is a list of papers to store.
-type batchRequest struct {
-	Papers []paperRequest `json:"papers" required:"true" doc:"1 to 1000 papers, each as in POST /v1/papers"`
-}
-
-// batchError is one paper that failed.
-type batchError struct {
-	Index int    `json:"index" doc:"position of the paper in the request"`
-	Code  string `json:"code" doc:"the error code it would have had alone"`
-	Error string `json:"error" doc:"why it failed"`
-}
-
-// batchReport sums the ingest reports of a batch.
-type batchReport struct {
-	Ingested    int          `json:"ingested" doc:"papers stored"`
-	Failed      int          `json:"failed" doc:"papers refused"`
-	Errors      []batchError `json:"errors" doc:"one entry per refused paper, by index"`
-	DOIs        []string     `json:"dois" doc:"keys of the stored papers, in request order"`
-	CharsRead   int          `json:"chars_read"`
-	Sections    int          `json:"sections"`
-	NodesStored int          `json:"nodes_stored"`
-	ClaimsFound int          `json:"claims_found"`
-	ElapsedMS   int64        `json:"elapsed_ms"`
-}
-
-var storePapersOp = op{tag: "papers", summary: "Store many papers with a worker pool", req: batchRequest{}, resp: batchReport{},
+var storePapersOp = op{tag: "papers", summary: "Store many papers with a worker pool", req: api.BatchRequest{}, resp: api.BatchReport{},
 	notes: "Papers are stored independently by a bounded pool of workers: one refused paper does not stop the others and is reported in errors (the answer is still 200). An empty or missing list, or more than 1000 papers, is 400."}
 
 // batchWorkers bounds the concurrency of a batch.
 var batchWorkers = min(runtime.GOMAXPROCS(0), 8)
 
 func (s *server) handleStorePapers(w http.ResponseWriter, r *http.Request) error {
-	var req batchRequest
+	var req api.BatchRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
@@ -173,7 +112,7 @@ func (s *server) handleStorePapers(w http.ResponseWriter, r *http.Request) error
 	for range min(batchWorkers, len(req.Papers)) {
 		wg.Go(func() {
 			for i := range jobs {
-				p, rep, err := ws.StorePaper(r.Context(), req.Papers[i].toLibrary())
+				p, rep, err := ws.StorePaper(r.Context(), req.Papers[i].Input())
 				if err == nil {
 					results[i] = result{doi: p.DOI, rep: rep}
 				} else {
@@ -187,7 +126,7 @@ func (s *server) handleStorePapers(w http.ResponseWriter, r *http.Request) error
 	}
 	close(jobs)
 	wg.Wait()
-	out := batchReport{Errors: []batchError{}, DOIs: []string{}}
+	out := api.BatchReport{Errors: []api.BatchError{}, DOIs: []string{}}
 	for i, res := range results {
 		if res.err != nil {
 			_, code := statusOf(res.err)
@@ -195,7 +134,7 @@ func (s *server) handleStorePapers(w http.ResponseWriter, r *http.Request) error
 				s.log.ErrorContext(r.Context(), "batch paper failed", keyErr, res.err)
 			}
 			out.Failed++
-			out.Errors = append(out.Errors, batchError{Index: i, Code: code, Error: papermem.ErrorMessage(res.err)})
+			out.Errors = append(out.Errors, api.BatchError{Index: i, Code: code, Error: papermem.ErrorMessage(res.err)})
 			continue
 		}
 		out.Ingested++
@@ -225,13 +164,8 @@ func (s *server) handleFetchPaper(w http.ResponseWriter, r *http.Request) error 
 	return writeJSON(w, http.StatusOK, res)
 }
 
-// deletedResponse names what was deleted.
-type deletedResponse struct {
-	Deleted string `json:"deleted"`
-}
-
 var deletePaperOp = op{tag: "papers", summary: "Remove a paper, its passages, claims and analysis from every index",
-	resp: deletedResponse{}, errs: []int{http.StatusNotFound},
+	resp: api.DeletedResponse{}, errs: []int{http.StatusNotFound},
 	notes: "Answers {deleted: <normalised doi>}; nothing of the paper is recalled afterwards. Unknown DOI: 404."}
 
 func (s *server) handleDeletePaper(w http.ResponseWriter, r *http.Request) error {
@@ -242,5 +176,5 @@ func (s *server) handleDeletePaper(w http.ResponseWriter, r *http.Request) error
 	if err := s.workspace(r).DeletePaper(r.Context(), doi); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, deletedResponse{Deleted: papermem.NormalizeDOI(doi)})
+	return writeJSON(w, http.StatusOK, api.DeletedResponse{Deleted: papermem.NormalizeDOI(doi)})
 }

@@ -12,7 +12,7 @@ type route struct {
 	op     op
 }
 
-// routes lists every /v1 route, grouped by resource. Each group's access
+// routes lists every /v1 route and /mcp, grouped by resource. Each group's access
 // column says which authentication wraps it (see chain): public, optional,
 // bearer (API key or session token), session (token only), memory (bearer
 // or developer headers) and founder. Adding a route is adding a line.
@@ -29,6 +29,9 @@ func (s *server) routes() []route {
 		{post, "/v1/auth/signup", public, s.handleSignup, signupOp},
 		{post, "/v1/auth/login", public, s.handleLogin, loginOp},
 		{get, "/v1/auth/me", session, s.handleMe, meOp},
+		{post, "/v1/auth/logout", session, s.handleLogout, logoutOp},
+		{post, "/v1/auth/logout-all", session, s.handleLogoutAll, logoutAllOp},
+		{post, "/v1/auth/password", session, s.handleChangePassword, passwordOp},
 
 		// Recall.
 		{post, "/v1/recall", memory, s.handleRecall, recallOp},
@@ -93,6 +96,11 @@ func (s *server) routes() []route {
 		{get, "/v1/admin/workspaces/{org_id}/activity", founder, s.handleAdminActivity, adminActivityOp},
 		{post, "/v1/admin/workspaces/{org_id}/plan", founder, s.handleAdminSetPlan, adminSetPlanOp},
 		{post, "/v1/admin/workspaces/{org_id}/users", founder, s.handleAdminCreateUser, adminCreateUserOp},
+		{post, "/v1/admin/workspaces/{org_id}/users/{user_id}/disable", founder, s.handleAdminDisableUser, adminDisableUserOp},
+		{post, "/v1/admin/workspaces/{org_id}/users/{user_id}/enable", founder, s.handleAdminEnableUser, adminEnableUserOp},
 		{post, "/v1/admin/backup", founder, s.handleAdminBackup, adminBackupOp},
+
+		// MCP (Streamable HTTP), with the credentials of the memory routes.
+		{post, "/mcp", memory, s.handleMCP, mcpOp},
 	}
 }

@@ -4,7 +4,7 @@
 // the whole Memory.IngestFile (extraction, chunking, claims, embeddings and
 // indexing into a temporary database).
 //
-//	go run -tags sqlite_fts5 ./cmd/ingestbench -docs ../shared/testdocs -n 5
+//	go run ./cmd/ingestbench -docs ../shared/testdocs -n 5
 //
 // PDF figures include starting the extraction child process, as pdftotext's
 // include starting pdftotext. Files under malformed/ are skipped.
@@ -123,7 +123,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("warm-up ingest: %w", err)
 	}
 	fmt.Fprintf(stdout, "\nOther formats, %d runs per file after one warm-up ingest: extraction alone, then the whole IngestFile\n", *n)
-	fmt.Fprintln(stdout, "(extraction, chunking, claims, embeddings with the offline embedder, SQLite, FTS5 and vector indexing)")
+	fmt.Fprintln(stdout, "(extraction, chunking, claims, embeddings with the offline embedder, SQLite and vector indexing)")
 	fmt.Fprintln(w, "format\tfiles\tbytes\textract MB/s\tingest MB/s\tingest MB/CPU-s\tingest ms/file\t")
 	byFormat := map[extract.Format][]file{}
 	for _, f := range files {

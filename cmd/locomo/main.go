@@ -5,7 +5,7 @@
 // among the recalled spans (evidence recall) at several token budgets, for
 // BM25 only, vectors only and the full user recall.
 //
-//	go run -tags sqlite_fts5 ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency]
+//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency]
 package main
 
 import (
@@ -151,6 +151,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprint(tw, "overall\tmean tokens\t\n")
 	var lat []time.Duration
 	var missed []question
+	// byConv[budget][user] counts full recall's hits per conversation.
+	byConv := map[int]map[string]int{}
 	for _, mode := range modes {
 		if !slices.Contains(strings.Split(*modeList, ","), mode.name) {
 			continue
@@ -170,6 +172,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 				tokens += res.TotalTokens
 				if covers(res, q.evidence) {
 					hit[q.category]++
+					if mode.r == papermem.RetrievalHybrid {
+						if byConv[b] == nil {
+							byConv[b] = map[string]int{}
+						}
+						byConv[b][q.user]++
+					}
 				} else if mode.r == papermem.RetrievalHybrid && b == budgets[len(budgets)/2] {
 					missed = append(missed, q)
 				}
@@ -185,6 +193,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if slices.Contains(strings.Split(*modeList, ","), "full") {
+		if err := printByConversation(stdout, convs, qs, budgets, byConv); err != nil {
+			return err
+		}
 	}
 	p50, p95 := percentiles(lat)
 	fmt.Fprintf(stdout, "\nfull recall latency over %d calls: p50 %s, p95 %s\n", len(lat), p50, p95)
@@ -212,6 +225,34 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return timeLargeUser(ctx, m, convs, qs, stdout)
 	}
 	return nil
+}
+
+// printByConversation prints full recall's evidence recall for each
+// conversation and budget, and their mean: a conversation left out of
+// tuning is a held-out user, so the figures a change must raise are every
+// conversation's, not the pooled share.
+func printByConversation(w io.Writer, convs []conversation, qs []question, budgets []int, hits map[int]map[string]int) error {
+	n := map[string]int{}
+	for _, q := range qs {
+		n[q.user]++
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "\nfull recall by conversation\tbudget\t")
+	for _, c := range convs {
+		fmt.Fprintf(tw, "%s (n=%d)\t", c.SampleID, n[c.SampleID])
+	}
+	fmt.Fprint(tw, "mean\t\n")
+	for _, b := range budgets {
+		fmt.Fprintf(tw, "\t%d\t", b)
+		var sum float64
+		for _, c := range convs {
+			r := ratio(hits[b][c.SampleID], n[c.SampleID])
+			sum += r
+			fmt.Fprintf(tw, "%.3f\t", r)
+		}
+		fmt.Fprintf(tw, "%.3f\t\n", sum/float64(len(convs)))
+	}
+	return tw.Flush()
 }
 
 // load reads the dataset file.

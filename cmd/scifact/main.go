@@ -1,9 +1,18 @@
-// Command scifact measures papermem's paper ranking on SciFact (BEIR
-// format): it stores every abstract as a paper, ranks papers for each
-// training claim, and prints nDCG@10 and Recall@100 for BM25 only, vectors
-// only and hybrid recall.
+// Command scifact measures papermem on SciFact (BEIR format): it stores
+// every abstract as a paper, then prints in one run
+//   - paper ranking (nDCG@10, Recall@100) for BM25 only, vectors only and
+//     hybrid recall, beside the paper floor: a plain full-text query over
+//     title and abstract, ranked as FTS5's bm25 with title weight 2;
+//   - evidence recall at each token budget for the default label (Claim),
+//     Any and Passage, beside the sentence floor: the same query over single
+//     sentences, packed best first (see internal/scifact);
+//   - the claim extractor's recall on the annotated rationale sentences and
+//     the share of all sentences it marks as claims.
 //
-//	go run -tags sqlite_fts5 ./cmd/scifact [-data ../shared/eval/scifact] [-db path]
+// Every figure is given for all claims and for each half: settings are
+// tuned on the odd-numbered claims, the even-numbered ones are held out.
+//
+//	go run ./cmd/scifact [-data ../shared/eval/scifact] [-db path]
 package main
 
 import (
@@ -15,6 +24,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,103 +40,181 @@ func main() {
 	}
 }
 
+type config struct {
+	data, dbPath   string
+	reuse          bool
+	modes, labels  []string
+	budgets        []int
+	maxQueries     int
+	papers, claims bool
+}
+
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("scifact", flag.ContinueOnError)
-	data := fs.String("data", scifact.DefaultDir, "directory with corpus.jsonl.gz, queries-train.jsonl, qrels-train.tsv")
-	dbPath := fs.String("db", "", "database file (default: a temporary file)")
-	reuse := fs.Bool("reuse", false, "reuse the papers already stored in -db")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the ranking phase to this file")
-	split := fs.String("split", "all", "evaluate all judged claims, or the even- or odd-numbered half (tune on one, report the other)")
-	modes := fs.String("modes", "bm25,vector,hybrid", "retrieval modes to evaluate, comma-separated")
-	maxQueries := fs.Int("queries", 0, "evaluate only the first N judged claims (0: all)")
+	var c config
+	fs.StringVar(&c.data, "data", scifact.DefaultDir, "directory of the SciFact files")
+	fs.StringVar(&c.dbPath, "db", "", "database file (default: a temporary file)")
+	fs.BoolVar(&c.reuse, "reuse", false, "reuse the papers already stored in -db")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measurement to this file")
+	modes := fs.String("modes", "bm25,vector,hybrid", "paper ranking modes to evaluate, comma-separated (none: skip)")
+	labels := fs.String("labels", "Claim,Any,Passage", "recall labels whose evidence recall to measure (none: skip)")
+	budgets := fs.String("budgets", "100,200,500,1000,2000", "token budgets of the evidence measurement")
+	fs.IntVar(&c.maxQueries, "queries", 0, "evaluate only the first N claims of each measurement (0: all)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	corpus, err := scifact.Corpus(*data)
+	c.modes, c.labels = list(*modes), list(*labels)
+	for _, b := range list(*budgets) {
+		n, err := strconv.Atoi(b)
+		if err != nil || n < 1 {
+			return fmt.Errorf("-budgets: %q is not a token budget", b)
+		}
+		c.budgets = append(c.budgets, n)
+	}
+	corpus, err := scifact.Corpus(c.data)
 	if err != nil {
 		return err
 	}
-	queries, err := scifact.Queries(*data)
-	if err != nil {
-		return err
-	}
-	qrels, err := scifact.Qrels(*data)
-	if err != nil {
-		return err
-	}
-	m, done, err := evalcmd.OpenMemory(ctx, *dbPath)
+	m, done, err := evalcmd.OpenMemory(ctx, c.dbPath)
 	if err != nil {
 		return err
 	}
 	defer done()
-
 	start := time.Now()
-	if *reuse {
-		corpus = nil
-	}
-	for _, d := range corpus {
-		if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: docDOI(d.ID), Title: d.Title, Text: d.Text}); err != nil {
-			return fmt.Errorf("store %s: %w", d.ID, err)
-		}
-	}
-	fmt.Fprintf(out, "stored %d abstracts in %s\n", len(corpus), time.Since(start).Round(time.Millisecond))
-
-	var judged []scifact.Query
-	for _, q := range queries {
-		if len(qrels[q.ID]) > 0 {
-			judged = append(judged, q)
-		}
-	}
-	switch *split {
-	case "even", "odd":
-		var half []scifact.Query
-		for i, q := range judged {
-			if (i%2 == 0) == (*split == "even") {
-				half = append(half, q)
+	if !c.reuse {
+		for _, d := range corpus {
+			if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: docDOI(d.ID), Title: d.Title, Text: d.Text}); err != nil {
+				return fmt.Errorf("store %s: %w", d.ID, err)
 			}
 		}
-		judged = half
-	case "all":
-	default:
-		return fmt.Errorf("-split must be all, even or odd")
-	}
-	if *maxQueries > 0 && *maxQueries < len(judged) {
-		judged = judged[:*maxQueries]
+		fmt.Fprintf(out, "stored %d abstracts in %s\n", len(corpus), time.Since(start).Round(time.Millisecond))
 	}
 	stopProfile, err := evalcmd.StartCPUProfile(*cpuprofile)
 	if err != nil {
 		return err
 	}
 	defer stopProfile()
-	fmt.Fprintf(out, "%d judged claims\n\n%-8s  %8s  %10s  %10s\n", len(judged), "mode", "nDCG@10", "Recall@100", "ms/query")
+	if len(c.modes) > 0 {
+		if err := paperRanking(ctx, out, m, corpus, c); err != nil {
+			return err
+		}
+	}
+	if len(c.labels) > 0 {
+		if err := evidenceRecall(ctx, out, m, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func list(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" && f != "none" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// halves holds a per-claim measure and averages it over all claims and
+// over each half.
+type halves []float64
+
+func (h halves) row() string {
+	var all, odd, even float64
+	var nOdd, nEven int
+	for i, x := range h {
+		all += x
+		if i%2 == 0 {
+			even += x
+			nEven++
+		} else {
+			odd += x
+			nOdd++
+		}
+	}
+	div := func(a float64, n int) float64 {
+		if n == 0 {
+			return 0
+		}
+		return a / float64(n)
+	}
+	return fmt.Sprintf("%8.4f  %8.4f  %8.4f", div(all, len(h)), div(odd, nOdd), div(even, nEven))
+}
+
+const halvesHeader = "     all  odd/tune  even/held"
+
+// paperRanking prints nDCG@10 and Recall@100 of paper recall in each mode
+// beside the paper floor.
+func paperRanking(ctx context.Context, out io.Writer, m *papermem.Memory, corpus []scifact.Doc, c config) error {
+	queries, err := scifact.Queries(c.data)
+	if err != nil {
+		return err
+	}
+	qrels, err := scifact.Qrels(c.data)
+	if err != nil {
+		return err
+	}
+	var judged []scifact.Query
+	for _, q := range queries {
+		if len(qrels[q.ID]) > 0 {
+			judged = append(judged, q)
+		}
+	}
+	if c.maxQueries > 0 && c.maxQueries < len(judged) {
+		judged = judged[:c.maxQueries]
+	}
+	var floor scifact.Floor
+	for _, d := range corpus {
+		floor.Add(d.Title, d.Text)
+	}
+	fmt.Fprintf(out, "\npaper ranking, %d judged claims\n%-22s  %-28s  %-28s  %s\n%-22s  %s  %s\n", len(judged),
+		"retrieval", "nDCG@10", "Recall@100", "ms/query", "", halvesHeader, halvesHeader)
+	type ranker struct {
+		name string
+		rank func(q string) ([]string, error)
+	}
+	rankers := []ranker{{"floor: FTS5 title+abstract", func(q string) ([]string, error) {
+		rows := floor.Search(scifact.FloorQuery(q), 100)
+		ids := make([]string, len(rows))
+		for i, r := range rows {
+			ids[i] = docDOI(corpus[r].ID)
+		}
+		return ids, nil
+	}}}
 	for _, mode := range []struct {
 		name string
 		r    papermem.Retrieval
 	}{{"bm25", papermem.RetrievalLexical}, {"vector", papermem.RetrievalVector}, {"hybrid", papermem.RetrievalHybrid}} {
-		if !slices.Contains(strings.Split(*modes, ","), mode.name) {
+		if !slices.Contains(c.modes, mode.name) {
 			continue
 		}
-		var ndcg, rec float64
-		start := time.Now()
-		for _, q := range judged {
-			ps, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: q.Text, Limit: 100, Retrieval: mode.r})
-			if err != nil {
-				return fmt.Errorf("recall %s: %w", q.ID, err)
-			}
-			ranked := make([]string, len(ps))
+		rankers = append(rankers, ranker{"papermem " + mode.name, func(q string) ([]string, error) {
+			ps, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: q, Limit: 100, Retrieval: mode.r})
+			ids := make([]string, len(ps))
 			for i, p := range ps {
-				ranked[i] = p.DOI
+				ids[i] = p.DOI
+			}
+			return ids, err
+		}})
+	}
+	for _, r := range rankers {
+		ndcg, rec := make(halves, len(judged)), make(halves, len(judged))
+		start := time.Now()
+		for i, q := range judged {
+			ranked, err := r.rank(q.Text)
+			if err != nil {
+				return fmt.Errorf("%s: claim %s: %w", r.name, q.ID, err)
 			}
 			rel := map[string]int{}
 			for id, g := range qrels[q.ID] {
 				rel[docDOI(id)] = g
 			}
-			ndcg += nDCG(ranked, rel, 10)
-			rec += recallAt(ranked, rel, 100)
+			ndcg[i], rec[i] = nDCG(ranked, rel, 10), recallAt(ranked, rel, 100)
 		}
-		n := float64(len(judged))
-		ms := float64(time.Since(start).Microseconds()) / 1000 / n
-		fmt.Fprintf(out, "%-8s  %8.4f  %10.4f  %10.2f\n", mode.name, ndcg/n, rec/n, ms)
+		ms := float64(time.Since(start).Microseconds()) / 1000 / float64(len(judged))
+		fmt.Fprintf(out, "%-22s  %s  %s  %8.2f\n", r.name, ndcg.row(), rec.row(), ms)
 	}
 	return nil
 }

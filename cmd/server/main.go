@@ -1,252 +1,28 @@
-// Command server serves papermem's /v1 HTTP API.
+// Command server serves papermem's /v1 HTTP API (and MCP at /mcp); the
+// same as `papermem serve`.
 //
 //	server [-addr 127.0.0.1:8080] [-db ./papermem.db]
 //	server [-db ./papermem.db] grant-founder EMAIL
 //	server [-db ./papermem.db] backup DEST
 //
-// Configuration comes from flags, then PAPERMEM_* environment variables,
-// then defaults (see config). SIGINT or SIGTERM shuts the server down
-// gracefully: in-flight requests finish, new ones are answered 503, and
-// the database closes cleanly (its WAL checkpointed and removed).
+// See package internal/serve for the configuration.
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
-	"time"
 
-	"github.com/papermem/papermem"
-	"github.com/papermem/papermem/httpapi"
-	"github.com/papermem/papermem/internal/fetch"
+	"github.com/papermem/papermem/internal/serve"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
+	if err := serve.Run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "papermem:", err)
 		os.Exit(1)
 	}
-}
-
-// Defaults of the configuration.
-const (
-	defaultAddr = "127.0.0.1:8080"
-	defaultDB   = "./papermem.db"
-)
-
-// config is the server's configuration after flags and environment.
-type config struct {
-	addr, db string
-	opts     papermem.Options
-	api      httpapi.Config
-	fetch    fetch.Options
-}
-
-// loadConfig reads flags from args and PAPERMEM_* variables from getenv;
-// it returns the remaining arguments (a sub-command).
-func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*config, []string, error) {
-	c := &config{addr: defaultAddr, db: defaultDB}
-	if v := getenv("PAPERMEM_ADDR"); v != "" {
-		c.addr = v
-	}
-	if v := getenv("PAPERMEM_DB"); v != "" {
-		c.db = v
-	}
-	c.api.BackupDir = getenv("PAPERMEM_BACKUP_DIR")
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	fs.StringVar(&c.addr, "addr", c.addr, "address to listen on (PAPERMEM_ADDR)")
-	fs.StringVar(&c.db, "db", c.db, `SQLite database file, or ":memory:" (PAPERMEM_DB)`)
-	if err := fs.Parse(args); err != nil {
-		return nil, nil, err
-	}
-
-	if v := getenv("PAPERMEM_JWT_SECRET"); v != "" {
-		if len(v) < 32 {
-			return nil, nil, errors.New("PAPERMEM_JWT_SECRET must be at least 32 bytes")
-		}
-		c.api.JWTSecret = []byte(v)
-	}
-	for _, e := range strings.Split(getenv("PAPERMEM_FOUNDER_EMAILS"), ",") {
-		if e = strings.TrimSpace(e); e != "" {
-			c.api.FounderEmails = append(c.api.FounderEmails, e)
-		}
-	}
-	if v := getenv("PAPERMEM_PAYMENT_SECRET"); v != "" {
-		c.opts.Payments = papermem.NewSignedOrders(v)
-	}
-	var err error
-	if c.api.DevAuth, err = flagEnv(getenv, "PAPERMEM_DEV_AUTH"); err != nil {
-		return nil, nil, err
-	}
-	if c.fetch.AllowPrivate, err = flagEnv(getenv, "PAPERMEM_FETCH_ALLOW_PRIVATE"); err != nil {
-		return nil, nil, err
-	}
-	if c.api.RateLimit, err = intEnv(getenv, "PAPERMEM_RATE_LIMIT"); err != nil {
-		return nil, nil, err
-	}
-	if c.api.AuthRateLimit, err = intEnv(getenv, "PAPERMEM_AUTH_RATE_LIMIT"); err != nil {
-		return nil, nil, err
-	}
-	upload, err := intEnv(getenv, "PAPERMEM_MAX_UPLOAD_BYTES")
-	if err != nil {
-		return nil, nil, err
-	}
-	c.opts.MaxIngestBytes = int64(upload)
-	c.fetch.MaxBytes = int64(upload)
-	if c.opts.IndexMaxNodes, err = intEnv(getenv, "PAPERMEM_INDEX_MAX_NODES"); err != nil {
-		return nil, nil, err
-	}
-	if c.opts.Reindex, err = flagEnv(getenv, "PAPERMEM_REINDEX"); err != nil {
-		return nil, nil, err
-	}
-	if c.opts.WriteQueue, err = intEnv(getenv, "PAPERMEM_WRITE_QUEUE"); err != nil {
-		return nil, nil, err
-	}
-	if v := getenv("PAPERMEM_WRITE_WAIT"); v != "" {
-		if c.opts.WriteWait, err = time.ParseDuration(v); err != nil || c.opts.WriteWait <= 0 {
-			return nil, nil, fmt.Errorf("PAPERMEM_WRITE_WAIT must be a positive duration such as 10s, not %q", v)
-		}
-	}
-	switch v := getenv("PAPERMEM_SYNC"); v {
-	case "", papermem.SyncNormal, papermem.SyncFull:
-		c.opts.Sync = v
-	default:
-		return nil, nil, fmt.Errorf("PAPERMEM_SYNC must be %s or %s, not %q", papermem.SyncNormal, papermem.SyncFull, v)
-	}
-	if c.opts.Embedder, err = embedderFromEnv(getenv); err != nil {
-		return nil, nil, err
-	}
-	if c.api.DevAuth && !loopback(c.addr) {
-		return nil, nil, fmt.Errorf("PAPERMEM_DEV_AUTH=1 is refused on %s: developer headers are for loopback addresses only", c.addr)
-	}
-	return c, fs.Args(), nil
-}
-
-// flagEnv reads a 0/1 switch.
-func flagEnv(getenv func(string) string, name string) (bool, error) {
-	switch v := getenv(name); v {
-	case "", "0", "false":
-		return false, nil
-	case "1", "true":
-		return true, nil
-	default:
-		return false, fmt.Errorf("%s must be 1 or 0, not %q", name, v)
-	}
-}
-
-// intEnv reads a positive integer; unset means 0.
-func intEnv(getenv func(string) string, name string) (int, error) {
-	v := getenv(name)
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%s must be a positive integer, not %q", name, v)
-	}
-	return n, nil
-}
-
-// loopback reports whether addr's host is a loopback address or localhost.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// run serves until ctx is done, or runs a sub-command.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) (err error) {
-	c, rest, err := loadConfig(args, getenv, stdout)
-	if err != nil {
-		return err
-	}
-	log := slog.New(slog.NewJSONHandler(stdout, nil))
-	c.opts.Logger = log
-	c.api.Logger = log
-	c.opts.Fetcher = fetch.New(c.fetch)
-	m, err := papermem.Open(ctx, c.db, &c.opts)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := m.Close(); err == nil {
-			err = cerr
-		}
-	}()
-
-	if len(rest) > 0 {
-		return subcommand(ctx, m, rest, stdout)
-	}
-	// Load the search index of every workspace while the server starts
-	// answering, so that no first recall pays for it; Close waits for it.
-	warmCtx, cancelWarm := context.WithCancel(ctx)
-	warmed := make(chan struct{})
-	go func() {
-		defer close(warmed)
-		start := time.Now()
-		if err := m.Warm(warmCtx); err != nil {
-			if warmCtx.Err() == nil {
-				log.Warn("search index not warmed", "err", err)
-			}
-			return
-		}
-		log.Info("search index warm", "elapsed_ms", time.Since(start).Milliseconds())
-	}()
-	defer func() {
-		cancelWarm()
-		<-warmed
-	}()
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return err
-	}
-	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", c.db, "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth)
-	err = httpapi.Serve(ctx, ln, httpapi.New(m, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
-	log.Info("stopped") // the deferred Close checkpoints the database
-	return err
-}
-
-// subcommand runs a maintenance command over the database.
-func subcommand(ctx context.Context, m *papermem.Memory, args []string, stdout io.Writer) error {
-	switch args[0] {
-	case "grant-founder":
-		if len(args) != 2 {
-			return errors.New("usage: server grant-founder EMAIL")
-		}
-		if err := m.GrantFounder(ctx, args[1]); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "granted founder access to %s\n", strings.ToLower(strings.TrimSpace(args[1])))
-		return nil
-	case "backup":
-		if len(args) != 2 {
-			return errors.New("usage: server backup DEST")
-		}
-		start := time.Now()
-		n, err := m.Backup(ctx, args[1])
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "backed up to %s: %d bytes in %v\n", args[1], n, time.Since(start).Round(time.Millisecond))
-		return nil
-	}
-	return fmt.Errorf("unknown command %q (known: grant-founder, backup)", args[0])
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/papermem/papermem/api"
 )
 
 // The agent's literature: structured abstracts on sleep and memory
@@ -143,13 +145,13 @@ A pilot that combines closed-loop stimulation with the nap protocol of %s in adu
 
 // analysis is the agent's critical reading of the replication study, in
 // the shape of POST /v1/analysis.
-var analysis = map[string]any{
-	"doi":           doiReplication,
-	"core_claim":    "Sleep deprivation after learning impairs declarative but not procedural memory.",
-	"acceptance":    "accept with minor revisions",
-	"scorecard":     "design 5/5, sample 4/5, generalisability 2/5",
-	"sharpest_flaw": "Only young students were tested, so the effect may not hold in older adults.",
-	"markdown": `## Analysis: preregistered sleep-deprivation replication
+var analysis = api.AnalysisRequest{
+	DOI:          doiReplication,
+	CoreClaim:    "Sleep deprivation after learning impairs declarative but not procedural memory.",
+	Acceptance:   "accept with minor revisions",
+	Scorecard:    "design 5/5, sample 4/5, generalisability 2/5",
+	SharpestFlaw: "Only young students were tested, so the effect may not hold in older adults.",
+	Markdown: `## Analysis: preregistered sleep-deprivation replication
 
 The study is the strongest evidence in our set: preregistered, multi-site and adequately powered. It confirms that total sleep deprivation impairs word-pair retention, but the effect (d = -0.45) is about half the original estimate, which suggests the first report was inflated.
 
@@ -161,15 +163,15 @@ The sample was young students only, and total deprivation is a blunt manipulatio
 // preference is what the user tells the agent once, to be remembered for
 // later sessions; distraction is another memory the preference must beat.
 var (
-	preference = map[string]any{
-		"key":  "reporting-style",
-		"text": "Ada wants effect sizes reported with 95% confidence intervals, and prefers human randomised trials over rodent studies.",
-		"tags": []string{"preference", "reporting"},
+	preference = api.RememberRequest{
+		Key:  "reporting-style",
+		Text: "Ada wants effect sizes reported with 95% confidence intervals, and prefers human randomised trials over rodent studies.",
+		Tags: []string{"preference", "reporting"},
 	}
-	distraction = map[string]any{
-		"key":         "grant-deadline",
-		"text":        "Ada's grant proposal on sleep in older adults is due on 30 September 2024.",
-		"tags":        []string{"deadline"},
-		"occurred_at": "2024-05-14",
+	distraction = api.RememberRequest{
+		Key:        "grant-deadline",
+		Text:       "Ada's grant proposal on sleep in older adults is due on 30 September 2024.",
+		Tags:       []string{"deadline"},
+		OccurredAt: "2024-05-14",
 	}
 )

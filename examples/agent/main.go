@@ -1,9 +1,9 @@
 // Command agent is a small research agent that keeps its memory in
-// papermem, talking to it over the /v1 HTTP API the way a tool-calling LLM
-// agent framework would: JSON over HTTP, an API key, and X-User-Id for the
-// person it works for. It needs no network and no model:
+// papermem, talking to it over the /v1 HTTP API through the typed Go client
+// (package client) the way a tool-calling LLM agent would: an API key, and
+// X-User-Id for the person it works for. It needs no network and no model:
 //
-//	go run -tags sqlite_fts5 ./examples/agent
+//	go run ./examples/agent
 //
 // starts papermem in-process on a loopback port (a fresh database in a
 // temporary directory, removed on exit) and prints a transcript of five
@@ -31,7 +31,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -41,16 +40,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime/multipart"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/client"
 	"github.com/papermem/papermem/httpapi"
 )
 
@@ -99,8 +98,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) (err error) {
 		fmt.Fprintf(stdout, "papermem at %s\n", *base)
 	}
 
-	a := &agent{out: stdout, c: &client{base: strings.TrimRight(*base, "/"), trace: stdout,
-		http: &http.Client{Timeout: 2 * time.Minute}}}
+	a := &agent{out: stdout, base: *base, c: newClient(*base, "", "", stdout)}
 	for _, step := range []func(context.Context) error{
 		func(ctx context.Context) error { return a.credentials(ctx, *key, *user) },
 		a.buildMemory,
@@ -147,154 +145,30 @@ func serve(ctx context.Context) (baseURL string, stop func() error, err error) {
 	return "http://" + ln.Addr().String(), stop, nil
 }
 
-// client calls the /v1 API with a bearer credential and, for per-user
-// memory, X-User-Id. It prints each call to trace.
-type client struct {
-	base  string
-	token string // Authorization: Bearer; an API key after step 1
-	user  string // X-User-Id; sent only with an API key
-	http  *http.Client
-	trace io.Writer
+// newClient returns a client of base acting with token and user (either
+// may be empty) over a connection of its own, printing each call to trace.
+func newClient(base, token, user string, trace io.Writer) *client.Client {
+	return client.New(base, &client.Options{Token: token, UserID: user,
+		HTTPClient: &http.Client{Timeout: 2 * time.Minute, Transport: tracer{trace}}})
 }
 
-// apiError is an error answer: {"error":{"code","message"}}.
-type apiError struct {
-	Status  int
-	Code    string
-	Message string
-}
+// tracer prints each request's method and path before sending it.
+type tracer struct{ w io.Writer }
 
-func (e *apiError) Error() string {
-	return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
+func (t tracer) RoundTrip(r *http.Request) (*http.Response, error) {
+	fmt.Fprintf(t.w, "  → %s %s\n", r.Method, r.URL.RequestURI())
+	return http.DefaultTransport.RoundTrip(r)
 }
-
-// call sends in as JSON (nil: no body) and decodes the answer into out
-// (nil: discarded).
-func (c *client) call(ctx context.Context, method, path string, in, out any) error {
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
-	if err != nil {
-		return err
-	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	return c.send(req, out)
-}
-
-// upload posts a file and form fields as multipart/form-data.
-func (c *client) upload(ctx context.Context, path, filename string, content []byte, fields map[string]string, out any) error {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for k, v := range fields {
-		if err := mw.WriteField(k, v); err != nil {
-			return err
-		}
-	}
-	part, err := mw.CreateFormFile("file", filename)
-	if err != nil {
-		return err
-	}
-	if _, err := part.Write(content); err != nil {
-		return err
-	}
-	if err := mw.Close(); err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+path, &buf)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	return c.send(req, out)
-}
-
-func (c *client) send(req *http.Request, out any) error {
-	fmt.Fprintf(c.trace, "  → %s %s\n", req.Method, req.URL.RequestURI())
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	if c.user != "" {
-		req.Header.Set("X-User-Id", c.user)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode >= 300 {
-		var e struct {
-			Error struct{ Code, Message string }
-		}
-		if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || e.Error.Code == "" {
-			return &apiError{Status: resp.StatusCode, Code: "unexpected", Message: resp.Status}
-		}
-		return &apiError{Status: resp.StatusCode, Code: e.Error.Code, Message: e.Error.Message}
-	}
-	if out == nil {
-		_, err := io.Copy(io.Discard, resp.Body)
-		return err
-	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return fmt.Errorf("%s %s: decode answer: %w", req.Method, req.URL.Path, err)
-	}
-	return nil
-}
-
-// The wire shapes the agent reads (see GET /v1/openapi.json).
-type (
-	recallRequest struct {
-		Question     string   `json:"question"`
-		Keywords     []string `json:"keywords,omitempty"`
-		Label        string   `json:"label,omitempty"`
-		BudgetTokens int      `json:"budget_tokens"`
-		SectionTypes []string `json:"section_types,omitempty"`
-		ScopeSignals []string `json:"scope_signals,omitempty"`
-	}
-	provenance struct {
-		Kind      string `json:"kind"`
-		DOI       string `json:"doi"`
-		Title     string `json:"title"`
-		Source    string `json:"source"`
-		Section   string `json:"section"`
-		Page      int    `json:"page"`
-		CharStart int    `json:"char_start"`
-		CharEnd   int    `json:"char_end"`
-		Key       string `json:"key"`
-	}
-	span struct {
-		NodeID     int64      `json:"node_id"`
-		Label      string     `json:"label"`
-		Text       string     `json:"text"`
-		Score      float64    `json:"score"`
-		Tokens     int        `json:"tokens"`
-		Provenance provenance `json:"provenance"`
-	}
-	recallResult struct {
-		Spans       []span `json:"spans"`
-		TotalTokens int    `json:"total_tokens"`
-	}
-	step struct {
-		Agent     string `json:"agent"`
-		Tool      string `json:"tool"`
-		Args      any    `json:"args"`
-		ResultRef string `json:"result_ref"`
-	}
-)
 
 // agent is the research agent's state: its connection to papermem, the
 // steps of its first session and what that session recalled.
 type agent struct {
 	out    io.Writer
-	c      *client
-	steps  []step
+	base   string         // the server's URL
+	c      *client.Client // with the agent's credential after step 1
+	token  string         // the agent's credential
+	user   string         // X-User-Id sent with it
+	steps  []api.StepRequest
 	papers []string // DOIs the first session's answers cite, in order
 	claims []int64  // node ids of the spans it recalled
 }
@@ -307,7 +181,14 @@ func (a *agent) say(format string, args ...any) {
 
 // record adds a tool call to the first session's record.
 func (a *agent) record(tool string, args any, resultRef string) {
-	a.steps = append(a.steps, step{Agent: agentName, Tool: tool, Args: args, ResultRef: resultRef})
+	raw, _ := json.Marshal(args) // the arguments are plain data
+	a.steps = append(a.steps, api.StepRequest{Agent: agentName, Tool: tool, Args: raw, ResultRef: resultRef})
+}
+
+// use makes token and user the agent's credential.
+func (a *agent) use(token, user string) {
+	a.token, a.user = token, user
+	a.c = newClient(a.base, token, user, a.out)
 }
 
 // credentials signs up and switches to a new API key, or adopts the given
@@ -315,14 +196,9 @@ func (a *agent) record(tool string, args any, resultRef string) {
 func (a *agent) credentials(ctx context.Context, key, user string) error {
 	a.section("1. Credentials")
 	if key != "" {
-		a.c.token = key
 		if user == "" {
-			var users struct {
-				Users []struct {
-					UserID string `json:"user_id"`
-				} `json:"users"`
-			}
-			if err := a.c.call(ctx, http.MethodGet, "/v1/users", nil, &users); err != nil {
+			users, err := a.c.WithToken(key).Users(ctx)
+			if err != nil {
 				return err
 			}
 			if len(users.Users) == 0 {
@@ -330,41 +206,25 @@ func (a *agent) credentials(ctx context.Context, key, user string) error {
 			}
 			user = users.Users[0].UserID
 		}
-		a.c.user = user
+		a.use(key, user)
 		a.say("using the given API key with X-User-Id: %s", user)
 		return nil
 	}
 
-	var signup struct {
-		AccessToken string `json:"access_token"`
-		ExpiresIn   int    `json:"expires_in"`
-		User        struct {
-			UserID string `json:"user_id"`
-			OrgID  string `json:"org_id"`
-			Email  string `json:"email"`
-		} `json:"user"`
-	}
 	email := "ada-" + randomHex(4) + "@example.org"
-	err := a.c.call(ctx, http.MethodPost, "/v1/auth/signup", map[string]string{"email": email,
-		"password": randomHex(16), "name": "Ada", "workspace_name": "Sleep lab"}, &signup)
+	signup, err := a.c.Signup(ctx, api.SignupRequest{Email: email, Password: randomHex(16), Name: "Ada", WorkspaceName: "Sleep lab"})
 	if err != nil {
 		return err
 	}
 	a.say("signed up %s: user %s, workspace %s, session token for %s",
 		signup.User.Email, signup.User.UserID, signup.User.OrgID, time.Duration(signup.ExpiresIn)*time.Second)
-	a.c.token = signup.AccessToken
-
-	var k struct {
-		KeyID  string `json:"key_id"`
-		Prefix string `json:"prefix"`
-		Key    string `json:"key"`
-	}
-	if err := a.c.call(ctx, http.MethodPost, "/v1/account/api-keys", map[string]string{"name": agentName}, &k); err != nil {
+	k, err := a.c.WithToken(signup.AccessToken).CreateAPIKey(ctx, api.CreateKeyRequest{Name: agentName})
+	if err != nil {
 		return err
 	}
-	a.c.token, a.c.user = k.Key, signup.User.UserID
+	a.use(k.Key, signup.User.UserID)
 	a.say("API key %s (%s…) created for %s; its value is shown once and kept only in this process", k.KeyID, k.Prefix, agentName)
-	a.say("from now on: Authorization: Bearer <API key>, X-User-Id: %s", a.c.user)
+	a.say("from now on: Authorization: Bearer <API key>, X-User-Id: %s", a.user)
 	return nil
 }
 
@@ -372,47 +232,33 @@ func (a *agent) credentials(ctx context.Context, key, user string) error {
 // analysis.
 func (a *agent) buildMemory(ctx context.Context) error {
 	a.section("2. Literature memory")
-	var batch struct {
-		Ingested    int   `json:"ingested"`
-		Failed      int   `json:"failed"`
-		Errors      []any `json:"errors"`
-		NodesStored int   `json:"nodes_stored"`
-		ClaimsFound int   `json:"claims_found"`
+	reqs := make([]api.PaperRequest, len(papers))
+	dois := make([]string, len(papers))
+	for i, p := range papers {
+		reqs[i] = api.PaperRequest{DOI: &p.DOI, Title: p.Title, Authors: p.Authors, Year: &p.Year, OA: p.OA, Domain: p.Domain, Text: p.Text}
+		dois[i] = p.DOI
 	}
-	if err := a.c.call(ctx, http.MethodPost, "/v1/papers/batch", map[string]any{"papers": papers}, &batch); err != nil {
+	batch, err := a.c.StorePapers(ctx, api.BatchRequest{Papers: reqs})
+	if err != nil {
 		return err
 	}
 	if batch.Failed > 0 {
 		return fmt.Errorf("%d papers refused: %v", batch.Failed, batch.Errors)
 	}
 	a.say("%d abstracts stored: %d nodes, %d claims found", batch.Ingested, batch.NodesStored, batch.ClaimsFound)
-	dois := make([]string, len(papers))
-	for i, p := range papers {
-		dois[i] = p.DOI
-	}
 	a.record("papermem.store_papers", map[string]any{"dois": dois}, fmt.Sprintf("batch: %d papers, %d nodes", batch.Ingested, batch.NodesStored))
 
-	var rep struct {
-		DocID       string `json:"doc_id"`
-		Kind        string `json:"kind"`
-		Format      string `json:"format"`
-		Sections    int    `json:"sections"`
-		NodesStored int    `json:"nodes_stored"`
-		ClaimsFound int    `json:"claims_found"`
-	}
 	notes := notesMarkdown()
-	if err := a.c.upload(ctx, "/v1/ingest", notesFile, []byte(notes), map[string]string{"domain": domain}, &rep); err != nil {
+	rep, err := a.c.Ingest(ctx, notesFile, strings.NewReader(notes), papermem.IngestOptions{Domain: domain})
+	if err != nil {
 		return err
 	}
 	a.say("%s ingested as %s %s (%s): %d sections, %d nodes, %d claims",
 		notesFile, rep.Kind, rep.DocID, rep.Format, rep.Sections, rep.NodesStored, rep.ClaimsFound)
 	a.record("papermem.ingest", map[string]any{"file": notesFile, "domain": domain, "bytes": len(notes)}, rep.DocID)
 
-	var stored struct {
-		DOI             string `json:"doi"`
-		ClaimsExtracted int    `json:"claims_extracted"`
-	}
-	if err := a.c.call(ctx, http.MethodPost, "/v1/analysis", analysis, &stored); err != nil {
+	stored, err := a.c.StoreAnalysis(ctx, analysis)
+	if err != nil {
 		return err
 	}
 	a.say("analysis of %s stored: %d claims", stored.DOI, stored.ClaimsExtracted)
@@ -421,11 +267,11 @@ func (a *agent) buildMemory(ctx context.Context) error {
 }
 
 // The first session's research questions.
-var questions = []recallRequest{
+var questions = []api.RecallRequest{
 	{Question: "Does closed-loop auditory stimulation during slow-wave sleep improve overnight memory retention?",
-		BudgetTokens: budget, SectionTypes: []string{"results", "conclusion"}, ScopeSignals: []string{"evidence", "mechanisms"}},
+		BudgetTokens: ptr(budget), SectionTypes: []string{"results", "conclusion"}, ScopeSignals: []string{"evidence", "mechanisms"}},
 	{Question: "How reliable is the evidence that sleep loss or naps change memory in humans?",
-		BudgetTokens: budget, ScopeSignals: []string{"reliability", "limitations"}},
+		BudgetTokens: ptr(budget), ScopeSignals: []string{"reliability", "limitations"}},
 }
 
 // answerQuestions recalls evidence for each question and prints it as a
@@ -452,10 +298,10 @@ func (a *agent) answerQuestions(ctx context.Context) error {
 
 // ask recalls evidence for q, checks the budget invariant and prints the
 // spans as numbered citations.
-func (a *agent) ask(ctx context.Context, name string, q recallRequest) (*recallResult, error) {
+func (a *agent) ask(ctx context.Context, name string, q api.RecallRequest) (*papermem.RecallResult, error) {
 	fmt.Fprintf(a.out, "  %s: %s\n", name, q.Question)
-	var res recallResult
-	if err := a.c.call(ctx, http.MethodPost, "/v1/recall", q, &res); err != nil {
+	res, err := a.c.Recall(ctx, q)
+	if err != nil {
 		return nil, err
 	}
 	sum := 0
@@ -463,16 +309,16 @@ func (a *agent) ask(ctx context.Context, name string, q recallRequest) (*recallR
 		sum += s.Tokens
 		a.say("[%d] %s — %s", i+1, s.Text, cite(s.Provenance))
 	}
-	if sum != res.TotalTokens || res.TotalTokens > q.BudgetTokens {
-		return nil, fmt.Errorf("%s: total_tokens %d, spans sum to %d, budget %d", name, res.TotalTokens, sum, q.BudgetTokens)
+	if sum != res.TotalTokens || res.TotalTokens > *q.BudgetTokens {
+		return nil, fmt.Errorf("%s: total_tokens %d, spans sum to %d, budget %d", name, res.TotalTokens, sum, *q.BudgetTokens)
 	}
 	a.say("%d spans, total_tokens %d ≤ budget_tokens %d (scope_signals %s)",
-		len(res.Spans), res.TotalTokens, q.BudgetTokens, strings.Join(q.ScopeSignals, ", "))
-	return &res, nil
+		len(res.Spans), res.TotalTokens, *q.BudgetTokens, strings.Join(q.ScopeSignals, ", "))
+	return res, nil
 }
 
 // cite formats a span's provenance as a reference a reader can follow.
-func cite(p provenance) string {
+func cite(p papermem.Provenance) string {
 	var parts []string
 	section := p.Section
 	// trim drops a section's lead when it repeats what the citation names.
@@ -502,24 +348,19 @@ func cite(p provenance) string {
 // session would, recalls it and applies it to a follow-up question.
 func (a *agent) rememberPreference(ctx context.Context) error {
 	a.section("4. User memory")
-	for _, m := range []map[string]any{preference, distraction} {
-		var got struct {
-			NodeID int64  `json:"node_id"`
-			Key    string `json:"key"`
-		}
-		if err := a.c.call(ctx, http.MethodPost, "/v1/user/remember", m, &got); err != nil {
+	for _, m := range []api.RememberRequest{preference, distraction} {
+		got, err := a.c.Remember(ctx, m)
+		if err != nil {
 			return err
 		}
-		a.say("remembered %q for %s (node %d)", got.Key, a.c.user, got.NodeID)
+		a.say("remembered %q for %s (node %d)", got.Key, a.user, got.NodeID)
 		a.record("papermem.remember", map[string]any{"key": got.Key}, "memory:"+got.Key)
 	}
 
 	fmt.Fprintf(a.out, "  -- session %s ends; later, session %s starts with a new connection --\n", firstSession, followUpSession)
-	later := *a.c
-	later.http = &http.Client{Timeout: a.c.http.Timeout}
-	var pref recallResult
-	if err := later.call(ctx, http.MethodPost, "/v1/user/recall",
-		map[string]any{"question": "How does Ada want effect sizes reported?", "budget_tokens": 100}, &pref); err != nil {
+	later := newClient(a.base, a.token, a.user, a.out)
+	pref, err := later.RecallUser(ctx, api.UserRecallRequest{Question: "How does Ada want effect sizes reported?", BudgetTokens: ptr(100)})
+	if err != nil {
 		return err
 	}
 	if len(pref.Spans) == 0 {
@@ -528,9 +369,9 @@ func (a *agent) rememberPreference(ctx context.Context) error {
 	top := pref.Spans[0]
 	a.say("recalled preference [%s]: %s", top.Provenance.Key, top.Text)
 
-	q := recallRequest{Question: "Do daytime naps improve memory consolidation in older adults?",
-		BudgetTokens: budget, ScopeSignals: []string{"evidence"}}
-	res, err := (&agent{out: a.out, c: &later}).ask(ctx, "Q3", q)
+	q := api.RecallRequest{Question: "Do daytime naps improve memory consolidation in older adults?",
+		BudgetTokens: ptr(budget), ScopeSignals: []string{"evidence"}}
+	res, err := (&agent{out: a.out, c: later}).ask(ctx, "Q3", q)
 	if err != nil {
 		return err
 	}
@@ -549,12 +390,7 @@ func (a *agent) rememberPreference(ctx context.Context) error {
 	a.say("preference applied: only %s of %d spans report a 95%% CI; the answer says so for the others",
 		strings.Join(withCI, ", "), len(res.Spans))
 
-	var linked struct {
-		LinkedPapers int `json:"linked_papers"`
-		LinkedClaims int `json:"linked_claims"`
-	}
-	err = later.call(ctx, http.MethodPost, "/v1/sessions/link",
-		map[string]any{"session_id": followUpSession, "papers": papers, "claims": claims}, &linked)
+	linked, err := later.LinkSession(ctx, api.LinkRequest{SessionID: followUpSession, Papers: papers, Claims: claims})
 	if err != nil {
 		return err
 	}
@@ -566,13 +402,9 @@ func (a *agent) rememberPreference(ctx context.Context) error {
 // materialises related sessions and counts the graph around the session.
 func (a *agent) exportAndGraph(ctx context.Context) error {
 	a.section("5. Session record and graph")
-	var exp struct {
-		Written   bool   `json:"written"`
-		SessionID string `json:"session_id"`
-	}
-	err := a.c.call(ctx, http.MethodPost, "/v1/export/session", map[string]any{
-		"session_id": firstSession, "steps": a.steps, "recalled_papers": a.papers, "recalled_claims": a.claims,
-		"metadata": map[string]any{"domain": domain, "agent": agentName}}, &exp)
+	exp, err := a.c.ExportSession(ctx, api.ExportRequest{SessionID: firstSession, Steps: a.steps,
+		RecalledPapers: a.papers, RecalledClaims: a.claims,
+		Metadata: map[string]json.RawMessage{"domain": jsonString(domain), "agent": jsonString(agentName)}})
 	if err != nil {
 		return err
 	}
@@ -580,16 +412,8 @@ func (a *agent) exportAndGraph(ctx context.Context) error {
 		return fmt.Errorf("export of %s not written", firstSession)
 	}
 
-	var page struct {
-		Records []struct {
-			SessionID      string  `json:"session_id"`
-			UserID         string  `json:"user_id"`
-			Steps          []step  `json:"steps"`
-			RecalledPapers []any   `json:"recalled_papers"`
-			RecalledClaims []int64 `json:"recalled_claims"`
-		} `json:"records"`
-	}
-	if err := a.c.call(ctx, http.MethodGet, "/v1/export?session_id="+url.QueryEscape(exp.SessionID), nil, &page); err != nil {
+	page, err := a.c.Exports(ctx, papermem.ExportQuery{SessionID: exp.SessionID})
+	if err != nil {
 		return err
 	}
 	if len(page.Records) != 1 {
@@ -602,20 +426,14 @@ func (a *agent) exportAndGraph(ctx context.Context) error {
 		a.say("  step %d: %s %s → %s", i+1, s.Agent, s.Tool, s.ResultRef)
 	}
 
-	var mat struct {
-		Created int `json:"related_edges_created"`
-		Total   int `json:"related_edges"`
-	}
-	if err := a.c.call(ctx, http.MethodPost, "/v1/graph/materialize", map[string]any{"threshold": 0.2}, &mat); err != nil {
+	mat, err := a.c.Materialize(ctx, api.MaterializeRequest{Threshold: ptr(0.2)})
+	if err != nil {
 		return err
 	}
 	a.say("related edges (Jaccard ≥ 0.2): %d created, %d in the workspace", mat.Created, mat.Total)
 
-	var g struct {
-		Nodes []struct{ ID, Type string } `json:"nodes"`
-		Edges []struct{ Source, Target, Type string }
-	}
-	if err := a.c.call(ctx, http.MethodGet, "/v1/graph?hops=2&seed_session="+url.QueryEscape(firstSession), nil, &g); err != nil {
+	g, err := a.c.Graph(ctx, firstSession, 2)
+	if err != nil {
 		return err
 	}
 	nodes, edges := map[string]int{}, map[string]int{}
@@ -630,6 +448,14 @@ func (a *agent) exportAndGraph(ctx context.Context) error {
 		len(g.Edges), edges["uses"], edges["cites"], edges["related"])
 	return nil
 }
+
+// jsonString is s as a JSON value.
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // appendNew appends v unless s holds it.
 func appendNew[T comparable](s []T, v T) []T {

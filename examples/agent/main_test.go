@@ -67,7 +67,7 @@ func TestRunInProcess(t *testing.T) {
 
 	t.Run("PreferenceRecalledLater", func(t *testing.T) {
 		later := transcript[strings.Index(transcript, "later, session "+followUpSession):]
-		want := "recalled preference [reporting-style]: " + preference["text"].(string)
+		want := "recalled preference [reporting-style]: " + preference.Text
 		if !strings.Contains(later, want) {
 			t.Errorf("the later session does not recall the preference; want %q", want)
 		}

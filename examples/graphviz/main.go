@@ -6,7 +6,7 @@
 // every session as Graphviz DOT and, when the dot program is installed,
 // renders it to SVG and PNG:
 //
-//	go run -tags sqlite_fts5 ./examples/graphviz -db /tmp/graph.db -out /tmp/session-graph
+//	go run ./examples/graphviz -db /tmp/graph.db -out /tmp/session-graph
 //
 // Sessions are blue ellipses, papers boxes (dashed when only a stub: a
 // DOI a session used that memory holds no text for), claims notes.

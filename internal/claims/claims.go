@@ -1,5 +1,12 @@
-// Package claims recognises sentences that assert a finding: result verbs,
-// comparisons, quantities with units, p-values and hedged conclusions.
+// Package claims recognises sentences that assert a finding. In scientific
+// text nearly every declarative sentence states something a reader may cite
+// (a result, a comparison, a quantity, a known fact, a conclusion); what does
+// not are the sentences that set a study up: its aim ("To determine
+// whether…", "The aim of this study was…"), its methods ("We enrolled…",
+// "We measured…") and structured-abstract labels (OBJECTIVE, DESIGN,
+// METHODS…), besides questions, captions and boilerplate. IsClaim keeps the
+// former and drops the latter; Score rates how strongly a claim asserts a
+// finding (result verbs, quantities with units, p-values, hedges).
 package claims
 
 import (
@@ -17,6 +24,17 @@ var (
 	hedge = regexp.MustCompile(`(?i)\b(may|might|likely|unlikely|appears? to|seems? to|we (propose|conclude|argue|hypothesi[sz]e))\b`)
 	// noise matches sentences that describe the paper rather than findings.
 	noise = regexp.MustCompile(`(?i)^(in this (paper|work|study),? we (describe|present|introduce)|table|figure|fig\.|copyright|©|doi:|https?://)`)
+	// setup matches sentences that state a study's aim or open a
+	// structured abstract's non-result part: they set a study up rather than
+	// report what it found.
+	setup = regexp.MustCompile(`^(` + heading + `(?:[\s,&]+(?i:and\s+)?` + heading + `)*\s+[A-Z0-9]|(?i:to (determine|assess|evaluate|investigate|examine|identify|estimate|compare|describe|explore|characteri[sz]e|test|analy[sz]e|quantify|measure|review|establish|define|study|understand|clarify|elucidate|address|report|develop)\b|(the|our) (main |primary )?(aims?|objectives?|purposes?|goals?)\b|(here,? )?(we|this (study|review|trial|analysis|work|paper)|the (present|current) (study|review|trial|analysis)) (aimed|aims|sought|seeks|set out|was designed|were designed|is designed|was conducted|investigated whether|examined whether|tested whether|asked whether)))`)
+	// heading matches the words of a structured abstract's labels for the
+	// parts that precede its results.
+	heading = `(?i:objectives?|aims?|purpose|goals?|design|settings?|participants|patients|subjects|methods?|materials|methodology|interventions?|exposures?|main|primary|outcomes?|measures?|data sources|study selection|data extraction)`
+	// method matches sentences that say what was done ("We measured…",
+	// "Patients were randomized…"); those that also report what came of it
+	// (a finding verb) are claims.
+	method = regexp.MustCompile(`(?i)^(here,? |in this (study|work),? |to (do so|this end|test this),? |first,? |then,? |next,? )?we (recruited|enrolled|randomi[sz]ed|conducted|performed|measured|analy[sz]ed|used|collected|searched|included|obtained|administered|surveyed|interviewed|followed|calculated|designed|applied|employed|generated|sequenced|genotyped|screened|reviewed|assessed|evaluated|examined|investigated|studied|tested|compared|estimated|selected|identified|developed|constructed|established|defined|describe|present|report)\b|\b(was|were) (randomi[sz]ed|enrolled|recruited|measured|collected|assessed|analy[sz]ed|obtained|included|followed|assigned|allocated|performed|conducted|used|calculated|administered|interviewed|selected|screened|genotyped|sequenced|divided|classified|defined|evaluated|examined|studied|tested|recorded|surveyed|matched|stratified|categori[sz]ed|determined|quantified|monitored|identified|estimated|compared|treated|given|exposed|injected|fed|cultured|incubated|stained|transfected|immuni[sz]ed|infected|housed|sampled|scanned|imaged|tracked|adjusted)\b`)
 )
 
 // Score rates how strongly a sentence asserts a finding, from 0 (not a
@@ -39,18 +57,15 @@ func Score(sentence string) int {
 	return score
 }
 
-// IsClaim reports whether sentence asserts a finding. It is Score >= 2,
-// evaluating only what decides it: a finding verb, else a quantity and a
-// hedge together.
+// IsClaim reports whether sentence asserts a finding: a statement that
+// neither sets the study up (its aim, a structured abstract's label) nor
+// only says what was done (a method without a finding verb).
 func IsClaim(sentence string) bool {
 	s, ok := candidate(sentence)
-	if !ok {
+	if !ok || setup.MatchString(s) {
 		return false
 	}
-	if matches(s, findingWords, findingVerb) {
-		return true
-	}
-	return matches(s, hedgeWords, hedge) && quantity.MatchString(s)
+	return !method.MatchString(s) || matches(s, findingWords, findingVerb)
 }
 
 // candidate trims a sentence and reports whether it may be a claim at all:

@@ -23,6 +23,17 @@ func TestIsClaim(t *testing.T) {
 		{"In this paper we describe a new system that shows results.", false},
 		{"What causes the effect?", false},
 		{"Figure 3 shows the accuracy of each model.", false},
+		{"Mitochondria are the primary energy-generating system in most eukaryotic cells.", true},
+		{"DdrB forms a pentameric ring capable of binding single-stranded DNA.", true},
+		{"OBJECTIVE To estimate the prevalence of mental disorders in 14 countries.", false},
+		{"Design, Setting, and Participants Mail survey of all 97 adult transplantation programs.", false},
+		{"Patients with diabetes had higher mortality than those without.", true},
+		{"The aim of this study was to assess whether folic acid lowers homocysteine.", false},
+		{"To determine whether statins reduce stroke risk in older adults.", false},
+		{"We enrolled 151 patients with ischemic heart disease.", false},
+		{"We measured serum folate and found that it rose by 40%.", true},
+		{"Women were classified as extensive or poor metabolizers.", false},
+		{"RESULTS The prevalence of any disorder varied widely across countries.", true},
 	}
 	for _, tt := range tests {
 		if got := IsClaim(tt.in); got != tt.want {
@@ -75,9 +86,6 @@ func checkPhrases(t *testing.T, s string) {
 	}
 	if got, want := matches(s, hedgeWords, hedge), hedge.MatchString(s); got != want {
 		t.Errorf("hedge phrases in %q: %v, the expression says %v", s, got, want)
-	}
-	if got, want := IsClaim(s), Score(s) >= 2; got != want {
-		t.Errorf("IsClaim(%q) = %v, Score %d", s, got, Score(s))
 	}
 }
 

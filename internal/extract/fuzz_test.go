@@ -15,7 +15,7 @@ import (
 // a crash the fuzzer reports. Found crashers live in testdata/fuzz/<Target>
 // and run as regression seeds with go test. Run a target with
 //
-//	go test -tags sqlite_fts5 -run XXX -fuzz FuzzExtractPDF -fuzztime 60s -fuzzminimizetime 200x ./internal/extract/
+//	go test -run XXX -fuzz FuzzExtractPDF -fuzztime 60s -fuzzminimizetime 200x ./internal/extract/
 //
 // The -fuzzminimizetime bound matters: map iteration order makes coverage
 // vary between runs of one input, and the default 60s minimization of every

@@ -1,7 +1,8 @@
 // Package ftsterm splits text into the terms SQLite's FTS5 indexes with
 // tokenize = 'porter unicode61 remove_diacritics 2', the tokenizer of
-// papermem's full-text table, so that an in-process index and FTS5 agree on
-// what a word is.
+// papermem's former full-text table, so that the in-process index and FTS5
+// agree on what a word is (checked against FTS5 itself under the build tag
+// sqlite_fts5).
 package ftsterm
 
 import (

@@ -92,3 +92,48 @@ func readJSONL[T any](path string) ([]T, error) {
 		out = append(out, v)
 	}
 }
+
+// SentenceDoc is an abstract split into its sentences as SciFact ships
+// them: joining Sentences with spaces gives the abstract's text.
+type SentenceDoc struct {
+	ID        string   `json:"_id"`
+	Title     string   `json:"title"`
+	Sentences []string `json:"sentences"`
+}
+
+// Sentences reads corpus-sentences.jsonl.gz in dir.
+func Sentences(dir string) ([]SentenceDoc, error) {
+	return readJSONL[SentenceDoc](filepath.Join(dir, "corpus-sentences.jsonl.gz"))
+}
+
+// Evidence is a training claim with its rationales: for each evidence
+// abstract, the indexes of the sentences that support or refute the claim,
+// marked by the dataset's annotators.
+type Evidence struct {
+	ID       string           `json:"_id"`
+	Claim    string           `json:"claim"`
+	Evidence map[string][]int `json:"evidence"`
+}
+
+// EvidenceClaims reads evidence-train.jsonl in dir.
+func EvidenceClaims(dir string) ([]Evidence, error) {
+	return readJSONL[Evidence](filepath.Join(dir, "evidence-train.jsonl"))
+}
+
+// Half returns the even- ("even") or odd-numbered ("odd") elements of xs,
+// or all of them ("all"): tune on one half, report the other.
+func Half[T any](xs []T, split string) ([]T, error) {
+	switch split {
+	case "all":
+		return xs, nil
+	case "even", "odd":
+		var out []T
+		for i, x := range xs {
+			if (i%2 == 0) == (split == "even") {
+				out = append(out, x)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("split must be all, even or odd, not %q", split)
+}

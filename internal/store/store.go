@@ -18,7 +18,7 @@ import (
 	"time"
 
 	vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
-	"github.com/mattn/go-sqlite3" // database/sql driver "sqlite3" (build tag sqlite_fts5)
+	"github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
 )
 
 //go:embed migrations/*.sql
@@ -152,8 +152,31 @@ func dsnFor(path, sync string, queryOnly bool) (string, error) {
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode(), nil
 }
 
+// retired holds, by migration, statements that a later migration undoes,
+// each as its exact text in the file. Migrations are append-only and apply
+// in order, so a database applying the earlier file has not applied the
+// later one, and will within the same Migrate: skipping such a statement
+// there ends in the schema that running it and undoing it would, without
+// needing what the statement needs. Databases that ran it keep their
+// history and are changed by the later migration only.
+//
+// 0001 made nodes_fts, an FTS5 table, which go-sqlite3 compiles only under
+// the build tag sqlite_fts5 (a plain build fails "no such module: fts5");
+// 0008 drops it, so a database created now never has it.
+var retired = map[string][]string{
+	"0001_memory.sql": {
+		`CREATE VIRTUAL TABLE nodes_fts USING fts5 (
+	text, scope,
+	content = '', contentless_delete = 1,
+	tokenize = 'porter unicode61 remove_diacritics 2'
+);`,
+		`INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('rank', 'bm25(1.0, 0.0)');`,
+	},
+}
+
 // Migrate applies, in name order, every embedded migration not yet recorded
-// in schema_migrations, each in its own transaction.
+// in schema_migrations, each in its own transaction, less its retired
+// statements.
 func Migrate(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations(
 		name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
@@ -190,7 +213,14 @@ func apply(ctx context.Context, db *sql.DB, name string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+	script := string(body)
+	for _, stmt := range retired[base] {
+		if !strings.Contains(script, stmt) {
+			return fmt.Errorf("retired statement not found: %.60s", stmt)
+		}
+		script = strings.Replace(script, stmt, "", 1)
+	}
+	if _, err := tx.ExecContext(ctx, script); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations(name, applied_at) VALUES(?, ?)",

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ func start(t *testing.T, args []string, vars map[string]string) (string, func() 
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, args, env(vars), out) }()
+	go func() { done <- Run(ctx, args, env(vars), out) }()
 	stop := func() error {
 		cancel()
 		select {
@@ -166,7 +166,7 @@ func TestRunReindex(t *testing.T) {
 	}
 	old.Close()
 	vars := map[string]string{"PAPERMEM_DB": db, "PAPERMEM_ADDR": "127.0.0.1:0"}
-	if err := run(context.Background(), nil, env(vars), io.Discard); err == nil || !strings.Contains(err.Error(), "embedder") {
+	if err := Run(context.Background(), nil, env(vars), io.Discard); err == nil || !strings.Contains(err.Error(), "embedder") {
 		t.Fatalf("a database of another embedder: %v", err)
 	}
 	vars["PAPERMEM_REINDEX"] = "1"
@@ -206,13 +206,13 @@ func TestGrantFounder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-db", db, "grant-founder", "ADA@example.org"}, env(nil), &out); err != nil {
+	if err := Run(context.Background(), []string{"-db", db, "grant-founder", "ADA@example.org"}, env(nil), &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "granted founder access to ada@example.org") {
 		t.Fatalf("output %q", out.String())
 	}
-	if err := run(context.Background(), []string{"-db", db, "grant-founder", "nobody@example.org"}, env(nil), io.Discard); err == nil {
+	if err := Run(context.Background(), []string{"-db", db, "grant-founder", "nobody@example.org"}, env(nil), io.Discard); err == nil {
 		t.Fatal("granting an unknown email succeeded")
 	}
 	base, stop = start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, nil)
@@ -245,7 +245,7 @@ func TestConfigErrors(t *testing.T) {
 		"BackupNoDest":           {[]string{"-db", db, "backup"}, nil},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if err := run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
+			if err := Run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
 				t.Fatal("run succeeded")
 			}
 		})
@@ -281,7 +281,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 		t.Fatalf("config\n got %s\nwant %s", got, want)
 	}
 	c, _, err = loadConfig(nil, env(nil), io.Discard)
-	if err != nil || c.addr != defaultAddr || c.db != defaultDB || c.api.DevAuth || c.opts.Embedder != nil {
+	if err != nil || c.addr != defaultAddr || c.db != DefaultDB || c.api.DevAuth || c.opts.Embedder != nil {
 		t.Fatalf("defaults %+v %v", c, err)
 	}
 }
@@ -342,13 +342,13 @@ func TestBackupCommand(t *testing.T) {
 		t.Fatalf("store: %d", code)
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-db", db, "backup", dest}, env(nil), &out); err != nil {
+	if err := Run(context.Background(), []string{"-db", db, "backup", dest}, env(nil), &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "backed up to "+dest) {
 		t.Errorf("output %q", out.String())
 	}
-	if err := run(context.Background(), []string{"-db", db, "backup", dest}, env(nil), io.Discard); err == nil {
+	if err := Run(context.Background(), []string{"-db", db, "backup", dest}, env(nil), io.Discard); err == nil {
 		t.Error("a backup over an existing file succeeded")
 	}
 	if err := stop(); err != nil {

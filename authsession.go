@@ -1,0 +1,201 @@
+package papermem
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Session tokens are signed and verified by the caller (the HTTP layer);
+// this file decides whether a verified token still stands for a live
+// user, and ends sessions: one (Logout), all of a user's (LogoutAll,
+// ChangePassword) or a user's for good (DisableUser).
+
+// maxSessionIDLen bounds a session id (a token's jti).
+const maxSessionIDLen = 128
+
+// Session is a session token whose signature and expiry the caller has
+// verified: the claims that tie it to a user.
+type Session struct {
+	ID        string    // the token's unique id (jti); required
+	UserID    string    // the account it was issued to
+	OrgID     string    // the account's workspace
+	Version   int64     // the account's SessionVersion when it was issued
+	ExpiresAt time.Time // when the token expires
+}
+
+var (
+	errBadSession   = Errorf(EUNAUTHORIZED, "Invalid or expired session token.")
+	errEndedSession = Errorf(EUNAUTHORIZED, "This session has ended: log in again.")
+)
+
+// AuthenticateSession returns the account a verified session token names
+// when it still stands: the account exists in the token's workspace, is
+// not disabled, has not ended the session (Logout) nor every session
+// since the token was issued (its SessionVersion is the token's). Errors:
+// EUNAUTHORIZED.
+//
+// As with API keys, a session verified once is remembered until the
+// credential generation moves, which every change that may end a session
+// does at once (a trigger, whatever made the change): authenticating it
+// again reads one integer.
+func (m *Memory) AuthenticateSession(ctx context.Context, s Session) (*User, error) {
+	if s.ID == "" || len(s.ID) > maxSessionIDLen || s.UserID == "" || s.OrgID == "" {
+		return nil, errBadSession
+	}
+	gen, err := m.credentialGeneration(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("authenticate session: %w", err)
+	}
+	if c := m.sessions.get(gen, s.ID); c != nil && c.UserID == s.UserID && c.OrgID == s.OrgID && c.SessionVersion == s.Version {
+		u := *c
+		return &u, nil
+	}
+	u, err := m.lookupSession(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	c := *u
+	m.sessions.update(gen, s.ID, func(*User) *User { return &c })
+	return u, nil
+}
+
+// lookupSession reads the session's user and checks that it stands.
+func (m *Memory) lookupSession(ctx context.Context, s Session) (*User, error) {
+	var u User
+	var revoked bool
+	err := m.db.QueryRowContext(ctx, `SELECT `+userColumns+`, EXISTS (SELECT 1 FROM revoked_sessions r
+			WHERE r.org_id = u.org_id AND r.user_id = u.user_id AND r.jti = ?)
+		FROM users u WHERE u.org_id = ? AND u.user_id = ?`, s.ID, s.OrgID, s.UserID).
+		Scan(append(userFields(&u), &revoked)...)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, errBadSession
+	case err != nil:
+		return nil, fmt.Errorf("authenticate session: %w", err)
+	case u.Disabled:
+		return nil, errDisabled
+	case revoked || u.SessionVersion != s.Version:
+		return nil, errEndedSession
+	}
+	return &u, nil
+}
+
+// Logout ends the session s, which the caller has authenticated: its
+// token is refused from now on, by this Memory and any other sharing the
+// database, until it expires. Revocations of the workspace's tokens that
+// have expired since are dropped.
+func (m *Memory) Logout(ctx context.Context, s Session) error {
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM revoked_sessions WHERE org_id = ? AND expires_at <= ?`,
+			s.OrgID, m.nowString()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO revoked_sessions (org_id, user_id, jti, expires_at)
+			VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, s.OrgID, s.UserID, s.ID, timestamp(s.ExpiresAt))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("logout: %w", err)
+	}
+	return nil
+}
+
+// LogoutAll ends every session of the workspace's user: tokens issued
+// before are refused from now on. Errors: ENOTFOUND (unknown, or another
+// workspace's user).
+func (w *Workspace) LogoutAll(ctx context.Context, userID string) error {
+	n, err := w.m.execWrite(ctx, `UPDATE users SET session_version = session_version + 1
+		WHERE org_id = ? AND user_id = ?`, w.org, userID)
+	if err != nil {
+		return fmt.Errorf("logout all: %w", err)
+	}
+	if n == 0 {
+		return errNoUser
+	}
+	return nil
+}
+
+var errNoUser = Errorf(ENOTFOUND, "No such user in this workspace.")
+
+// ChangePassword sets the password of the workspace's user after checking
+// the current one, and ends every session of the user, the caller's too:
+// the account returned carries the new SessionVersion, for a fresh token.
+// Errors: EINVALID (next breaks the length rule of signup), EFORBIDDEN
+// (current is wrong), ENOTFOUND, ECONFLICT (the password changed
+// meanwhile).
+func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next string) (*User, error) {
+	if err := checkPassword("new_password", next); err != nil {
+		return nil, err
+	}
+	var hash string
+	err := w.m.db.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE org_id = ? AND user_id = ?`,
+		w.org, userID).Scan(&hash)
+	if err != nil {
+		return nil, dbError(err, errNoUser.Message)
+	}
+	// bcrypt compares in constant time; both hashings run outside the write
+	// transaction, which the update then guards against a concurrent change.
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(current)) != nil {
+		return nil, Errorf(EFORBIDDEN, "current_password is wrong.")
+	}
+	newHash, err := hashPassword(next)
+	if err != nil {
+		return nil, err
+	}
+	u, err := w.m.updateUser(ctx, `UPDATE users
+		SET password_hash = ?, session_version = session_version + 1
+		WHERE org_id = ? AND user_id = ? AND password_hash = ? RETURNING `+userColumns,
+		string(newHash), w.org, userID, hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ECONFLICT, "The password changed meanwhile; try again.")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("change password: %w", err)
+	}
+	return u, nil
+}
+
+// DisableUser disables the account userID of workspace org: it cannot log
+// in, its session tokens are refused from now on (for good: enabling it
+// again does not revive them) and so are the API keys it created, while it
+// stays disabled. Disabling a disabled account keeps its first
+// disabled_at. Errors: ENOTFOUND (no such user in the workspace).
+func (m *Memory) DisableUser(ctx context.Context, org, userID string) (*User, error) {
+	return m.setDisabled(ctx, `disabled_at = CASE disabled_at WHEN '' THEN ? ELSE disabled_at END,
+		session_version = session_version + 1`, org, userID, m.nowString())
+}
+
+// EnableUser enables the account userID of workspace org again: it can
+// log in, and the API keys it created and did not revoke work again. Its
+// sessions stay ended. Errors: ENOTFOUND (no such user in the workspace).
+func (m *Memory) EnableUser(ctx context.Context, org, userID string) (*User, error) {
+	return m.setDisabled(ctx, `disabled_at = ''`, org, userID)
+}
+
+// setDisabled applies the SET clause, with its arguments first, to the
+// workspace's user and returns the account.
+func (m *Memory) setDisabled(ctx context.Context, set, org, userID string, args ...any) (*User, error) {
+	u, err := m.updateUser(ctx, `UPDATE users SET `+set+`
+		WHERE org_id = ? AND user_id = ? RETURNING `+userColumns, append(args, org, userID)...)
+	if err != nil {
+		return nil, dbError(err, fmt.Sprintf("No user %q in workspace %q.", userID, org))
+	}
+	return u, nil
+}
+
+// updateUser runs query, an UPDATE of users RETURNING userColumns, as a
+// write and scans the account it changed (sql.ErrNoRows when none).
+func (m *Memory) updateUser(ctx context.Context, query string, args ...any) (*User, error) {
+	var u *User
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRowContext(ctx, query, args...))
+		return err
+	})
+	return u, err
+}

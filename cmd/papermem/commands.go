@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/internal/serve"
+	"github.com/papermem/papermem/mcpserver"
+	"github.com/spf13/cobra"
+)
+
+func serveCmd(getenv func(string) string, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve [-addr 127.0.0.1:8080] [-db ./papermem.db] [grant-founder EMAIL]",
+		Short: "Serve the /v1 HTTP API and MCP at /mcp (as cmd/server; its flags and PAPERMEM_* variables)",
+		// The server's own flags (Go flag syntax) are passed through.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return serve.Run(cmd.Context(), args, getenv, stdout)
+		},
+	}
+}
+
+func mcpCmd(t *target, stdin io.Reader, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the MCP tools over stdio, on --db in process or on --url with --key",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
+				s := mcpserver.New(m, &mcpserver.Options{Files: true, Version: version()})
+				return s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}})
+			})
+		},
+	}
+}
+
+// nopCloser is a writer that is never closed: stdout outlives the session.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// version is the module version the binary was built from.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func recallCmd(t *target, stdout io.Writer) *cobra.Command {
+	var budget int
+	var label string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   `recall "question"`,
+		Short: "Recall the spans that answer a question, with their citations",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
+				req := api.RecallRequest{Question: args[0], Label: label}
+				if cmd.Flags().Changed("budget") {
+					req.BudgetTokens = &budget
+				}
+				res, err := m.Recall(ctx, req)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(stdout, res)
+				}
+				printSpans(stdout, res)
+				return nil
+			})
+		},
+	}
+	c.Flags().IntVar(&budget, "budget", papermem.DefaultBudgetTokens, "token budget of the answer")
+	c.Flags().StringVar(&label, "label", "", "Claim (default), Passage, Paper, Analysis, Document or Any")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the API's JSON instead of text")
+	return c
+}
+
+// printSpans prints spans best first, each with its citation.
+func printSpans(w io.Writer, res *papermem.RecallResult) {
+	if len(res.Spans) == 0 {
+		fmt.Fprintln(w, "Nothing in memory answers this.")
+		return
+	}
+	for i, s := range res.Spans {
+		fmt.Fprintf(w, "[%d] %s\n    — %s (score %.3f)\n", i+1, s.Text, s.Provenance.Citation(), s.Score)
+	}
+	fmt.Fprintf(w, "%d spans, %d tokens\n", len(res.Spans), res.TotalTokens)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func papersCmd(t *target, stdout io.Writer) *cobra.Command {
+	var limit int
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   `papers "query"`,
+		Short: "Rank the workspace's papers for a query",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
+				ps, err := m.RecallPapers(ctx, args[0], limit)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					if ps == nil {
+						ps = []papermem.Paper{}
+					}
+					return writeJSON(stdout, ps)
+				}
+				for i, p := range ps {
+					cached := ""
+					if p.Cached {
+						cached = ", full text"
+					}
+					fmt.Fprintf(stdout, "%d. %s — doi:%s (score %.3f%s)\n", i+1, p.Title, p.DOI, p.Score, cached)
+				}
+				fmt.Fprintf(stdout, "%d papers\n", len(ps))
+				return nil
+			})
+		},
+	}
+	c.Flags().IntVar(&limit, "limit", papermem.DefaultPaperLimit, "most papers listed, 1..100")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the API's JSON instead of text")
+	return c
+}
+
+func rememberCmd(t *target, stdout io.Writer) *cobra.Command {
+	var req api.RememberRequest
+	c := &cobra.Command{
+		Use:   `remember "text"`,
+		Short: "Remember something for the user (--user)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req.Text = args[0]
+			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
+				r, err := m.Remember(ctx, req)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "remembered as %q (node %d)\n", r.Key, r.NodeID)
+				return nil
+			})
+		},
+	}
+	c.Flags().StringVar(&req.Key, "key", "", "the memory's key; the same key updates it (default: derived from the text)")
+	c.Flags().StringVar(&req.Domain, "domain", "", "topic area")
+	c.Flags().StringArrayVar(&req.Tags, "tag", nil, "a label (repeatable)")
+	c.Flags().StringVar(&req.OccurredAt, "occurred-at", "", "ISO-8601 date or time of the event")
+	return c
+}
+
+func exportCmd(t *target, stdout io.Writer) *cobra.Command {
+	var session, since, until string
+	c := &cobra.Command{
+		Use:   "export",
+		Short: "Write session export records as JSON Lines, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			q := papermem.ExportQuery{SessionID: session}
+			var err error
+			if q.Since, err = api.TimeParam("since", since, false); err != nil {
+				return err
+			}
+			if q.Until, err = api.TimeParam("until", until, true); err != nil {
+				return err
+			}
+			return withMemory(cmd, t, func(ctx context.Context, m memory) error { return m.export(ctx, q, stdout) })
+		},
+	}
+	c.Flags().StringVar(&session, "session", "", "only this session's record")
+	c.Flags().StringVar(&since, "since", "", "records created at or after this ISO-8601 date or time")
+	c.Flags().StringVar(&until, "until", "", "records created at or before this ISO-8601 date or time")
+	return c
+}

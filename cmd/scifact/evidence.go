@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/chunk"
+	"github.com/papermem/papermem/internal/claims"
+	"github.com/papermem/papermem/internal/scifact"
+)
+
+// evidenceRecall prints, for each label and budget, the share of claims
+// whose rationale sentences of one evidence abstract all appear inside the
+// spans recall returns, beside the sentence floor at the same budget; then
+// the claim extractor's recall on rationale sentences.
+func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c config) error {
+	docs, err := scifact.Sentences(c.data)
+	if err != nil {
+		return err
+	}
+	evs, err := scifact.EvidenceClaims(c.data)
+	if err != nil {
+		return err
+	}
+	if c.maxQueries > 0 && c.maxQueries < len(evs) {
+		evs = evs[:c.maxQueries]
+	}
+	byID := make(map[string]*scifact.SentenceDoc, len(docs))
+	var floor scifact.Floor
+	type sentence struct{ doc, idx int }
+	var rows []sentence
+	for i := range docs {
+		d := &docs[i]
+		byID[d.ID] = d
+		for j, s := range d.Sentences {
+			floor.Add(d.Title, s)
+			rows = append(rows, sentence{i, j})
+		}
+	}
+	for _, e := range evs {
+		for id := range e.Evidence {
+			if byID[id] == nil {
+				return fmt.Errorf("claim %s: evidence abstract %s is not in the corpus", e.ID, id)
+			}
+		}
+	}
+	fmt.Fprintf(out, "\nevidence recall, %d claims with rationales\n%-24s  %6s  %s  %8s\n", len(evs), "retrieval", "budget", halvesHeader, "tokens")
+	for _, b := range c.budgets {
+		got, used := make(halves, len(evs)), 0
+		for i, e := range evs {
+			taken := map[sentence]bool{}
+			left := b
+			for _, r := range floor.Search(scifact.FloorQuery(e.Claim), 400) {
+				s := rows[r]
+				n := (len(docs[s.doc].Sentences[s.idx]) + 3) / 4
+				if n > left {
+					break
+				}
+				taken[s] = true
+				left -= n
+			}
+			used += b - left
+			got[i] = answered(e, func(id string, idx int) bool {
+				for k := range taken {
+					if docs[k.doc].ID == id && k.idx == idx {
+						return true
+					}
+				}
+				return false
+			})
+		}
+		fmt.Fprintf(out, "%-24s  %6d  %s  %8d\n", "floor: FTS5 sentences", b, got.row(), used/len(evs))
+	}
+	for _, label := range c.labels {
+		for _, b := range c.budgets {
+			got, used := make(halves, len(evs)), 0
+			for i, e := range evs {
+				res, err := m.Recall(ctx, papermem.RecallRequest{Question: e.Claim, Label: label, BudgetTokens: b})
+				if err != nil {
+					return fmt.Errorf("recall %s: %w", e.ID, err)
+				}
+				used += res.TotalTokens
+				got[i] = answered(e, func(id string, idx int) bool {
+					want := normalize(byID[id].Sentences[idx])
+					for _, s := range res.Spans {
+						if s.Provenance.DOI == docDOI(id) && strings.Contains(normalize(s.Text), want) {
+							return true
+						}
+					}
+					return false
+				})
+			}
+			fmt.Fprintf(out, "%-24s  %6d  %s  %8d\n", "papermem "+label, b, got.row(), used/len(evs))
+		}
+	}
+	return claimExtractor(out, docs, byID, evs)
+}
+
+// answered returns 1 when every rationale sentence of one of e's evidence
+// abstracts was returned (found says whether sentence idx of abstract id
+// was), else 0.
+func answered(e scifact.Evidence, found func(id string, idx int) bool) float64 {
+	for id, idxs := range e.Evidence {
+		all := len(idxs) > 0
+		for _, i := range idxs {
+			all = all && found(id, i)
+		}
+		if all {
+			return 1
+		}
+	}
+	return 0
+}
+
+// normalize folds runs of white space to one space.
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// claimExtractor prints the share of rationale sentences that storing an
+// abstract makes Claim nodes (a claim sentence contains them), per claim,
+// and the share of all the corpus's sentences it marks.
+func claimExtractor(out io.Writer, docs []scifact.SentenceDoc, byID map[string]*scifact.SentenceDoc, evs []scifact.Evidence) error {
+	claimsOf := func(d *scifact.SentenceDoc) []string {
+		var cs []string
+		for _, s := range chunk.Sentences(strings.Join(d.Sentences, " ")) {
+			if claims.IsClaim(s.Text) {
+				cs = append(cs, normalize(s.Text))
+			}
+		}
+		return cs
+	}
+	isClaim := func(cs []string, sentence string) bool {
+		n := normalize(sentence)
+		for _, c := range cs {
+			if strings.Contains(c, n) {
+				return true
+			}
+		}
+		return false
+	}
+	share := make(halves, len(evs))
+	for i, e := range evs {
+		var n, found int
+		for id, idxs := range e.Evidence {
+			cs := claimsOf(byID[id])
+			for _, j := range idxs {
+				n++
+				if isClaim(cs, byID[id].Sentences[j]) {
+					found++
+				}
+			}
+		}
+		share[i] = float64(found) / float64(n)
+	}
+	var all, marked int
+	for i := range docs {
+		cs := claimsOf(&docs[i])
+		for _, s := range docs[i].Sentences {
+			all++
+			if isClaim(cs, s) {
+				marked++
+			}
+		}
+	}
+	fmt.Fprintf(out, "\nclaim extractor\n%-40s  %s\n%-40s  %s\n%-40s  %8.4f\n", "", halvesHeader,
+		"rationale sentences stored as claims", share.row(),
+		"all corpus sentences marked as claims", float64(marked)/float64(all))
+	return nil
+}

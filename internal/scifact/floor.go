@@ -1,0 +1,116 @@
+package scifact
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/papermem/papermem/internal/ftsterm"
+)
+
+// Floor is a plain full-text index as SQLite FTS5 builds one: rows of two
+// columns, (title, body), tokenize = 'porter unicode61', ranked by
+// bm25(t, 2.0, 1.0) — title words count twice. It reproduces FTS5's
+// bm25() in Go (fts5_aux.c: each query phrase weighs
+// max(log((N−n+0.5)/(n+0.5)), 1e-6) over N rows, n of them matching; a
+// row's frequency of a phrase is its weighted count over the columns; the
+// row's length is its tokens in both columns) so that the floors of the
+// evidence measurement need no FTS5 build. Rows are numbered from 0 in the
+// order added.
+type Floor struct {
+	postings map[string][]floorPosting
+	length   []int
+	tokens   int
+}
+
+type floorPosting struct {
+	row  int
+	freq float64
+}
+
+// Column weights of the floor's bm25(t, 2.0, 1.0).
+const (
+	floorTitleWeight = 2.0
+	floorBodyWeight  = 1.0
+)
+
+// Add appends a row.
+func (f *Floor) Add(title, body string) {
+	if f.postings == nil {
+		f.postings = map[string][]floorPosting{}
+	}
+	row := len(f.length)
+	freq := map[string]float64{}
+	n := 0
+	for _, col := range []struct {
+		text   string
+		weight float64
+	}{{title, floorTitleWeight}, {body, floorBodyWeight}} {
+		ftsterm.Terms(col.text, func(t string) {
+			freq[t] += col.weight
+			n++
+		})
+	}
+	for t, x := range freq {
+		f.postings[t] = append(f.postings[t], floorPosting{row, x})
+	}
+	f.length = append(f.length, n)
+	f.tokens += n
+}
+
+// floorStop are the words the floor's query leaves out.
+var floorStop = strings.Fields(`a an the of in on and or to for with by is are was were be been that this
+	these those as at from it its into than then not no does do can`)
+
+var floorWord = regexp.MustCompile(`[a-z0-9]+`)
+
+// FloorQuery returns the floor's query terms for a question: its lower-case
+// [a-z0-9]+ words but the stop words, each as FTS5 folds it (repeats kept:
+// FTS5 scores each phrase of `"w1" OR "w2" OR …` on its own).
+func FloorQuery(question string) []string {
+	var out []string
+	for _, w := range floorWord.FindAllString(strings.ToLower(question), -1) {
+		if !slices.Contains(floorStop, w) {
+			out = append(out, ftsterm.Term(w))
+		}
+	}
+	return out
+}
+
+// Search returns the rows matching any query term, best first, at most
+// limit, as `ORDER BY bm25(t, 2.0, 1.0) LIMIT limit` returns them (equal
+// scores in row order).
+func (f *Floor) Search(query []string, limit int) []int {
+	n := float64(len(f.length))
+	if n == 0 {
+		return nil
+	}
+	avgdl := float64(f.tokens) / n
+	score := map[int]float64{}
+	for _, t := range query {
+		ps := f.postings[t]
+		idf := math.Log((n - float64(len(ps)) + 0.5) / (float64(len(ps)) + 0.5))
+		if idf <= 0 {
+			idf = 1e-6
+		}
+		for _, p := range ps {
+			d := float64(f.length[p.row])
+			score[p.row] += idf * p.freq * (1.2 + 1) / (p.freq + 1.2*(1-0.75+0.75*d/avgdl))
+		}
+	}
+	rows := make([]int, 0, len(score))
+	for r := range score {
+		rows = append(rows, r)
+	}
+	slices.SortFunc(rows, func(a, b int) int {
+		if score[a] != score[b] {
+			if score[a] > score[b] {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	return rows[:min(limit, len(rows))]
+}

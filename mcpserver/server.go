@@ -1,0 +1,336 @@
+// Package mcpserver serves papermem's memory to agents over the Model
+// Context Protocol, with the official Go SDK. New returns a server whose
+// tools mirror the /v1 routes an agent needs (recall, recall_papers,
+// store_paper, paper_exists, fetch_paper, ingest_file, store_analysis,
+// get_analysis, remember, recall_user, forget, link_session,
+// export_session, graph) over a Backend: a workspace in process (Local) or
+// a running server (*client.Client).
+//
+// Each tool's input schema comes from a Go type and the doc tags of its
+// fields; each result carries structured content (the /v1 route's JSON) and
+// a text rendering that cites every span it holds. A failure is a tool
+// error whose text is the API's error body, {"error":{"code","message"}},
+// with the API's code (api.Code).
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
+)
+
+// Name is the server's implementation name in the MCP handshake.
+const Name = "papermem"
+
+// Options configures a server. The zero Options serves the tools without
+// local file access.
+type Options struct {
+	// Files lets ingest_file read a path on this machine, as a stdio
+	// server launched by the user may. False means ingest_file takes the
+	// file's content in base64 only, as over HTTP.
+	Files bool
+
+	// Version is reported in the handshake. Empty means "dev".
+	Version string
+
+	// Logger receives internal errors, whose details tool errors withhold.
+	// Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// New returns an MCP server over b. Nil options means the zero Options.
+func New(b Backend, opts *Options) *mcp.Server {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "papermem research memory", Version: o.Version},
+		&mcp.ServerOptions{Instructions: instructions})
+	t := &tools{b: b, opts: o}
+	addTool(s, t, "recall", recallDoc, t.recall)
+	addTool(s, t, "recall_papers", recallPapersDoc, t.recallPapers)
+	addTool(s, t, "store_paper", storePaperDoc, t.storePaper)
+	addTool(s, t, "paper_exists", paperExistsDoc, t.paperExists)
+	addTool(s, t, "fetch_paper", fetchPaperDoc, t.fetchPaper)
+	if o.Files {
+		addTool(s, t, "ingest_file", ingestFileDoc+" Give path (a file on this machine) or content_base64 with name.", t.ingestFile)
+	} else {
+		addTool(s, t, "ingest_file", ingestFileDoc+" Give content_base64 and name.", t.ingestContent)
+	}
+	addTool(s, t, "store_analysis", storeAnalysisDoc, t.storeAnalysis)
+	addTool(s, t, "get_analysis", getAnalysisDoc, t.getAnalysis)
+	addTool(s, t, "remember", rememberDoc, t.remember)
+	addTool(s, t, "recall_user", recallUserDoc, t.recallUser)
+	addTool(s, t, "forget", forgetDoc, t.forget)
+	addTool(s, t, "link_session", linkSessionDoc, t.linkSession)
+	addTool(s, t, "export_session", exportSessionDoc, t.exportSession)
+	addTool(s, t, "graph", graphDoc, t.graph)
+	return s
+}
+
+const instructions = "papermem is the research memory of this workspace: papers (by DOI), ingested documents, analyses of papers and per-user notes. " +
+	"Before answering a research question, call recall and cite the spans it returns (DOI, title, section, page). " +
+	"Store what you read with store_paper or ingest_file, your appraisal of a paper with store_analysis, and what the user tells you about themselves with remember."
+
+// tools holds what the tool handlers share.
+type tools struct {
+	b    Backend
+	opts Options
+}
+
+// handler is a tool's work: its structured result and text rendering.
+type handler[In, Out any] func(ctx context.Context, in In) (Out, string, error)
+
+// addTool registers a tool taking In, decoded as the server decodes a
+// request body, and answering Out. Errors become tool errors with the
+// API's error body.
+func addTool[In, Out any](s *mcp.Server, t *tools, name, doc string, h handler[In, Out]) {
+	tool := &mcp.Tool{Name: name, Description: doc, InputSchema: inputSchema[In](), OutputSchema: outputSchema[Out]()}
+	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in In
+		args := req.Params.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		if err := api.DecodeJSON(args, &in); err != nil {
+			return t.errorResult(ctx, name, err), nil
+		}
+		out, text, err := h(ctx, in)
+		if err != nil {
+			return t.errorResult(ctx, name, err), nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: out}, nil
+	})
+}
+
+// errorResult is a failed call: its text is the API's error body. Internal
+// errors are logged and their message withheld, as the HTTP API does.
+func (t *tools) errorResult(ctx context.Context, tool string, err error) *mcp.CallToolResult {
+	code := api.Code(err)
+	if code == api.CodeInternal {
+		t.opts.Logger.ErrorContext(ctx, "mcp tool failed", "tool", tool, "err", err)
+	}
+	body, _ := json.Marshal(api.ErrorBody{Error: api.ErrorDetail{Code: code, Message: papermem.ErrorMessage(err)}})
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}
+}
+
+// Tool inputs that are not /v1 request bodies.
+type (
+	recallPapersInput struct {
+		Query string `json:"query" required:"true" doc:"what the papers should be about, e.g. \"vitamin D fracture risk\""`
+		Limit int    `json:"limit,omitempty" doc:"most papers returned, 1..100; 0 or absent means 20"`
+	}
+	doiInput struct {
+		DOI string `json:"doi" required:"true" doc:"the paper's DOI, e.g. 10.1000/xyz"`
+	}
+	forgetInput struct {
+		Key string `json:"key" required:"true" doc:"the key of the user's memory to delete, as returned by remember or shown in recall_user provenance"`
+	}
+	graphInput struct {
+		SeedSession string `json:"seed_session" required:"true" doc:"the session id to start from (as used in link_session or export_session)"`
+		Hops        int    `json:"hops,omitempty" doc:"depth, 1..3; 0 or absent means 1"`
+	}
+	ingestContentInput struct {
+		Name          string `json:"name" required:"true" doc:"the file's name; its extension selects the format: .md .markdown .txt .text .log .csv .tsv .json .pdf .xlsx .docx"`
+		ContentBase64 string `json:"content_base64" required:"true" doc:"the file's bytes in standard base64; at most the server's max_file_bytes (25 MiB by default) once decoded"`
+		Domain        string `json:"domain,omitempty" doc:"topic area stored with the file's spans, used to filter recall"`
+		DOI           string `json:"doi,omitempty" doc:"store the file as the full text of the paper with this DOI"`
+		Title         string `json:"title,omitempty" doc:"title to store instead of the one found in the file"`
+	}
+	ingestFileInput struct {
+		Path          string `json:"path,omitempty" doc:"a file on the machine running this server, absolute or relative to its working directory"`
+		Name          string `json:"name,omitempty" doc:"with content_base64: the file's name, whose extension selects the format (.md .txt .csv .tsv .json .pdf .xlsx .docx …); with path: default the path's base name"`
+		ContentBase64 string `json:"content_base64,omitempty" doc:"instead of path: the file's bytes in standard base64"`
+		Domain        string `json:"domain,omitempty" doc:"topic area stored with the file's spans, used to filter recall"`
+		DOI           string `json:"doi,omitempty" doc:"store the file as the full text of the paper with this DOI"`
+		Title         string `json:"title,omitempty" doc:"title to store instead of the one found in the file"`
+	}
+	// papersOutput wraps recall_papers' list: structured content is an
+	// object.
+	papersOutput struct {
+		Papers []papermem.Paper `json:"papers"`
+	}
+)
+
+// Tool descriptions.
+const (
+	recallDoc = "Find the evidence in this workspace's memory (papers, documents, analyses) that answers a question, packed into a token budget, best first. " +
+		"Each span has its text and provenance (kind, DOI, title, source, section, page, sheet, row); cite them. Per-user notes are not searched (use recall_user)."
+	recallPapersDoc  = "Rank the workspace's papers for a query: DOI, title, authors, year, score, and whether the full text is in memory."
+	storePaperDoc    = "Store or update a paper by DOI: its title, authors, year and full text (plain or Markdown). Its abstract, passages and claims become recallable. Re-storing a DOI updates it."
+	paperExistsDoc   = "Whether the workspace already holds a paper, by DOI."
+	fetchPaperDoc    = "Make sure a paper's full text is in memory: answered from memory when cached, else downloaded from the paper's source_url and ingested."
+	ingestFileDoc    = "Add a file (Markdown, text, CSV/TSV, JSON, PDF, XLSX, DOCX) to memory. A file carrying a DOI becomes that paper's full text; anything else a document. Same size limit as POST /v1/ingest."
+	storeAnalysisDoc = "Store or replace your analysis of a paper (Markdown, with optional core claim, acceptance, scorecard and sharpest flaw); recall then finds it."
+	getAnalysisDoc   = "Read the stored analysis of a paper, by DOI."
+	rememberDoc      = "Remember something about the current user (a preference, a fact, an event). Needs a user: a session token's, or X-User-Id with an API key. The same key updates the memory."
+	recallUserDoc    = "Recall the current user's own memories that answer a question, best first, within a token budget."
+	forgetDoc        = "Delete one of the current user's memories by key."
+	linkSessionDoc   = "Record that a research session used papers (DOIs) and claims (node ids from recall), building the session graph."
+	exportSessionDoc = "Write a session's record: its steps (agent, tool, args, result_ref), the papers and claims it recalled, and metadata. Re-exporting a session replaces its record."
+	graphDoc         = "The session graph around a session: sessions, the papers and claims they used, and related sessions, within 1 to 3 hops."
+)
+
+func (t *tools) recall(ctx context.Context, in api.RecallRequest) (*papermem.RecallResult, string, error) {
+	res, err := t.b.Recall(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, renderSpans(res), nil
+}
+
+func (t *tools) recallPapers(ctx context.Context, in recallPapersInput) (*papersOutput, string, error) {
+	ps, err := t.b.RecallPapers(ctx, in.Query, in.Limit)
+	if err != nil {
+		return nil, "", err
+	}
+	if ps == nil {
+		ps = []papermem.Paper{}
+	}
+	return &papersOutput{Papers: ps}, renderPapers(ps), nil
+}
+
+func (t *tools) storePaper(ctx context.Context, in api.PaperRequest) (*api.StorePaperResponse, string, error) {
+	res, err := t.b.StorePaper(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, fmt.Sprintf("Stored paper doi:%s %q. %s", res.DOI, res.Title, renderReport(res.Report)), nil
+}
+
+func (t *tools) paperExists(ctx context.Context, in doiInput) (*api.ExistsResponse, string, error) {
+	ok, err := t.b.PaperExists(ctx, in.DOI)
+	if err != nil {
+		return nil, "", err
+	}
+	text := fmt.Sprintf("doi:%s is in memory.", in.DOI)
+	if !ok {
+		text = fmt.Sprintf("doi:%s is not in memory.", in.DOI)
+	}
+	return &api.ExistsResponse{Exists: ok}, text, nil
+}
+
+func (t *tools) fetchPaper(ctx context.Context, in doiInput) (*papermem.FetchResult, string, error) {
+	res, err := t.b.FetchPaper(ctx, in.DOI)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, fmt.Sprintf("doi:%s: full text in memory (%d bytes, from %s).", res.DOI, res.Bytes, res.Source), nil
+}
+
+func (t *tools) ingestContent(ctx context.Context, in ingestContentInput) (*papermem.IngestReport, string, error) {
+	return t.ingestFile(ctx, ingestFileInput{Name: in.Name, ContentBase64: in.ContentBase64, Domain: in.Domain, DOI: in.DOI, Title: in.Title})
+}
+
+func (t *tools) ingestFile(ctx context.Context, in ingestFileInput) (*papermem.IngestReport, string, error) {
+	opts := papermem.IngestOptions{Domain: in.Domain, DOI: in.DOI, Title: in.Title}
+	var rep *papermem.IngestReport
+	var err error
+	switch {
+	case in.Path != "" && in.ContentBase64 != "":
+		return nil, "", papermem.Errorf(papermem.EINVALID, "Give path or content_base64, not both.")
+	case in.Path != "":
+		f, ferr := os.Open(in.Path)
+		if ferr != nil {
+			return nil, "", papermem.Errorf(papermem.EINVALID, "Cannot open %s: %v.", in.Path, ferr)
+		}
+		defer f.Close()
+		name := in.Name
+		if name == "" {
+			name = filepath.Base(in.Path)
+		}
+		rep, err = t.b.Ingest(ctx, name, f, opts)
+	default:
+		if in.Name == "" || in.ContentBase64 == "" {
+			return nil, "", papermem.Errorf(papermem.EINVALID, "Give the file's name and content_base64.")
+		}
+		data, derr := base64.StdEncoding.DecodeString(in.ContentBase64)
+		if derr != nil {
+			return nil, "", papermem.Errorf(papermem.EINVALID, "content_base64 is not valid base64: %v.", derr)
+		}
+		rep, err = t.b.Ingest(ctx, in.Name, bytes.NewReader(data), opts)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return rep, renderReport(rep), nil
+}
+
+func (t *tools) storeAnalysis(ctx context.Context, in api.AnalysisRequest) (*api.StoredAnalysis, string, error) {
+	res, err := t.b.StoreAnalysis(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, fmt.Sprintf("Stored the analysis of doi:%s (%d claims).", res.DOI, res.ClaimsExtracted), nil
+}
+
+func (t *tools) getAnalysis(ctx context.Context, in doiInput) (*papermem.Analysis, string, error) {
+	a, err := t.b.Analysis(ctx, in.DOI)
+	if err != nil {
+		return nil, "", err
+	}
+	return a, fmt.Sprintf("Analysis of doi:%s (updated %s):\n\n%s", a.DOI, a.UpdatedAt, a.Markdown), nil
+}
+
+func (t *tools) remember(ctx context.Context, in api.RememberRequest) (*papermem.Remembered, string, error) {
+	res, err := t.b.Remember(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, fmt.Sprintf("Remembered as %q (node %d).", res.Key, res.NodeID), nil
+}
+
+func (t *tools) recallUser(ctx context.Context, in api.UserRecallRequest) (*papermem.RecallResult, string, error) {
+	res, err := t.b.RecallUser(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, renderSpans(res), nil
+}
+
+func (t *tools) forget(ctx context.Context, in forgetInput) (*api.DeletedResponse, string, error) {
+	res, err := t.b.Forget(ctx, in.Key)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, fmt.Sprintf("Forgot %q.", res.Deleted), nil
+}
+
+func (t *tools) linkSession(ctx context.Context, in api.LinkRequest) (*papermem.SessionLinks, string, error) {
+	res, err := t.b.LinkSession(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, fmt.Sprintf("Session %s linked to %d papers and %d claims.", res.SessionID, res.LinkedPapers, res.LinkedClaims), nil
+}
+
+func (t *tools) exportSession(ctx context.Context, in api.ExportRequest) (*papermem.Exported, string, error) {
+	res, err := t.b.ExportSession(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, fmt.Sprintf("Exported the record of session %s.", res.SessionID), nil
+}
+
+func (t *tools) graph(ctx context.Context, in graphInput) (*papermem.Subgraph, string, error) {
+	g, err := t.b.Graph(ctx, in.SeedSession, in.Hops)
+	if err != nil {
+		return nil, "", err
+	}
+	return g, renderGraph(g), nil
+}
