@@ -168,7 +168,7 @@ func (w *Workspace) UpdateAccount(ctx context.Context, up AccountUpdate) (*Accou
 		}
 		target = &p
 	}
-	err := w.m.write(ctx, func(tx *sql.Tx) error {
+	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}

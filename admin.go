@@ -192,7 +192,7 @@ func (m *Memory) SetPlan(ctx context.Context, org, tier string) (*Account, error
 		return nil, err
 	}
 	w := m.Workspace(org)
-	err = m.write(ctx, func(tx *sql.Tx) error {
+	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := mustExist(ctx, tx, org); err != nil {
 			return err
 		}
@@ -268,7 +268,7 @@ func (m *Memory) Health(ctx context.Context) *Health {
 				return "", fmt.Errorf("table %s: %w", t, err)
 			}
 		}
-		return fmt.Sprintf("%s, %d tables readable, journal mode %s", m.StorageMode(), len(healthTables), mode), nil
+		return fmt.Sprintf("%s, %d tables readable, journal mode %s, synchronous %s", m.StorageMode(), len(healthTables), mode, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
 		p, err := m.index.part(ctx, m.db, m.org)

@@ -42,7 +42,7 @@ func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, e
 		return nil, err
 	}
 	a.UpdatedAt = w.m.nowString()
-	err := w.m.write(ctx, func(tx *sql.Tx) error {
+	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}

@@ -171,7 +171,7 @@ func (m *Memory) Signup(ctx context.Context, in SignupInput) (*User, error) {
 		return nil, err
 	}
 	u := m.newUserRecord(org, in.NewUser)
-	err = m.write(ctx, func(tx *sql.Tx) error {
+	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
 			VALUES (?, ?, ?, ?, ?)`, org, name, PlanStarter, CreatorUser(u.UserID), u.CreatedAt)
 		if store.IsUnique(err) {
@@ -196,7 +196,7 @@ func (m *Memory) CreateUser(ctx context.Context, org string, in NewUser) (*User,
 		return nil, err
 	}
 	u := m.newUserRecord(org, in)
-	err = m.write(ctx, func(tx *sql.Tx) error {
+	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := mustExist(ctx, tx, org); err != nil {
 			return err
 		}
@@ -239,7 +239,7 @@ func (m *Memory) Login(ctx context.Context, email, password string) (*User, erro
 	if u.Disabled {
 		return nil, errDisabled
 	}
-	if _, err := m.db.ExecContext(ctx, `UPDATE users SET last_login_at = ? WHERE user_id = ?`, m.nowString(), u.UserID); err != nil {
+	if _, err := m.execWrite(ctx, `UPDATE users SET last_login_at = ? WHERE user_id = ?`, m.nowString(), u.UserID); err != nil {
 		return nil, fmt.Errorf("login: %w", err)
 	}
 	return &u, nil
@@ -274,12 +274,12 @@ func (w *Workspace) User(ctx context.Context, userID string) (*User, error) {
 // GrantFounder gives the account with the email founder access. Errors:
 // ENOTFOUND.
 func (m *Memory) GrantFounder(ctx context.Context, email string) error {
-	res, err := m.db.ExecContext(ctx, `UPDATE users SET is_founder = 1 WHERE email = ?`,
+	n, err := m.execWrite(ctx, `UPDATE users SET is_founder = 1 WHERE email = ?`,
 		strings.ToLower(strings.TrimSpace(email)))
 	if err != nil {
 		return fmt.Errorf("grant founder: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n == 0 {
 		return Errorf(ENOTFOUND, "No account has the email %q.", email)
 	}
 	return nil
@@ -383,7 +383,7 @@ type NewAPIKey struct {
 // creator records who asked (see CreatorUser). Errors: EINVALID.
 func (w *Workspace) CreateAPIKey(ctx context.Context, name, creator string) (*NewAPIKey, error) {
 	var k *NewAPIKey
-	err := w.m.write(ctx, func(tx *sql.Tx) error {
+	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		k, err = w.createAPIKey(ctx, tx, name, creator)
 		return err
@@ -444,11 +444,11 @@ func (w *Workspace) APIKeys(ctx context.Context) ([]APIKey, error) {
 // RevokeAPIKey deletes the workspace's key; it fails authentication from
 // then on. Errors: ENOTFOUND (unknown, or another workspace's key).
 func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
-	res, err := w.m.db.ExecContext(ctx, `DELETE FROM api_keys WHERE org_id = ? AND key_id = ?`, w.org, keyID)
+	n, err := w.m.execWrite(ctx, `DELETE FROM api_keys WHERE org_id = ? AND key_id = ?`, w.org, keyID)
 	if err != nil {
 		return fmt.Errorf("revoke api key: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n == 0 {
 		return Errorf(ENOTFOUND, "No API key %q in this workspace.", keyID)
 	}
 	return nil
@@ -534,7 +534,7 @@ func (m *Memory) touchAPIKey(ctx context.Context, e *cachedKey) error {
 		return nil
 	}
 	ts := timestamp(now)
-	if _, err := m.db.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE org_id = ? AND key_id = ?`,
+	if _, err := m.execWrite(ctx, `UPDATE api_keys SET last_used_at = ? WHERE org_id = ? AND key_id = ?`,
 		ts, e.key.OrgID, e.key.KeyID); err != nil {
 		e.used.CompareAndSwap(now.UnixMilli(), last) // let the next request try again
 		return fmt.Errorf("authenticate api key: %w", err)
@@ -653,7 +653,7 @@ var errBadKey = Errorf(EUNAUTHORIZED, "Invalid or revoked API key.")
 // generating and storing it on first use.
 func (m *Memory) Secret(ctx context.Context, name string) ([]byte, error) {
 	key := "secret:" + name
-	_, err := m.db.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`,
+	_, err := m.execWrite(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`,
 		key, randomHex(32))
 	if err != nil {
 		return nil, fmt.Errorf("secret %s: %w", name, err)

@@ -90,7 +90,7 @@ func (m *Memory) lookupSession(ctx context.Context, s Session) (*User, error) {
 // database, until it expires. Revocations of the workspace's tokens that
 // have expired since are dropped.
 func (m *Memory) Logout(ctx context.Context, s Session) error {
-	err := m.write(ctx, func(tx *sql.Tx) error {
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM revoked_sessions WHERE org_id = ? AND expires_at <= ?`,
 			s.OrgID, m.nowString()); err != nil {
 			return err
@@ -109,12 +109,12 @@ func (m *Memory) Logout(ctx context.Context, s Session) error {
 // before are refused from now on. Errors: ENOTFOUND (unknown, or another
 // workspace's user).
 func (w *Workspace) LogoutAll(ctx context.Context, userID string) error {
-	res, err := w.m.db.ExecContext(ctx, `UPDATE users SET session_version = session_version + 1
+	n, err := w.m.execWrite(ctx, `UPDATE users SET session_version = session_version + 1
 		WHERE org_id = ? AND user_id = ?`, w.org, userID)
 	if err != nil {
 		return fmt.Errorf("logout all: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n == 0 {
 		return errNoUser
 	}
 	return nil
@@ -147,10 +147,10 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 	if err != nil {
 		return nil, err
 	}
-	u, err := scanUser(w.m.db.QueryRowContext(ctx, `UPDATE users
+	u, err := w.m.updateUser(ctx, `UPDATE users
 		SET password_hash = ?, session_version = session_version + 1
 		WHERE org_id = ? AND user_id = ? AND password_hash = ? RETURNING `+userColumns,
-		string(newHash), w.org, userID, hash))
+		string(newHash), w.org, userID, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ECONFLICT, "The password changed meanwhile; try again.")
 	}
@@ -180,10 +180,22 @@ func (m *Memory) EnableUser(ctx context.Context, org, userID string) (*User, err
 // setDisabled applies the SET clause, with its arguments first, to the
 // workspace's user and returns the account.
 func (m *Memory) setDisabled(ctx context.Context, set, org, userID string, args ...any) (*User, error) {
-	u, err := scanUser(m.db.QueryRowContext(ctx, `UPDATE users SET `+set+`
-		WHERE org_id = ? AND user_id = ? RETURNING `+userColumns, append(args, org, userID)...))
+	u, err := m.updateUser(ctx, `UPDATE users SET `+set+`
+		WHERE org_id = ? AND user_id = ? RETURNING `+userColumns, append(args, org, userID)...)
 	if err != nil {
 		return nil, dbError(err, fmt.Sprintf("No user %q in workspace %q.", userID, org))
 	}
 	return u, nil
+}
+
+// updateUser runs query, an UPDATE of users RETURNING userColumns, as a
+// write and scans the account it changed (sql.ErrNoRows when none).
+func (m *Memory) updateUser(ctx context.Context, query string, args ...any) (*User, error) {
+	var u *User
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRowContext(ctx, query, args...))
+		return err
+	})
+	return u, err
 }

@@ -142,7 +142,7 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (*CheckoutResult,
 		return nil, err
 	}
 	if p.PriceCents == 0 {
-		err := w.m.write(ctx, func(tx *sql.Tx) error { return w.setPlan(ctx, tx, p) })
+		err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return w.setPlan(ctx, tx, p) })
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +161,7 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (*CheckoutResult,
 	if err != nil {
 		return nil, &Error{Code: EUPSTREAM, Message: "The payment provider could not create an order.", Err: err}
 	}
-	err = w.m.write(ctx, func(tx *sql.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
@@ -227,7 +227,7 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 		if err != nil {
 			return nil, fmt.Errorf("checkout %s: %w", id, err)
 		}
-		err = w.m.write(ctx, func(tx *sql.Tx) error { return w.settle(ctx, tx, id, in.PaymentID, p) })
+		err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return w.settle(ctx, tx, id, in.PaymentID, p) })
 		if err != nil {
 			return nil, err
 		}

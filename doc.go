@@ -45,11 +45,18 @@
 //
 // Errors carry a code (EINVALID, ENOTFOUND, ECONFLICT, …) read with
 // ErrorCode and a message safe to show a user, read with ErrorMessage.
+// Besides the codes each method names, any method that writes may fail
+// with EUNAVAILABLE (its turn did not come: retry shortly) or ENOSPACE (the
+// disk is full); either way it changed nothing.
 //
 // # Concurrency
 //
-// A *Memory and its *Workspace handles are safe for concurrent use. Several
-// processes may open the same file: SQLite's WAL mode and busy timeout
-// serialise their writes, and each process's node index catches up with
-// the others' writes before it searches.
+// A *Memory and its *Workspace handles are safe for concurrent use. Its
+// write transactions run one at a time, in arrival order, on one
+// connection (those waiting together share a commit: Options.WriteQueue,
+// Options.WriteWait); reads use other connections and never wait for a
+// write. Several processes may open the same file: SQLite's WAL mode and
+// busy timeout serialise their writes, and each process's node index
+// catches up with the others' writes before it searches. Backup copies
+// the database while it serves.
 package papermem

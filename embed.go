@@ -59,7 +59,7 @@ func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
 // in one transaction.
 func (m *Memory) reindex(ctx context.Context) error {
 	m.log.Info("reindexing vectors", "embedder", m.embedder.Name(), "dim", m.embedder.Dim())
-	return m.write(ctx, func(tx *sql.Tx) error {
+	return m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM node_vectors`); err != nil {
 			return err
 		}

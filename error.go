@@ -20,6 +20,8 @@ const (
 	ETOOLARGE     = "too_large"    // input over a size limit
 	EUNSUPPORTED  = "unsupported"  // a format papermem cannot read
 	EUPSTREAM     = "upstream"     // an outside service failed
+	EUNAVAILABLE  = "unavailable"  // busy or shutting down: nothing was done, retry shortly
+	ENOSPACE      = "no_space"     // the disk or database is full: nothing was stored
 	EINTERNAL     = "internal"     // anything else
 )
 

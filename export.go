@@ -102,7 +102,7 @@ func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Expo
 	if err != nil {
 		return nil, Errorf(EINVALID, "created_at: %s", ErrorMessage(err))
 	}
-	err = w.m.write(ctx, func(tx *sql.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		sid, err := w.upsertSession(ctx, tx, rec.SessionID, rec.UserID)
 		if err != nil {
 			return err

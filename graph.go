@@ -93,7 +93,7 @@ func (w *Workspace) LinkSession(ctx context.Context, l SessionLink) (*SessionLin
 	if err != nil {
 		return nil, err
 	}
-	err = w.m.write(ctx, func(tx *sql.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		id, err := w.upsertSession(ctx, tx, l.SessionID, l.UserID)
 		if err != nil {
 			return err
@@ -314,7 +314,7 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 		return nil, Errorf(EINVALID, "threshold must be greater than 0 and at most 1.")
 	}
 	res := &MaterializeResult{}
-	err := w.m.write(ctx, func(tx *sql.Tx) error {
+	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		links, err := w.sessionPapers(ctx, tx)
 		if err != nil {
 			return err

@@ -30,7 +30,7 @@ import (
 func refFTS(tb testing.TB, m *Memory, label string) {
 	tb.Helper()
 	ctx := context.Background()
-	if _, err := m.db.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
+	if _, err := m.files.Write.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
 		CREATE VIRTUAL TABLE ref_fts USING fts5 (title, text, tokenize = 'porter unicode61 remove_diacritics 2');
 		INSERT INTO ref_fts (rowid, title, text) SELECT n.id, COALESCE(p.title, ''),
 			CASE WHEN p.title IS NULL THEN n.text ELSE substr(n.text, length(p.title) + 2) END
@@ -38,7 +38,7 @@ func refFTS(tb testing.TB, m *Memory, label string) {
 		WHERE n.org_id = ? AND n.user_id = '' AND (? = '' OR n.label = ?)`, m.org, label, label); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { m.db.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts`) })
+	tb.Cleanup(func() { m.files.Write.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts`) })
 }
 
 // ftsMatch is an FTS5 query for any of the content words of text.

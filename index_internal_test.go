@@ -219,7 +219,7 @@ func TestIndexSeesAnyDeletion(t *testing.T) {
 	if find() == 0 {
 		t.Fatal("stored paper not found")
 	}
-	if _, err := m.db.ExecContext(ctx, `DELETE FROM node_vectors WHERE node_id IN
+	if _, err := m.files.Write.ExecContext(ctx, `DELETE FROM node_vectors WHERE node_id IN
 		(SELECT n.id FROM nodes n JOIN papers p ON p.id = n.owner_id AND n.kind = 'paper' WHERE p.doi = '10.1/s1')`); err != nil {
 		t.Fatal(err)
 	}

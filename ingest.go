@@ -9,13 +9,10 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/extract"
-	"github.com/papermem/papermem/internal/hashembed"
-	"github.com/papermem/papermem/internal/wordvec"
 )
 
 // IngestOptions qualify an ingested file. The zero value means none.
@@ -181,11 +178,8 @@ func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Do
 }
 
 // ingestDocument stores doc as a new document named name, of size bytes.
-//
-// With the offline embedder, runs of sections are chunked and embedded on
-// every CPU while the nodes of the runs already done are inserted, inside
-// the write transaction. Another embedder (a remote service) is called
-// before the transaction begins, so that no write lock waits on it.
+// Its nodes are chunked and embedded (on every CPU for a large file) before
+// the write transaction begins, so that no other write waits on that work.
 func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64, doc *extract.Document, opts IngestOptions, rep *IngestReport) error {
 	title := opts.Title
 	if title == "" {
@@ -194,21 +188,12 @@ func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64,
 	if title == "" {
 		title = name
 	}
-	var offline bool
-	switch w.m.embedder.(type) {
-	case *hashembed.Embedder, *wordvec.Embedder:
-		offline = true
-	}
-	var ns []node
-	if !offline {
-		ns = indexNodes(doc.Sections, LabelDocument, opts.Domain)
-		if err := w.m.embedParallel(ctx, ns); err != nil {
-			return err
-		}
+	ns := indexNodes(doc.Sections, LabelDocument, opts.Domain)
+	if err := w.m.embedParallel(ctx, ns); err != nil {
+		return err
 	}
 	var id int64
-	var stored, claims int
-	err := w.m.write(ctx, func(tx *sql.Tx) error {
+	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
@@ -218,95 +203,14 @@ func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64,
 		if err != nil {
 			return fmt.Errorf("insert document: %w", err)
 		}
-		ni, err := w.newNodeInserter(ctx, tx, KindDocument, id, "")
-		if err != nil {
-			return err
-		}
-		defer ni.close()
-		store := func(batch []node) error {
-			stored += len(batch)
-			claims += countLabel(batch, LabelClaim)
-			return ni.insert(ctx, batch)
-		}
-		if offline {
-			err = w.m.pipeline(ctx, doc.Sections, LabelDocument, opts.Domain, store)
-		} else {
-			err = store(ns)
-		}
-		if err != nil {
-			return err
-		}
-		return bumpVectors(ctx, tx, w.org)
+		return w.insertNodes(ctx, tx, KindDocument, id, "", ns)
 	})
 	if err != nil {
 		return err
 	}
 	rep.DocID, rep.Kind = fmt.Sprintf("doc:%d", id), KindDocument
-	rep.NodesStored = stored
-	rep.ClaimsFound = claims
-	return nil
-}
-
-// pipelineRun is the size (bytes of text) of the runs of sections pipeline
-// hands to its workers.
-const pipelineRun = 16 << 10
-
-// pipeline is sectionNodes and embedNodes over runs of sections, on every
-// CPU, handing each run's nodes to store, from the calling goroutine and in
-// the sections' order, as soon as they are ready. A claim's parent is an
-// index in its run's nodes. It stops at the first error, store's included.
-func (m *Memory) pipeline(ctx context.Context, sections []extract.Section, label, domain string, store func([]node) error) error {
-	var runs [][]extract.Section
-	start, acc := 0, 0
-	for i, s := range sections {
-		acc += len(s.Text)
-		if acc >= pipelineRun || i == len(sections)-1 {
-			runs = append(runs, sections[start:i+1])
-			start, acc = i+1, 0
-		}
-	}
-	type result struct {
-		ns   []node
-		err  error
-		done chan struct{}
-	}
-	results := make([]result, len(runs))
-	for i := range results {
-		results[i].done = make(chan struct{})
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() {
-		cancel()
-		wg.Wait()
-	}()
-	var next atomic.Int64
-	for range min(runtime.GOMAXPROCS(0), len(runs)) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(runs) && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
-				r := &results[i]
-				r.ns = sectionNodes(runs[i], label, domain)
-				r.err = m.embedNodes(ctx, r.ns)
-				close(r.done)
-			}
-		})
-	}
-	for i := range results {
-		select {
-		case <-results[i].done:
-		case <-ctx.Done():
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if results[i].err != nil {
-			return results[i].err
-		}
-		if err := store(results[i].ns); err != nil {
-			return err
-		}
-		results[i].ns = nil
-	}
+	rep.NodesStored = len(ns)
+	rep.ClaimsFound = countLabel(ns, LabelClaim)
 	return nil
 }
 

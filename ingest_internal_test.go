@@ -3,8 +3,6 @@ package papermem
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -58,106 +56,6 @@ func TestIndexNodesParallel(t *testing.T) {
 	}
 	if diff := cmp.Diff(serial, parallel, cmp.AllowUnexported(node{})); diff != "" {
 		t.Fatalf("parallel vectors differ (-serial +parallel):\n%s", diff)
-	}
-}
-
-// TestPipeline checks that the pipeline hands over, in order, exactly the
-// nodes and vectors of the serial sectionNodes and embedNodes, each run's
-// parents pointing into the run; and that it stops at the first error.
-func TestPipeline(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	sections := trialSections()
-	m := &Memory{embedder: NewHashEmbedder(64)}
-	ctx := context.Background()
-	want := sectionNodes(sections, LabelDocument, "medicine")
-	if err := m.embedNodes(ctx, want); err != nil {
-		t.Fatal(err)
-	}
-
-	var got []node
-	batches := 0
-	err := m.pipeline(ctx, sections, LabelDocument, "medicine", func(batch []node) error {
-		batches++
-		off := len(got)
-		for _, n := range batch {
-			if n.parent >= 0 {
-				n.parent += off
-			}
-			got = append(got, n)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if batches < 4 {
-		t.Fatalf("%d batches: the input does not exercise the pipeline", batches)
-	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(node{})); diff != "" {
-		t.Fatalf("pipeline nodes differ (-serial +pipeline):\n%s", diff)
-	}
-
-	t.Run("ErrStore", func(t *testing.T) {
-		fail := errors.New("disk full")
-		calls := 0
-		err := m.pipeline(ctx, sections, LabelDocument, "", func([]node) error {
-			calls++
-			if calls == 2 {
-				return fail
-			}
-			return nil
-		})
-		if !errors.Is(err, fail) || calls != 2 {
-			t.Errorf("err %v after %d calls, want %v after 2", err, calls, fail)
-		}
-	})
-	t.Run("ErrCanceled", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(ctx)
-		calls := 0
-		err := m.pipeline(ctx, sections, LabelDocument, "", func([]node) error {
-			calls++
-			cancel()
-			return nil
-		})
-		if !errors.Is(err, context.Canceled) || calls != 1 {
-			t.Errorf("err %v after %d calls, want %v after 1", err, calls, context.Canceled)
-		}
-	})
-}
-
-// TestNodeInserterCanceled checks that inserting stops at a canceled
-// context although the statements run without it.
-func TestNodeInserterCanceled(t *testing.T) {
-	ctx := context.Background()
-	m, err := Open(ctx, t.TempDir()+"/papermem.db", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	w := m.Workspace("default")
-	ns := sectionNodes(trialSections(), LabelDocument, "")
-	if err := m.embedNodes(ctx, ns); err != nil {
-		t.Fatal(err)
-	}
-	canceled, cancel := context.WithCancel(ctx)
-	cancel()
-	err = m.write(ctx, func(tx *sql.Tx) error {
-		ni, err := w.newNodeInserter(ctx, tx, KindDocument, 1, "")
-		if err != nil {
-			return err
-		}
-		defer ni.close()
-		if err := ni.insert(ctx, ns[:10]); err != nil {
-			return err
-		}
-		return ni.insert(canceled, ns[10:])
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err %v, want %v", err, context.Canceled)
-	}
-	var n int
-	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes`).Scan(&n); err != nil || n != 0 {
-		t.Errorf("%d nodes stored (%v), want none", n, err)
 	}
 }
 

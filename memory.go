@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"log/slog"
 	"regexp"
 	"time"
@@ -19,8 +18,11 @@ import (
 type Memory struct {
 	*ws // the default workspace; its methods are Memory's
 
-	db             *sql.DB
+	db             *sql.DB       // the read pool: reads never wait behind writes
+	files          *store.DB     // the read pool and the write connection
+	writer         *store.Writer // every write transaction, in arrival order
 	path           string
+	sync           string // Options.Sync
 	embedder       Embedder
 	index          *nodeIndex
 	fetcher        Fetcher
@@ -86,13 +88,28 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	if dim <= 0 || dim%8 != 0 {
 		return nil, Errorf(EINVALID, "Embedder %s has %d dimensions; papermem needs a positive multiple of 8.", o.Embedder.Name(), dim)
 	}
-	db, err := store.Open(ctx, path)
+	if o.Sync == "" {
+		o.Sync = DefaultSync
+	}
+	if o.Sync != SyncNormal && o.Sync != SyncFull {
+		return nil, Errorf(EINVALID, "Sync must be %q or %q, not %q.", SyncNormal, SyncFull, o.Sync)
+	}
+	if o.WriteQueue <= 0 {
+		o.WriteQueue = DefaultWriteQueue
+	}
+	if o.WriteWait <= 0 {
+		o.WriteWait = DefaultWriteWait
+	}
+	files, err := store.Open(ctx, path, o.Sync)
 	if err != nil {
 		return nil, err
 	}
 	m := &Memory{
-		db:             db,
+		db:             files.Read,
+		files:          files,
+		writer:         store.NewWriter(files.Write, o.WriteQueue, writeBatch, o.WriteWait),
 		path:           path,
+		sync:           o.Sync,
 		embedder:       o.Embedder,
 		index:          newNodeIndex(dim, o.IndexMaxNodes),
 		fetcher:        o.Fetcher,
@@ -103,18 +120,21 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	}
 	m.ws = &Workspace{m: m, org: o.Workspace}
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
-		db.Close()
+		m.writer.Close()
+		files.Close()
 		return nil, err
 	}
 	m.startUsage(DefaultUsageFlushInterval)
 	return m, nil
 }
 
-// Close writes the usage not yet flushed and closes the database.
-// In-flight calls must have returned.
+// Close writes the usage not yet flushed, runs the writes already queued
+// and closes the database, checkpointing its WAL into the database file
+// (no -wal file is left to recover). In-flight calls must have returned.
 func (m *Memory) Close() error {
 	err := m.stopUsage()
-	return errors.Join(err, m.db.Close())
+	m.writer.Close()
+	return errors.Join(err, m.files.Close())
 }
 
 // StorageMode is "memory" for an in-memory database and "sqlite" otherwise.
@@ -150,18 +170,53 @@ func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.
 // nowString is the current time as stored.
 func (m *Memory) nowString() string { return timestamp(m.now()) }
 
-// write runs fn in one write transaction: begin, fn, commit, or roll back
-// on any error.
-func (m *Memory) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := m.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
+// writeBatch is the most writes that share one commit. Measured with
+// BenchmarkWriter (internal/store): see README, Configuration.
+const writeBatch = 64
+
+// write runs fn in one write transaction, after the writes that arrived
+// before it: begin, fn, commit, or roll back on any error. fn gets a
+// context without ctx's cancellation (a write that has begun runs to its
+// end), so the heavy work of a write (extraction, chunking, embedding)
+// belongs before the call. Errors: fn's, EUNAVAILABLE when the queue is
+// full or ctx ends (or Options.WriteWait passes) before fn's turn, ENOSPACE
+// when the disk or database is full.
+func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	return writeError(m.writer.Do(ctx, fn))
+}
+
+// execWrite runs one statement as a write and returns the number of rows
+// it changed.
+func (m *Memory) execWrite(ctx context.Context, query string, args ...any) (int64, error) {
+	var n int64
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
 		return err
+	})
+	return n, err
+}
+
+// writeError translates the write path's own failures.
+func writeError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, store.ErrQueueFull):
+		return &Error{Code: EUNAVAILABLE, Message: "Too many writes are waiting; retry shortly.", Err: err}
+	case errors.Is(err, store.ErrWaitExpired):
+		return &Error{Code: EUNAVAILABLE, Message: "The write did not get its turn in time; retry shortly.", Err: err}
+	case errors.Is(err, store.ErrClosed):
+		return &Error{Code: EUNAVAILABLE, Message: "The database is closing.", Err: err}
+	case store.IsBusy(err):
+		return &Error{Code: EUNAVAILABLE, Message: "The database is locked by another process; retry shortly.", Err: err}
+	case store.IsFull(err):
+		return &Error{Code: ENOSPACE, Message: "The database has no room to store this; nothing was stored.", Err: err}
 	}
-	return tx.Commit()
+	return err
 }
 
 // ensureWorkspace registers workspace w on first write, recording the

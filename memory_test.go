@@ -3,6 +3,7 @@ package papermem_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/papermem/papermem"
@@ -105,4 +106,32 @@ func TestInMemoryDatabase(t *testing.T) {
 	if ok, _ := m.PaperExists(ctx, vitaminD.DOI); !ok {
 		t.Error("paper not found in memory database")
 	}
+}
+
+// TestSync checks that Health reports Options.Sync (the store's
+// TestOpenSync checks the pragma on every connection) and that another
+// value is refused.
+func TestSync(t *testing.T) {
+	for _, tc := range []struct {
+		sync, want string
+	}{{"", "normal"}, {papermem.SyncNormal, "normal"}, {papermem.SyncFull, "full"}} {
+		t.Run(tc.want, func(t *testing.T) {
+			m := testutil.Open(t, &papermem.Options{Sync: tc.sync})
+			var storage string
+			for _, c := range m.Health(ctx).Components {
+				if c.Name == "storage" {
+					storage = c.Detail
+				}
+			}
+			if !strings.Contains(storage, "synchronous "+tc.want) {
+				t.Errorf("storage health %q, want synchronous %s", storage, tc.want)
+			}
+		})
+	}
+	t.Run("ErrInvalid", func(t *testing.T) {
+		_, err := papermem.Open(ctx, filepath.Join(t.TempDir(), "x.db"), &papermem.Options{Sync: "off"})
+		if papermem.ErrorCode(err) != papermem.EINVALID {
+			t.Fatalf("err %v, want EINVALID", err)
+		}
+	})
 }

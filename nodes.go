@@ -168,27 +168,19 @@ func (w *Workspace) newNodeInserter(ctx context.Context, tx *sql.Tx, kind string
 	return ni, nil
 }
 
-// insert stores one batch of nodes, setting their ids. It checks ctx
-// every insertCheck nodes but runs the statements without it: given a
-// context that can be canceled, go-sqlite3 runs each statement in a
-// goroutine of its own to interrupt it, which costs more than a one-row
-// insert.
+// insert stores one batch of nodes, setting their ids. It runs inside a
+// write, whose context is never canceled (Memory.write), so go-sqlite3
+// starts no goroutine per statement to watch it.
 func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
 	w := ni.w
-	stmtCtx := context.WithoutCancel(ctx)
 	for i := range ns {
-		if i%insertCheck == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
 		n := &ns[i]
 		n.org, n.kind, n.ownerID, n.userID, n.seq = w.org, ni.kind, ni.ownerID, ni.userID, ni.seq
 		ni.seq++
 		if n.parent >= 0 {
 			n.parentID = sql.NullInt64{Int64: ns[n.parent].id, Valid: true}
 		}
-		res, err := ni.ins.ExecContext(stmtCtx, w.org, ni.kind, ni.ownerID, ni.userID, n.Label, n.parentID, n.seq,
+		res, err := ni.ins.ExecContext(ctx, w.org, ni.kind, ni.ownerID, ni.userID, n.Label, n.parentID, n.seq,
 			n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, ni.now)
 		if err != nil {
 			return fmt.Errorf("insert node: %w", err)
@@ -196,16 +188,12 @@ func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
 		if n.id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		if _, err := ni.vecs.ExecContext(stmtCtx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
+		if _, err := ni.vecs.ExecContext(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
 			return fmt.Errorf("store node vector: %w", err)
 		}
 	}
 	return nil
 }
-
-// insertCheck is how many nodes insert stores between two looks at its
-// context.
-const insertCheck = 64
 
 // close releases the prepared statements.
 func (ni *nodeInserter) close() {

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/wordvec"
 )
 
@@ -16,6 +17,21 @@ const (
 	DefaultMaxIngestBytes = 25 << 20    // largest file IngestFile reads
 	DefaultPassageTokens  = 200         // largest passage made from a section
 	DefaultIndexMaxNodes  = 2_000_000   // nodes kept in the in-process search index (~1.6 KB each)
+	DefaultSync           = SyncNormal  // durability of a commit (see Options.Sync)
+	DefaultWriteQueue     = 1024        // writes that may wait for their turn at once
+	DefaultWriteWait      = 10 * time.Second
+)
+
+// Values of Options.Sync.
+const (
+	// SyncNormal (PRAGMA synchronous=NORMAL with the WAL): a commit
+	// survives a crash of the process; the last commits before a power
+	// loss or an operating-system crash may be lost, the database stays
+	// consistent. A commit writes the WAL without waiting for the disk.
+	SyncNormal = store.SyncNormal
+	// SyncFull (synchronous=FULL): every commit waits until the WAL is on
+	// the disk, so it survives power loss too.
+	SyncFull = store.SyncFull
 )
 
 // Options configure Open. A nil *Options means all defaults.
@@ -57,4 +73,18 @@ type Options struct {
 
 	// Logger receives papermem's logs. Nil means slog.Default().
 	Logger *slog.Logger
+
+	// Sync is how durable a commit is: SyncNormal or SyncFull. Empty means
+	// DefaultSync; any other value fails Open with EINVALID.
+	Sync string
+
+	// WriteQueue is how many writes may wait for their turn at once (writes
+	// run one at a time, in arrival order); one more fails at once with
+	// EUNAVAILABLE. Zero means DefaultWriteQueue.
+	WriteQueue int
+
+	// WriteWait is the longest a write waits for its turn before failing
+	// with EUNAVAILABLE (its context's deadline also ends the wait). Zero
+	// means DefaultWriteWait.
+	WriteWait time.Duration
 }

@@ -124,7 +124,7 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 	if err := w.m.embedParallel(ctx, ns); err != nil {
 		return err
 	}
-	err := w.m.write(ctx, func(tx *sql.Tx) error {
+	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		id, err := w.upsertPaper(ctx, tx, p, text)
 		if err != nil {
 			return err
@@ -248,7 +248,7 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 	if d == "" {
 		return Errorf(EINVALID, "%q is not a DOI.", doi)
 	}
-	return w.m.write(ctx, func(tx *sql.Tx) error {
+	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := w.paper(ctx, tx, d)
 		if err != nil {
 			return err

@@ -141,7 +141,7 @@ func (m *Memory) flushUsage(ctx context.Context) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	err := m.write(ctx, func(tx *sql.Tx) error {
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO usage_counters (org_id, period, counter, value)
 			VALUES (?, ?, ?, ?)
 			ON CONFLICT (org_id, period, counter) DO UPDATE SET value = value + excluded.value`)

@@ -79,7 +79,7 @@ func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (
 		return nil, err
 	}
 	now := w.m.nowString()
-	err = w.m.write(ctx, func(tx *sql.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
@@ -113,7 +113,7 @@ func (w *Workspace) Forget(ctx context.Context, user, key string) error {
 	if strings.TrimSpace(user) == "" {
 		return Errorf(EINVALID, "A user id is required.")
 	}
-	return w.m.write(ctx, func(tx *sql.Tx) error {
+	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM memories WHERE org_id = ? AND user_id = ? AND key = ?`,
 			w.org, user, key).Scan(&id)

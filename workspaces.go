@@ -81,7 +81,7 @@ func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string)
 	}
 	var rec *WorkspaceRecord
 	var key *NewAPIKey
-	err := m.write(ctx, func(tx *sql.Tx) error {
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
 			VALUES (?, ?, ?, ?, ?)`, org, name, PlanStarter, creator, m.nowString())
 		if store.IsUnique(err) {
@@ -109,7 +109,7 @@ func (m *Memory) Workspaces(ctx context.Context, current string, creators ...str
 	if !ValidWorkspaceID(current) {
 		return nil, errWorkspaceID("org_id")
 	}
-	err := m.write(ctx, func(tx *sql.Tx) error {
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		return m.Workspace(current).ensureWorkspace(ctx, tx)
 	})
 	if err != nil {
@@ -162,12 +162,12 @@ func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
 	if ttl < MinTokenTTL || ttl > MaxTokenTTL {
 		return Errorf(EINVALID, "The token lifetime must be between %v and %v.", MinTokenTTL, MaxTokenTTL)
 	}
-	res, err := w.m.db.ExecContext(ctx, `UPDATE workspaces SET token_ttl_seconds = ? WHERE org_id = ?`,
+	n, err := w.m.execWrite(ctx, `UPDATE workspaces SET token_ttl_seconds = ? WHERE org_id = ?`,
 		int64(ttl/time.Second), w.org)
 	if err != nil {
 		return fmt.Errorf("set token ttl: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n == 0 {
 		return Errorf(ENOTFOUND, "Workspace %q does not exist.", w.org)
 	}
 	return nil

@@ -8,20 +8,22 @@ import (
 
 // Codes of the API's error bodies, {"error":{"code","message"}}.
 const (
-	CodeInvalidInput      = "invalid_input"
-	CodeUnknownPlan       = "unknown_plan"
-	CodeNotFound          = "not_found"
-	CodeUnauthorized      = "unauthorized"
-	CodeForbidden         = "forbidden"
-	CodePayloadTooLarge   = "payload_too_large"
-	CodeUnsupportedFormat = "unsupported_format"
-	CodeUpstreamFailed    = "upstream_failed"
-	CodeInternal          = "internal"
-	CodeRateLimited       = "rate_limited"
-	CodeMethodNotAllowed  = "method_not_allowed"
-	CodeDuplicateEmail    = "duplicate_email"
-	CodeInvalidWorkspace  = "invalid_workspace"
-	CodeMissingUserID     = "missing_user_id"
+	CodeInvalidInput        = "invalid_input"
+	CodeUnknownPlan         = "unknown_plan"
+	CodeNotFound            = "not_found"
+	CodeUnauthorized        = "unauthorized"
+	CodeForbidden           = "forbidden"
+	CodePayloadTooLarge     = "payload_too_large"
+	CodeUnsupportedFormat   = "unsupported_format"
+	CodeUpstreamFailed      = "upstream_failed"
+	CodeUnavailable         = "unavailable"
+	CodeInsufficientStorage = "insufficient_storage"
+	CodeInternal            = "internal"
+	CodeRateLimited         = "rate_limited"
+	CodeMethodNotAllowed    = "method_not_allowed"
+	CodeDuplicateEmail      = "duplicate_email"
+	CodeInvalidWorkspace    = "invalid_workspace"
+	CodeMissingUserID       = "missing_user_id"
 )
 
 // codes maps papermem's error codes to the API's.
@@ -35,6 +37,8 @@ var codes = map[string]string{
 	papermem.ETOOLARGE:     CodePayloadTooLarge,
 	papermem.EUNSUPPORTED:  CodeUnsupportedFormat,
 	papermem.EUPSTREAM:     CodeUpstreamFailed,
+	papermem.EUNAVAILABLE:  CodeUnavailable,
+	papermem.ENOSPACE:      CodeInsufficientStorage,
 	papermem.EINTERNAL:     CodeInternal,
 }
 
@@ -44,7 +48,7 @@ var apiCodes = map[string]bool{
 	CodeInvalidInput: true, CodeUnknownPlan: true, CodeNotFound: true, CodeUnauthorized: true,
 	CodeForbidden: true, CodePayloadTooLarge: true, CodeUnsupportedFormat: true, CodeUpstreamFailed: true,
 	CodeInternal: true, CodeRateLimited: true, CodeMethodNotAllowed: true, CodeDuplicateEmail: true,
-	CodeInvalidWorkspace: true, CodeMissingUserID: true,
+	CodeInvalidWorkspace: true, CodeMissingUserID: true, CodeUnavailable: true, CodeInsufficientStorage: true,
 }
 
 // refinements give errors that carry a sentinel their own API code.

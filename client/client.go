@@ -4,8 +4,10 @@
 //
 // Errors the server answers come back as *papermem.Error whose Code is the
 // API's code (api.CodeNotFound, api.CodeMissingUserID, …), so
-// papermem.ErrorCode and api.Code read them. A request refused with 429 is
-// retried after its Retry-After, a bounded number of times.
+// papermem.ErrorCode and api.Code read them. A request refused with 429
+// (rate limited) or 503 (unavailable: the server's write queue is full or
+// it is shutting down; nothing was changed) is retried after its
+// Retry-After, a bounded number of times.
 //
 // A *Client is safe for concurrent use.
 package client
@@ -28,7 +30,7 @@ import (
 
 // Defaults used when the corresponding Options field is zero.
 const (
-	DefaultMaxRetries   = 3                // retries of a request refused with 429
+	DefaultMaxRetries   = 3                // retries of a request refused with 429 or 503
 	DefaultMaxRetryWait = 30 * time.Second // longest Retry-After waited for
 )
 
@@ -49,12 +51,13 @@ type Options struct {
 	// HTTPClient sends the requests. Nil means http.DefaultClient.
 	HTTPClient *http.Client
 
-	// MaxRetries is how often a request refused with 429 is retried. Zero
-	// means DefaultMaxRetries; negative means never.
+	// MaxRetries is how often a request refused with 429 or 503 (with
+	// Retry-After) is retried. Zero means DefaultMaxRetries; negative means
+	// never.
 	MaxRetries int
 
 	// MaxRetryWait is the longest Retry-After waited for; a longer one
-	// returns the 429 error at once. Zero means DefaultMaxRetryWait.
+	// returns the 429 or 503 error at once. Zero means DefaultMaxRetryWait.
 	MaxRetryWait time.Duration
 }
 
@@ -139,7 +142,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	return nil
 }
 
-// send sends the request, retrying after 429, and returns a 2xx response
+// send sends the request, retrying after 429 and 503, and returns a 2xx response
 // whose body the caller closes; any other status is returned as an error.
 func (c *Client) send(ctx context.Context, method, path string, b *body) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
@@ -171,7 +174,7 @@ func (c *Client) send(ctx context.Context, method, path string, b *body) (*http.
 		apiErr := decodeError(res)
 		res.Body.Close()
 		wait, ok := retryAfter(res)
-		if res.StatusCode != http.StatusTooManyRequests || !ok || attempt >= c.opts.MaxRetries || wait > c.opts.MaxRetryWait {
+		if !retried[res.StatusCode] || !ok || attempt >= c.opts.MaxRetries || wait > c.opts.MaxRetryWait {
 			return nil, apiErr
 		}
 		t := time.NewTimer(wait)
@@ -183,6 +186,10 @@ func (c *Client) send(ctx context.Context, method, path string, b *body) (*http.
 		}
 	}
 }
+
+// retried are the statuses of refusals that changed nothing and are
+// retried after their Retry-After.
+var retried = map[int]bool{http.StatusTooManyRequests: true, http.StatusServiceUnavailable: true}
 
 // retryAfter reads the Retry-After header in seconds.
 func retryAfter(res *http.Response) (time.Duration, bool) {
@@ -205,6 +212,8 @@ var statusCodes = map[int]string{
 	http.StatusUnsupportedMediaType:  api.CodeUnsupportedFormat,
 	http.StatusTooManyRequests:       api.CodeRateLimited,
 	http.StatusBadGateway:            api.CodeUpstreamFailed,
+	http.StatusServiceUnavailable:    api.CodeUnavailable,
+	http.StatusInsufficientStorage:   api.CodeInsufficientStorage,
 }
 
 // decodeError turns an error response into a *papermem.Error with the

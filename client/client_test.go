@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -63,7 +65,8 @@ func ptr[T any](v T) *T { return &v }
 // each answer against the library or the state it left.
 func TestRoutes(t *testing.T) {
 	ctx := context.Background()
-	m, srv := server(t, httpapi.Config{FounderEmails: []string{"root@example.org"}})
+	backups := t.TempDir()
+	m, srv := server(t, httpapi.Config{FounderEmails: []string{"root@example.org"}, BackupDir: backups})
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "Fetched text: statins lowered LDL cholesterol by 30 percent in adults (p < 0.001).")
 	}))
@@ -359,6 +362,12 @@ func TestRoutes(t *testing.T) {
 		}
 		_, err := ada.AdminOverview(ctx)
 		wantCode(t, err, api.CodeForbidden)
+		b := must(root.AdminBackup(ctx))(t)
+		if st, err := os.Stat(b.Path); err != nil || filepath.Dir(b.Path) != backups || st.Size() != b.Bytes || b.Bytes == 0 {
+			t.Errorf("backup = %+v (%v)", b, err)
+		}
+		_, err = ada.AdminBackup(ctx)
+		wantCode(t, err, api.CodeForbidden)
 		_, err = root.AdminActivity(ctx, "no-such-lab")
 		wantCode(t, err, api.CodeNotFound)
 
@@ -439,44 +448,52 @@ func TestRoutes(t *testing.T) {
 	})
 }
 
-// TestRetry checks that 429 is retried after Retry-After, a bounded number
-// of times, and not at all when Retry-After is longer than MaxRetryWait.
+// refusals are the statuses a client retries, with their API codes.
+var refusals = map[int]string{http.StatusTooManyRequests: api.CodeRateLimited, http.StatusServiceUnavailable: api.CodeUnavailable}
+
+// TestRetry checks that 429 and 503 are retried after Retry-After, a
+// bounded number of times, and not at all when Retry-After is longer than
+// MaxRetryWait.
 func TestRetry(t *testing.T) {
 	ctx := context.Background()
 	m, _ := server(t, httpapi.Config{})
 	h := httpapi.New(m, httpapi.Config{RateLimit: 1})
 	var refuse, calls atomic.Int64
+	var status atomic.Int64 // of the refusals
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
 		if refuse.Add(-1) >= 0 {
 			w.Header().Set("Retry-After", "0")
-			w.WriteHeader(http.StatusTooManyRequests)
-			io.WriteString(w, `{"error":{"code":"rate_limited","message":"slow down"}}`)
+			w.WriteHeader(int(status.Load()))
+			io.WriteString(w, `{"error":{"code":"`+refusals[int(status.Load())]+`","message":"retry"}}`)
 			return
 		}
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 
-	t.Run("RetriedThenServed", func(t *testing.T) {
-		refuse.Store(2)
-		calls.Store(0)
-		if _, err := client.New(srv.URL, nil).Health(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if calls.Load() != 3 {
-			t.Errorf("%d calls, want 3", calls.Load())
-		}
-	})
-	t.Run("Bounded", func(t *testing.T) {
-		refuse.Store(100)
-		calls.Store(0)
-		_, err := client.New(srv.URL, &client.Options{MaxRetries: 2}).Health(ctx)
-		wantCode(t, err, api.CodeRateLimited)
-		if calls.Load() != 3 {
-			t.Errorf("%d calls, want 3 (one and two retries)", calls.Load())
-		}
-	})
+	for st, code := range refusals {
+		status.Store(int64(st))
+		t.Run(code+"/RetriedThenServed", func(t *testing.T) {
+			refuse.Store(2)
+			calls.Store(0)
+			if _, err := client.New(srv.URL, nil).Health(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if calls.Load() != 3 {
+				t.Errorf("%d calls, want 3", calls.Load())
+			}
+		})
+		t.Run(code+"/Bounded", func(t *testing.T) {
+			refuse.Store(100)
+			calls.Store(0)
+			_, err := client.New(srv.URL, &client.Options{MaxRetries: 2}).Health(ctx)
+			wantCode(t, err, code)
+			if calls.Load() != 3 {
+				t.Errorf("%d calls, want 3 (one and two retries)", calls.Load())
+			}
+		})
+	}
 	t.Run("WaitTooLong", func(t *testing.T) {
 		refuse.Store(0)
 		tok := must(client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "r@example.org", Password: "retry password"}))(t)

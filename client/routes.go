@@ -403,6 +403,14 @@ func (c *Client) AdminCreateUser(ctx context.Context, orgID string, req api.Crea
 	return call[papermem.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users", orgID), req)
 }
 
+// AdminBackup writes an online, consistent copy of the whole database to
+// a new file on the server, in its backup directory (POST
+// /v1/admin/backup), and returns the file's path and size; the copy itself
+// is not sent.
+func (c *Client) AdminBackup(ctx context.Context) (*papermem.BackupFile, error) {
+	return call[papermem.BackupFile](ctx, c, post, "/v1/admin/backup", nil)
+}
+
 // AdminDisableUser disables a user of a workspace (POST
 // /v1/admin/workspaces/{org_id}/users/{user_id}/disable): the user's
 // sessions end and the API keys they created are refused until enabled.

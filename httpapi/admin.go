@@ -176,3 +176,15 @@ func (s *server) setUserDisabled(w http.ResponseWriter, r *http.Request,
 	}
 	return writeJSON(w, http.StatusOK, u)
 }
+
+var adminBackupOp = op{tag: "admin", summary: "Back the database up while it serves", resp: papermem.BackupFile{},
+	errs:  []int{http.StatusInsufficientStorage},
+	notes: "Writes an online, consistent copy of the whole database (every workspace) to a new file on the server, in PAPERMEM_BACKUP_DIR (default: backups/ beside the database), named for the time, and answers its path and size. SQLite's VACUUM INTO reads one snapshot, so writes go on meanwhile and none is half in the copy. The copy is not sent over HTTP: it holds password and API key hashes and the session-signing secret, which no response carries. Restore by starting the server on the file (-db). 507 insufficient_storage when the disk has no room. `server backup DEST` makes the same copy from the command line."}
+
+func (s *server) handleAdminBackup(w http.ResponseWriter, r *http.Request) error {
+	b, err := s.m.BackupInDir(r.Context(), s.cfg.BackupDir)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, b)
+}

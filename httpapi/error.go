@@ -15,28 +15,38 @@ import (
 // statuses maps the API's error codes to HTTP statuses; an unknown code is
 // 500.
 var statuses = map[string]int{
-	api.CodeInvalidInput:      http.StatusBadRequest,
-	api.CodeUnknownPlan:       http.StatusBadRequest,
-	api.CodeDuplicateEmail:    http.StatusBadRequest,
-	api.CodeInvalidWorkspace:  http.StatusBadRequest,
-	api.CodeMissingUserID:     http.StatusBadRequest,
-	api.CodeNotFound:          http.StatusNotFound,
-	api.CodeUnauthorized:      http.StatusUnauthorized,
-	api.CodeForbidden:         http.StatusForbidden,
-	api.CodePayloadTooLarge:   http.StatusRequestEntityTooLarge,
-	api.CodeUnsupportedFormat: http.StatusUnsupportedMediaType,
-	api.CodeUpstreamFailed:    http.StatusBadGateway,
-	api.CodeInternal:          http.StatusInternalServerError,
-	api.CodeRateLimited:       http.StatusTooManyRequests,
-	api.CodeMethodNotAllowed:  http.StatusMethodNotAllowed,
+	api.CodeInvalidInput:        http.StatusBadRequest,
+	api.CodeUnknownPlan:         http.StatusBadRequest,
+	api.CodeDuplicateEmail:      http.StatusBadRequest,
+	api.CodeInvalidWorkspace:    http.StatusBadRequest,
+	api.CodeMissingUserID:       http.StatusBadRequest,
+	api.CodeNotFound:            http.StatusNotFound,
+	api.CodeUnauthorized:        http.StatusUnauthorized,
+	api.CodeForbidden:           http.StatusForbidden,
+	api.CodePayloadTooLarge:     http.StatusRequestEntityTooLarge,
+	api.CodeUnsupportedFormat:   http.StatusUnsupportedMediaType,
+	api.CodeUpstreamFailed:      http.StatusBadGateway,
+	api.CodeUnavailable:         http.StatusServiceUnavailable,
+	api.CodeInsufficientStorage: http.StatusInsufficientStorage,
+	api.CodeInternal:            http.StatusInternalServerError,
+	api.CodeRateLimited:         http.StatusTooManyRequests,
+	api.CodeMethodNotAllowed:    http.StatusMethodNotAllowed,
 }
+
+// retryAfterUnavailable is the Retry-After (seconds) of a 503: the write
+// queue drains in well under a second, and a restarting server is back in
+// a few.
+const retryAfterUnavailable = 1
 
 // rateLimitError is a refused request: wait retryAfter before retrying.
 type rateLimitError struct{ retryAfter time.Duration }
 
 func (e *rateLimitError) Error() string { return "rate limit exceeded" }
 
-var errMethodNotAllowed = &papermem.Error{Code: api.CodeMethodNotAllowed, Message: "This method is not allowed on this route."}
+var (
+	errMethodNotAllowed = &papermem.Error{Code: api.CodeMethodNotAllowed, Message: "This method is not allowed on this route."}
+	errDraining         = &papermem.Error{Code: papermem.EUNAVAILABLE, Message: "The server is shutting down; retry shortly."}
+)
 
 // statusOf returns the status and API code of err.
 func statusOf(err error) (int, string) {
@@ -70,6 +80,10 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		msg = "Rate limit exceeded; retry after the number of seconds in Retry-After."
 	case errors.As(err, &tooBig):
 		msg = "The request body is larger than " + strconv.FormatInt(tooBig.Limit, 10) + " bytes."
+	case status == http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))
+	case status == http.StatusInsufficientStorage:
+		s.log.WarnContext(r.Context(), "storage full", keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyErr, err)
 	case status >= 500 && status != http.StatusBadGateway:
 		s.log.ErrorContext(r.Context(), "request failed", keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyErr, err)
 		msg = "Internal error."

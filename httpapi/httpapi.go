@@ -55,6 +55,10 @@ type Config struct {
 	// MaxBodyBytes caps a JSON request body. Zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 
+	// BackupDir is where POST /v1/admin/backup writes its copies. Empty
+	// means "backups" beside the database (Memory.BackupInDir).
+	BackupDir string
+
 	// Logger receives the request log. Nil means slog.Default().
 	Logger *slog.Logger
 
@@ -84,11 +88,63 @@ type server struct {
 	openAPIErr  error
 }
 
+// Handler serves the /v1 API. A *Handler is safe for concurrent use.
+type Handler struct {
+	s *server
+	h http.Handler // the logged router, behind the drain check
+
+	mu       sync.RWMutex // held for writing when draining starts
+	draining bool
+	inflight sync.WaitGroup
+}
+
 // New returns the handler of the /v1 API over m. m must stay open while the
 // handler serves.
-func New(m *papermem.Memory, cfg Config) http.Handler {
+func New(m *papermem.Memory, cfg Config) *Handler {
 	s := newServer(m, cfg)
-	return s.logRequests(s.router)
+	h := &Handler{s: s}
+	h.h = s.logRequests(http.HandlerFunc(h.serve))
+	return h
+}
+
+// ServeHTTP serves one request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.h.ServeHTTP(w, r) }
+
+// serve routes the request unless the handler drains.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
+	h.mu.RLock()
+	if h.draining {
+		h.mu.RUnlock()
+		w.Header().Set("Connection", "close")
+		h.s.writeError(w, r, errDraining)
+		return
+	}
+	h.inflight.Add(1)
+	h.mu.RUnlock()
+	defer h.inflight.Done()
+	h.s.router.ServeHTTP(w, r)
+}
+
+// Drain makes the handler answer every new request 503 unavailable (with
+// Retry-After, closing the connection) and waits until the requests in
+// flight have finished, or ctx ends. A server shutting down drains its
+// handler before http.Server.Shutdown, so that no request is cut off and
+// none that arrives meanwhile finds the port closed.
+func (h *Handler) Drain(ctx context.Context) error {
+	h.mu.Lock()
+	h.draining = true
+	h.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		h.inflight.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // newServer builds the server and its router.

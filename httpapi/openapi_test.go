@@ -44,6 +44,8 @@ var laterRoutes = []string{
 	"POST /v1/admin/workspaces/{org_id}/users/{user_id}/enable",
 	// #14: the MCP transport (Streamable HTTP).
 	"POST /mcp",
+	// #17: an online backup while serving.
+	"POST /v1/admin/backup",
 }
 
 // served walks the router: every route it serves as "METHOD path".

@@ -98,6 +98,7 @@ func (s *server) routes() []route {
 		{post, "/v1/admin/workspaces/{org_id}/users", founder, s.handleAdminCreateUser, adminCreateUserOp},
 		{post, "/v1/admin/workspaces/{org_id}/users/{user_id}/disable", founder, s.handleAdminDisableUser, adminDisableUserOp},
 		{post, "/v1/admin/workspaces/{org_id}/users/{user_id}/enable", founder, s.handleAdminEnableUser, adminEnableUserOp},
+		{post, "/v1/admin/backup", founder, s.handleAdminBackup, adminBackupOp},
 
 		// MCP (Streamable HTTP), with the credentials of the memory routes.
 		{post, "/mcp", memory, s.handleMCP, mcpOp},

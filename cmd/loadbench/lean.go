@@ -15,9 +15,9 @@ import (
 const maxBody = 64 << 20
 
 // request is one HTTP request of a call: its method, path (with the query,
-// if any) and body.
+// if any), body, and extra header lines ("Name: value\r\n"), if any.
 type request struct {
-	method, path, body string
+	method, path, body, header string
 }
 
 // build returns the request's bytes on the wire as HTTP/1.1 to host, with
@@ -25,7 +25,7 @@ type request struct {
 // send.
 func (r request) build(host, auth string) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\nAuthorization: %s\r\n", r.method, r.path, host, auth)
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\nAuthorization: %s\r\n%s", r.method, r.path, host, auth, r.header)
 	if r.body != "" {
 		fmt.Fprintf(&b, "Content-Type: application/json\r\nContent-Length: %d\r\n", len(r.body))
 	}

@@ -5,6 +5,14 @@
 // both sides, the p50 HTTP adds and the throughput ratio.
 //
 //	go run ./cmd/loadbench [-duration 30s] [-papers 500] [-client lean|net/http] [-rate N | -share 0.5]
+//	go run ./cmd/loadbench -mixed [-duration 60s] [-conns 64] [-papers 500]
+//	go run ./cmd/loadbench -crash 5
+//	go run ./cmd/loadbench -fulldisk 24   (root: mounts a tmpfs)
+//
+// The last three are the fault and load modes (fault.go): a mixed load over
+// HTTP against a server in a child process, kill -9 of that server during
+// ingest, and a full disk. They print requests, answers by status,
+// p50/p99 and the acknowledged writes lost.
 //
 // Each call and number of connections gets two rows:
 //   - closed: each connection (or goroutine, in-process) sends its next
@@ -109,8 +117,23 @@ func run(args []string, out io.Writer) error {
 	rate := fs.Float64("rate", 0, "offered rate of the paced rows, requests/s over all connections; 0 means -share of the closed-loop HTTP throughput")
 	share := fs.Float64("share", 0.5, "offered rate of the paced rows as a share of the HTTP closed-loop throughput of the same call and connections; 0 skips paced rows unless -rate is set")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of each call and concurrency (both sides, both modes) to PREFIX.<call>.<conns>.pprof")
+	mixed := fs.Bool("mixed", false, "instead: the mixed load (recall 60%, store paper 20%, remember 10%, paper-exists 10%) for -duration at -conns connections against a child server process")
+	crash := fs.Int("crash", 0, "instead: this many rounds of kill -9 of a child server during batch ingest and during file ingest, checking the database after each")
+	fullDisk := fs.Int("fulldisk", 0, "instead: ingest into a tmpfs of this many MiB until it is full, then grow it (needs root)")
+	faultConns := fs.Int("conns", 64, "connections of -mixed (and, up to 8, of -crash and -fulldisk)")
+	serve := fs.String("serve", "", "serve the API on this database file until SIGTERM (the child process of -mixed, -crash and -fulldisk)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	switch {
+	case *serve != "":
+		return serveChild(*serve, out)
+	case *mixed:
+		return runMixed(out, *faultConns, *duration, *papers)
+	case *crash > 0:
+		return runCrash(out, *crash, min(*faultConns, 8))
+	case *fullDisk > 0:
+		return runFullDisk(out, *fullDisk, min(*faultConns, 8))
 	}
 	var levels []int
 	for _, s := range strings.Split(*conc, ",") {
@@ -593,25 +616,41 @@ var (
 // seed stores n synthetic papers and returns their DOIs.
 func seed(ctx context.Context, ws *papermem.Workspace, n int) ([]string, error) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	pick := func(s []string) string { return s[rng.IntN(len(s))] }
 	dois := make([]string, n)
 	for i := range n {
-		var b strings.Builder
-		b.WriteString("# Abstract\n")
-		for range 3 {
-			fmt.Fprintf(&b, "We show that %s %s in %s. ", pick(subjects), pick(effects), pick(cohorts))
-		}
-		b.WriteString("\n\n# Results\n")
-		for range 8 {
-			fmt.Fprintf(&b, "In %s, %s %s by %d%% (p < 0.0%d). ", pick(cohorts), pick(subjects), pick(effects), 5+rng.IntN(40), 1+rng.IntN(5))
-		}
-		b.WriteString("\n\n# Limitations\n")
-		fmt.Fprintf(&b, "The sample of %s was small, and the effect of %s may not generalize.\n", pick(cohorts), pick(subjects))
+		text := paperText(rng, "")
 		dois[i] = fmt.Sprintf("10.5555/bench.%d", i)
-		if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: dois[i], Title: fmt.Sprintf("On %s and %s", pick(subjects), pick(effects)),
-			Text: b.String(), Year: 2000 + rng.IntN(25)}); err != nil {
+		if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: dois[i], Title: paperTitle(rng),
+			Text: text, Year: 2000 + rng.IntN(25)}); err != nil {
 			return nil, err
 		}
 	}
 	return dois, nil
+}
+
+// paperText is the text of a synthetic paper: an abstract, results and
+// limitations, with the marker (a word found in no other paper) in its
+// results, if given.
+func paperText(rng *rand.Rand, marker string) string {
+	pick := func(s []string) string { return s[rng.IntN(len(s))] }
+	var b strings.Builder
+	b.WriteString("# Abstract\n")
+	for range 3 {
+		fmt.Fprintf(&b, "We show that %s %s in %s. ", pick(subjects), pick(effects), pick(cohorts))
+	}
+	b.WriteString("\n\n# Results\n")
+	for range 8 {
+		fmt.Fprintf(&b, "In %s, %s %s by %d%% (p < 0.0%d). ", pick(cohorts), pick(subjects), pick(effects), 5+rng.IntN(40), 1+rng.IntN(5))
+	}
+	if marker != "" {
+		fmt.Fprintf(&b, "The %s protocol reduced dropout by 12%%. ", marker)
+	}
+	b.WriteString("\n\n# Limitations\n")
+	fmt.Fprintf(&b, "The sample of %s was small, and the effect of %s may not generalize.\n", pick(cohorts), pick(subjects))
+	return b.String()
+}
+
+// paperTitle is the title of a synthetic paper.
+func paperTitle(rng *rand.Rand) string {
+	return fmt.Sprintf("On %s and %s", subjects[rng.IntN(len(subjects))], effects[rng.IntN(len(effects))])
 }

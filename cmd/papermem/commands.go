@@ -17,7 +17,7 @@ import (
 
 func serveCmd(getenv func(string) string, stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
-		Use:   "serve [-addr 127.0.0.1:8080] [-db ./papermem.db] [grant-founder EMAIL]",
+		Use:   "serve [-addr 127.0.0.1:8080] [-db ./papermem.db] [grant-founder EMAIL | backup DEST]",
 		Short: "Serve the /v1 HTTP API and MCP at /mcp (as cmd/server; its flags and PAPERMEM_* variables)",
 		// The server's own flags (Go flag syntax) are passed through.
 		DisableFlagParsing: true,

@@ -3,6 +3,7 @@
 //
 //	server [-addr 127.0.0.1:8080] [-db ./papermem.db]
 //	server [-db ./papermem.db] grant-founder EMAIL
+//	server [-db ./papermem.db] backup DEST
 //
 // See package internal/serve for the configuration.
 package main

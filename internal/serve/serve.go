@@ -5,11 +5,13 @@
 //
 //	[-addr 127.0.0.1:8080] [-db ./papermem.db]
 //	[-db ./papermem.db] grant-founder EMAIL
+//	[-db ./papermem.db] backup DEST
 //
 // Configuration comes from flags, then PAPERMEM_* environment variables,
 // then defaults (see config). When ctx is done (SIGINT or SIGTERM in the
-// commands) the server shuts down gracefully: in-flight requests finish
-// and the database closes cleanly.
+// commands) the server shuts down gracefully: in-flight requests finish,
+// new ones are answered 503, and the database closes cleanly (its WAL
+// checkpointed and removed).
 package serve
 
 import (
@@ -20,7 +22,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -34,16 +35,6 @@ import (
 const (
 	defaultAddr = "127.0.0.1:8080"
 	DefaultDB   = "./papermem.db" // database file without -db or PAPERMEM_DB
-)
-
-// HTTP server timeouts. Reads and writes are generous enough for a
-// maximum-size upload or a large batch on a slow link.
-const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 2 * time.Minute
-	writeTimeout      = 5 * time.Minute
-	idleTimeout       = 2 * time.Minute
-	shutdownTimeout   = 30 * time.Second
 )
 
 // config is the server's configuration after flags and environment.
@@ -64,6 +55,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if v := getenv("PAPERMEM_DB"); v != "" {
 		c.db = v
 	}
+	c.api.BackupDir = getenv("PAPERMEM_BACKUP_DIR")
 	fs := flag.NewFlagSet("papermem serve", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	fs.StringVar(&c.addr, "addr", c.addr, "address to listen on (PAPERMEM_ADDR)")
@@ -110,6 +102,20 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	}
 	if c.opts.Reindex, err = flagEnv(getenv, "PAPERMEM_REINDEX"); err != nil {
 		return nil, nil, err
+	}
+	if c.opts.WriteQueue, err = intEnv(getenv, "PAPERMEM_WRITE_QUEUE"); err != nil {
+		return nil, nil, err
+	}
+	if v := getenv("PAPERMEM_WRITE_WAIT"); v != "" {
+		if c.opts.WriteWait, err = time.ParseDuration(v); err != nil || c.opts.WriteWait <= 0 {
+			return nil, nil, fmt.Errorf("PAPERMEM_WRITE_WAIT must be a positive duration such as 10s, not %q", v)
+		}
+	}
+	switch v := getenv("PAPERMEM_SYNC"); v {
+	case "", papermem.SyncNormal, papermem.SyncFull:
+		c.opts.Sync = v
+	default:
+		return nil, nil, fmt.Errorf("PAPERMEM_SYNC must be %s or %s, not %q", papermem.SyncNormal, papermem.SyncFull, v)
 	}
 	if c.opts.Embedder, err = embedderFromEnv(getenv); err != nil {
 		return nil, nil, err
@@ -221,32 +227,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           httpapi.New(m, c.api),
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
 	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", c.db, "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	err = httpapi.Serve(ctx, ln, httpapi.New(m, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	log.Info("stopped") // the deferred Close checkpoints the database
+	return err
 }
 
 // subcommand runs a maintenance command over the database.
@@ -261,6 +245,17 @@ func subcommand(ctx context.Context, m *papermem.Memory, args []string, stdout i
 		}
 		fmt.Fprintf(stdout, "granted founder access to %s\n", strings.ToLower(strings.TrimSpace(args[1])))
 		return nil
+	case "backup":
+		if len(args) != 2 {
+			return errors.New("usage: backup DEST")
+		}
+		start := time.Now()
+		n, err := m.Backup(ctx, args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "backed up to %s: %d bytes in %v\n", args[1], n, time.Since(start).Round(time.Millisecond))
+		return nil
 	}
-	return fmt.Errorf("unknown command %q (known: grant-founder)", args[0])
+	return fmt.Errorf("unknown command %q (known: grant-founder, backup)", args[0])
 }

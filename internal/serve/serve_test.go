@@ -240,6 +240,9 @@ func TestConfigErrors(t *testing.T) {
 		"ModelMissing":           {nil, map[string]string{"PAPERMEM_EMBEDDINGS_URL": "http://127.0.0.1:1/v1/embeddings"}},
 		"UnknownFlag":            {[]string{"-port", "80"}, nil},
 		"UnknownCommand":         {[]string{"-db", db, "launch"}, nil},
+		"BadSync":                {nil, map[string]string{"PAPERMEM_SYNC": "off"}},
+		"BadWriteWait":           {nil, map[string]string{"PAPERMEM_WRITE_WAIT": "10"}},
+		"BackupNoDest":           {[]string{"-db", db, "backup"}, nil},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := Run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
@@ -262,14 +265,18 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"PAPERMEM_MAX_UPLOAD_BYTES":    "1048576",
 		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1",
 		"PAPERMEM_INDEX_MAX_NODES":     "500000",
+		"PAPERMEM_SYNC":                "full",
+		"PAPERMEM_WRITE_QUEUE":         "64",
+		"PAPERMEM_WRITE_WAIT":          "2s",
+		"PAPERMEM_BACKUP_DIR":          "/tmp/backups",
 	}), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.opts.Payments != nil, c.api.DevAuth,
-		c.api.RateLimit, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, len(rest))
+		c.api.RateLimit, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, len(rest))
 	want := fmt.Sprint("localhost:9999", "/tmp/x.db", strings.Repeat("s", 32), []string{"a@x.org", "b@x.org"}, true, true,
-		120, 5, int64(1048576), true, int64(1048576), 500000, 0)
+		120, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 64, 2*time.Second, 0)
 	if got != want {
 		t.Fatalf("config\n got %s\nwant %s", got, want)
 	}
@@ -306,5 +313,50 @@ func TestHTTPEmbedder(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 200 || calls.Load() == before {
 		t.Fatalf("recall %d, embedder calls %d → %d", res.StatusCode, before, calls.Load())
+	}
+}
+
+// TestBackupCommand backs up the database of a serving server with the
+// backup sub-command, then serves the copy: the paper stored before is
+// there. A backup over an existing file is refused.
+func TestBackupCommand(t *testing.T) {
+	dir := t.TempDir()
+	db, dest := filepath.Join(dir, "live.db"), filepath.Join(dir, "copy.db")
+	vars := map[string]string{"PAPERMEM_DEV_AUTH": "1"}
+	dev := func(method, url string, body string) int {
+		req, _ := http.NewRequest(method, url, strings.NewReader(body))
+		req.Header.Set("X-Dev-Org-Id", "lab-one")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if method == "GET" && !strings.Contains(string(b), "true") {
+			return http.StatusNotFound
+		}
+		return res.StatusCode
+	}
+	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, vars)
+	if code := dev("POST", base+"/v1/papers", `{"doi":"10.1/kept","title":"Kept","text":"Backups keep papers."}`); code != http.StatusCreated {
+		t.Fatalf("store: %d", code)
+	}
+	var out bytes.Buffer
+	if err := Run(context.Background(), []string{"-db", db, "backup", dest}, env(nil), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "backed up to "+dest) {
+		t.Errorf("output %q", out.String())
+	}
+	if err := Run(context.Background(), []string{"-db", db, "backup", dest}, env(nil), io.Discard); err == nil {
+		t.Error("a backup over an existing file succeeded")
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	base, stop = start(t, []string{"-addr", "127.0.0.1:0", "-db", dest}, vars)
+	defer stop()
+	if code := dev("GET", base+"/v1/papers/10.1/kept/exists", ""); code != http.StatusOK {
+		t.Fatalf("the server on the backup lacks the paper: %d", code)
 	}
 }

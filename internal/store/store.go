@@ -5,7 +5,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -16,7 +18,7 @@ import (
 	"time"
 
 	vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
-	_ "github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
+	"github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
 )
 
 //go:embed migrations/*.sql
@@ -27,10 +29,71 @@ const Memory = ":memory:"
 
 func init() { vec.Auto() }
 
-// Open opens (creating when missing) the database at path and migrates it.
-// Path ":memory:" opens a private in-memory database shared by the pool.
-func Open(ctx context.Context, path string) (*sql.DB, error) {
-	dsn, err := dsnFor(path)
+// Synchronous settings: how hard a commit pushes to disk (PRAGMA
+// synchronous, with the WAL journal).
+const (
+	// SyncNormal syncs the WAL at checkpoints only: a commit survives a
+	// crash of the process, but the last commits before a power loss or an
+	// operating-system crash may be lost (the database stays consistent).
+	SyncNormal = "normal"
+	// SyncFull syncs the WAL on every commit: a commit survives power loss.
+	SyncFull = "full"
+)
+
+// DB is papermem's database: a pool of read connections and one write
+// connection. For an in-memory database both are the same single
+// connection.
+type DB struct {
+	// Read serves queries. Its connections are query-only: a write through
+	// it fails, so every write goes through Write (and the Writer).
+	Read *sql.DB
+	// Write holds the one connection that writes.
+	Write *sql.DB
+}
+
+// Close closes the read pool, then the write connection. The last
+// connection to close checkpoints the WAL and removes it.
+func (d *DB) Close() error {
+	if d.Read == d.Write {
+		return d.Write.Close()
+	}
+	rerr := d.Read.Close()
+	_, cerr := d.Write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	return errors.Join(rerr, cerr, d.Write.Close())
+}
+
+// Open opens (creating when missing) the database at path and migrates it,
+// with synchronous set to sync (SyncNormal or SyncFull). Path ":memory:"
+// opens a private in-memory database on one connection.
+func Open(ctx context.Context, path, sync string) (*DB, error) {
+	if sync != SyncNormal && sync != SyncFull {
+		return nil, fmt.Errorf("synchronous %q: want %q or %q", sync, SyncNormal, SyncFull)
+	}
+	write, err := openPool(ctx, path, sync, false)
+	if err != nil {
+		return nil, err
+	}
+	// One writer: every write transaction runs on this connection.
+	write.SetMaxOpenConns(1)
+	if err := Migrate(ctx, write); err != nil {
+		write.Close()
+		return nil, err
+	}
+	if path == Memory {
+		return &DB{Read: write, Write: write}, nil
+	}
+	read, err := openPool(ctx, path, sync, true)
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	return &DB{Read: read, Write: write}, nil
+}
+
+// openPool opens a connection pool on path and checks that sqlite-vec is
+// loaded.
+func openPool(ctx context.Context, path, sync string, queryOnly bool) (*sql.DB, error) {
+	dsn, err := dsnFor(path, sync, queryOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -58,18 +121,20 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("load sqlite-vec: %w", err)
 	}
-	if err := Migrate(ctx, db); err != nil {
-		db.Close()
-		return nil, err
-	}
 	return db, nil
 }
 
-func dsnFor(path string) (string, error) {
+func dsnFor(path, sync string, queryOnly bool) (string, error) {
 	q := url.Values{}
 	q.Set("_busy_timeout", "10000")
 	q.Set("_foreign_keys", "1")
-	q.Set("_txlock", "immediate")
+	if queryOnly {
+		// Read snapshots never take the write lock.
+		q.Set("_query_only", "1")
+		q.Set("_txlock", "deferred")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
 	// Keep each connection's last 64 prepared statements: preparing costs
 	// more than running a point query (go-sqlite3 resets and reuses them,
 	// and re-prepares one whose schema changed).
@@ -83,7 +148,7 @@ func dsnFor(path string) (string, error) {
 		}
 	}
 	q.Set("_journal_mode", "WAL")
-	q.Set("_synchronous", "NORMAL")
+	q.Set("_synchronous", strings.ToUpper(sync))
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode(), nil
 }
 
@@ -168,4 +233,42 @@ func apply(ctx context.Context, db *sql.DB, name string) error {
 // IsUnique reports whether err is a UNIQUE or PRIMARY KEY constraint failure.
 func IsUnique(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+// IsFull reports whether err is SQLite's "database or disk is full": the
+// disk has no room, or the database reached its max_page_count.
+func IsFull(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrFull
+}
+
+// IsBusy reports whether err is SQLite's "database is locked": another
+// process held the write lock past the busy timeout.
+func IsBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}
+
+// VacuumInto writes a consistent snapshot of the database to path (a
+// missing or empty file) from a read connection, so that writes go on
+// meanwhile. The connection is query-only: it may write for the VACUUM
+// only, and is discarded if it cannot be made query-only again.
+func (d *DB) VacuumInto(ctx context.Context, path string) error {
+	conn, err := d.Read.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if d.Read != d.Write {
+		if _, err := conn.ExecContext(ctx, "PRAGMA query_only = 0"); err != nil {
+			return err
+		}
+		defer func() {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA query_only = 1"); err != nil {
+				conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	_, err = conn.ExecContext(ctx, "VACUUM INTO ?", path)
+	return err
 }

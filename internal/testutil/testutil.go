@@ -3,6 +3,7 @@ package testutil
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -59,4 +60,21 @@ func FakeEmbeddings(tb testing.TB, model string) (srv *httptest.Server, calls *a
 	}))
 	tb.Cleanup(srv.Close)
 	return srv, calls
+}
+
+// OpenChecked opens the database file at path read-only, as a raw
+// database/sql handle closed when the test ends, after checking that
+// SQLite's integrity_check finds it ok.
+func OpenChecked(tb testing.TB, path string) *sql.DB {
+	tb.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	var check string
+	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		tb.Fatalf("integrity_check of %s: %q (%v)", path, check, err)
+	}
+	return db
 }

@@ -1,0 +1,104 @@
+package httpapi_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/httpapi"
+)
+
+// TestWritesUnavailable holds the database's write lock from another
+// connection, as another process would, and stores papers over HTTP with a
+// write queue of one and a 100 ms wait: the writes that cannot get their
+// turn are answered 503 unavailable with Retry-After (never 500) and store
+// nothing; the one already begun finishes once the lock is released.
+func TestWritesUnavailable(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "papermem.db")
+	m, err := papermem.Open(ctx, path, &papermem.Options{WriteQueue: 1, WriteWait: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	e := &env{t: t, m: m, srv: httptest.NewServer(httpapi.New(m, httpapi.Config{DevAuth: true}))}
+	defer e.srv.Close()
+	dev := []string{"X-Dev-Org-Id", "lab", "X-Dev-User-Id", "u1"}
+	storePaper(t, e, dev[:2], "10.5000/first") // the workspace exists
+
+	other, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	lock, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if _, err := lock.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+
+	const n = 5
+	results := make([]resp, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			results[i] = e.do("POST", "/v1/papers", map[string]any{"doi": fmt.Sprintf("10.5000/w%d", i),
+				"title": "Write gate", "text": "Queued writes answered 503 stored nothing."}, dev[:2]...)
+		})
+	}
+	// Every write but the one the writer has begun is refused while the
+	// lock is held: wait for those refusals, then release the lock.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		refused := 0
+		e.mu.Lock()
+		for _, b := range e.bodies {
+			refused += strings.Count(b, `"unavailable"`)
+		}
+		e.mu.Unlock()
+		if refused >= n-1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d writes refused, want %d", refused, n-1)
+		}
+	}
+	if _, err := lock.ExecContext(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	ok := 0
+	for i, r := range results {
+		exists := e.do("GET", fmt.Sprintf("/v1/papers/10.5000/w%d/exists", i), nil, dev[:2]...)
+		switch r.status {
+		case http.StatusOK, http.StatusCreated:
+			ok++
+			if !strings.Contains(string(exists.body), "true") {
+				t.Errorf("acknowledged paper %d is missing: %s", i, exists.body)
+			}
+		case http.StatusServiceUnavailable:
+			want(t, r, http.StatusServiceUnavailable, "unavailable")
+			if r.header.Get("Retry-After") != "1" {
+				t.Errorf("503 without Retry-After: %v", r.header)
+			}
+			if !strings.Contains(string(exists.body), "false") {
+				t.Errorf("refused paper %d was stored: %s", i, exists.body)
+			}
+		default:
+			t.Errorf("write %d: status %d: %s", i, r.status, r.body)
+		}
+	}
+	if ok > 1 {
+		t.Errorf("%d writes acknowledged, want at most the one begun before the others were refused", ok)
+	}
+}
