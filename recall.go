@@ -519,11 +519,17 @@ func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 type packer struct {
 	budget int
 	res    RecallResult
-	taken  []textSketch
+	// The sketches of the spans taken, indexed by what a repeat must share
+	// with one of them (textSketch.repeats): its normalised text, its
+	// source, or a number of distinct words within 10% of its own.
+	norms   map[string]bool
+	byOwner map[string][]textSketch
+	bySize  map[int][]textSketch
 }
 
 func newPacker(budget int) *packer {
-	return &packer{budget: budget, res: RecallResult{Spans: []Span{}}}
+	return &packer{budget: budget, res: RecallResult{Spans: []Span{}},
+		norms: map[string]bool{}, byOwner: map[string][]textSketch{}, bySize: map[int][]textSketch{}}
 }
 
 // add appends span s, whose text comes from source owner ("" for none),
@@ -534,13 +540,32 @@ func (p *packer) add(s Span, owner string) bool {
 		return false
 	}
 	t := sketch(s.Text, owner)
-	if slices.ContainsFunc(p.taken, t.repeats) {
+	if p.repeated(t) {
 		return false
 	}
-	p.taken = append(p.taken, t)
+	p.norms[t.norm] = true
+	if owner != "" {
+		p.byOwner[owner] = append(p.byOwner[owner], t)
+	}
+	p.bySize[len(t.words)] = append(p.bySize[len(t.words)], t)
 	p.res.Spans = append(p.res.Spans, s)
 	p.res.TotalTokens += s.Tokens
 	return true
+}
+
+// repeated reports whether t repeats a span taken, looking only where a
+// repeat can be.
+func (p *packer) repeated(t textSketch) bool {
+	if p.norms[t.norm] || t.owner != "" && slices.ContainsFunc(p.byOwner[t.owner], t.repeats) {
+		return true
+	}
+	n := len(t.words)
+	for m := n * 9 / 10; m*9 <= n*10; m++ {
+		if m*10 >= n*9 && slices.ContainsFunc(p.bySize[m], t.repeats) {
+			return true
+		}
+	}
+	return false
 }
 
 // full reports whether no span can fit any more.
