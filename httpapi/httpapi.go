@@ -88,7 +88,7 @@ type server struct {
 // handler serves.
 func New(m *papermem.Memory, cfg Config) http.Handler {
 	s := newServer(m, cfg)
-	return s.logRequests(s.router)
+	return s.logRequests(s.withDashboard(s.router))
 }
 
 // newServer builds the server and its router.

@@ -1,0 +1,281 @@
+package dashboard_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/dashboard"
+	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/testutil"
+)
+
+const password = "correct horse battery"
+
+// quiet is a configuration whose request log is discarded.
+var quiet = httpapi.Config{Logger: slog.New(slog.DiscardHandler)}
+
+// site is a server and a client that signed up through the dashboard, with
+// its cookie in a jar.
+type site struct {
+	t    *testing.T
+	m    *papermem.Memory
+	srv  *httptest.Server
+	c    *http.Client
+	user *papermem.User
+}
+
+func newSite(t *testing.T, tls bool) *site {
+	t.Helper()
+	m := testutil.Open(t, nil)
+	h := httpapi.New(m, quiet)
+	srv := httptest.NewServer(h)
+	if tls {
+		srv.Close()
+		srv = httptest.NewTLSServer(h)
+	}
+	t.Cleanup(srv.Close)
+	c := srv.Client()
+	c.Jar, _ = cookiejar.New(nil)
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	s := &site{t: t, m: m, srv: srv, c: c}
+	res := s.post("/dashboard/signup", url.Values{"email": {"ada@example.com"}, "password": {password}, "name": {"Ada"}}, "")
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("signup: %d", res.StatusCode)
+	}
+	u, err := m.Login(context.Background(), "ada@example.com", password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.user = u
+	return s
+}
+
+// post sends a form from this origin unless origin says otherwise ("-"
+// for none).
+func (s *site) post(path string, form url.Values, origin string) *http.Response {
+	s.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, s.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	switch origin {
+	case "":
+		req.Header.Set("Origin", s.srv.URL)
+	case "-":
+	default:
+		req.Header.Set("Origin", origin)
+	}
+	return s.do(req)
+}
+
+func (s *site) get(path string) (*http.Response, string) {
+	s.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.srv.URL+path, nil)
+	res := s.do(req)
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+func (s *site) do(req *http.Request) *http.Response {
+	s.t.Helper()
+	res, err := s.c.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { res.Body.Close() })
+	return res
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// csrf reads the CSRF token from a page.
+func (s *site) csrf() string {
+	s.t.Helper()
+	_, body := s.get("/dashboard/keys")
+	m := csrfRE.FindStringSubmatch(body)
+	if m == nil {
+		s.t.Fatalf("no CSRF token on the keys page: %.300s", body)
+	}
+	return m[1]
+}
+
+func (s *site) keyCount() int {
+	s.t.Helper()
+	keys, err := s.m.Workspace(s.user.OrgID).APIKeys(context.Background())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return len(keys)
+}
+
+func TestCookieFlags(t *testing.T) {
+	for _, tls := range []bool{false, true} {
+		s := newSite(t, tls)
+		u, _ := url.Parse(s.srv.URL + dashboard.Prefix)
+		res := s.post("/dashboard/login", url.Values{"email": {"ada@example.com"}, "password": {password}}, "")
+		var c *http.Cookie
+		for _, k := range res.Cookies() {
+			if k.Name == dashboard.CookieName {
+				c = k
+			}
+		}
+		if c == nil || c.Value == "" {
+			t.Fatalf("tls=%v: login set no cookie (%d)", tls, res.StatusCode)
+		}
+		if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Secure != tls || c.Path != dashboard.Prefix {
+			t.Errorf("tls=%v: cookie HttpOnly=%v SameSite=%v Secure=%v Path=%q", tls, c.HttpOnly, c.SameSite, c.Secure, c.Path)
+		}
+		if len(s.c.Jar.Cookies(u)) != 1 {
+			t.Errorf("tls=%v: jar holds %d cookies", tls, len(s.c.Jar.Cookies(u)))
+		}
+	}
+}
+
+func TestLoginJSON(t *testing.T) {
+	s := newSite(t, false)
+	for _, tc := range []struct {
+		name, body string
+		want       int
+	}{
+		{"OK", `{"email":"ada@example.com","password":"` + password + `"}`, http.StatusOK},
+		{"ErrWrongPassword", `{"email":"ada@example.com","password":"nope nope nope"}`, http.StatusUnauthorized},
+		{"ErrMalformed", `{"email":`, http.StatusBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, s.srv.URL+"/dashboard/login", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", "application/json")
+			res := s.do(req)
+			b, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d: %s", res.StatusCode, tc.want, b)
+			}
+			if got := res.Header.Get("Set-Cookie") != ""; got != (tc.want == http.StatusOK) {
+				t.Errorf("Set-Cookie present: %v", got)
+			}
+			if strings.Contains(string(b), "token") {
+				t.Errorf("the answer carries the token: %s", b)
+			}
+		})
+	}
+}
+
+func TestCSP(t *testing.T) {
+	s := newSite(t, false)
+	for _, path := range []string{"/dashboard/login", "/dashboard/keys", "/dashboard/static/app.js", "/dashboard/nope"} {
+		res, body := s.get(path)
+		csp := res.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+			t.Errorf("%s: CSP %q", path, csp)
+		}
+		if strings.Contains(body, "<script>") || strings.Contains(body, " onclick=") || strings.Contains(body, "style=") {
+			t.Errorf("%s: inline script or style in the page", path)
+		}
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	s := newSite(t, false)
+	tok := s.csrf()
+	for _, tc := range []struct {
+		name   string
+		form   url.Values
+		origin string
+		want   int
+	}{
+		{"ErrNoToken", url.Values{"name": {"x"}}, "", http.StatusForbidden},
+		{"ErrWrongToken", url.Values{"name": {"x"}, "csrf": {tok + "x"}}, "", http.StatusForbidden},
+		{"ErrOtherOrigin", url.Values{"name": {"x"}, "csrf": {tok}}, "http://evil.example", http.StatusForbidden},
+		{"OKNoOrigin", url.Values{"name": {"x"}, "csrf": {tok}}, "-", http.StatusCreated},
+		{"OK", url.Values{"name": {"x"}, "csrf": {tok}}, "", http.StatusCreated},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := s.keyCount()
+			res := s.post("/dashboard/keys", tc.form, tc.origin)
+			if res.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d", res.StatusCode, tc.want)
+			}
+			if created := s.keyCount() - before; created != map[bool]int{true: 1}[tc.want == http.StatusCreated] {
+				t.Errorf("%d keys created", created)
+			}
+		})
+	}
+	t.Run("ErrCrossSiteFetch", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+"/dashboard/keys", strings.NewReader("csrf="+tok))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		if res := s.do(req); res.StatusCode != http.StatusForbidden {
+			t.Fatalf("status %d", res.StatusCode)
+		}
+	})
+	t.Run("ErrLoginFromOtherOrigin", func(t *testing.T) {
+		res := s.post("/dashboard/login", url.Values{"email": {"ada@example.com"}, "password": {password}}, "http://evil.example")
+		if res.StatusCode != http.StatusForbidden || res.Header.Get("Set-Cookie") != "" {
+			t.Fatalf("status %d, Set-Cookie %q", res.StatusCode, res.Header.Get("Set-Cookie"))
+		}
+	})
+}
+
+// TestCookieOnlyForDashboard: the /v1 API ignores the cookie, even sent as
+// the browser would.
+func TestCookieOnlyForDashboard(t *testing.T) {
+	s := newSite(t, false)
+	u, _ := url.Parse(s.srv.URL + dashboard.Prefix)
+	cookie := s.c.Jar.Cookies(u)[0]
+	for _, path := range []string{"/v1/account", "/v1/auth/me", "/v1/account/api-keys"} {
+		req, _ := http.NewRequest(http.MethodGet, s.srv.URL+path, nil)
+		req.AddCookie(cookie)
+		if res := s.do(req); res.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s with the cookie: %d, want 401", path, res.StatusCode)
+		}
+	}
+}
+
+// TestSessionEnds: a logged-out session and a disabled user's are refused,
+// as their bearer tokens are.
+func TestSessionEnds(t *testing.T) {
+	t.Run("Logout", func(t *testing.T) {
+		s := newSite(t, false)
+		u, _ := url.Parse(s.srv.URL + dashboard.Prefix)
+		old := s.c.Jar.Cookies(u)[0]
+		if res := s.post("/dashboard/logout", url.Values{"csrf": {s.csrf()}}, ""); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("logout: %d", res.StatusCode)
+		}
+		req, _ := http.NewRequest(http.MethodGet, s.srv.URL+"/dashboard/keys", nil)
+		req.AddCookie(old)
+		if res := s.do(req); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/dashboard/login" {
+			t.Fatalf("old cookie after logout: %d to %q", res.StatusCode, res.Header.Get("Location"))
+		}
+	})
+	t.Run("Disabled", func(t *testing.T) {
+		s := newSite(t, false)
+		if _, err := s.m.DisableUser(context.Background(), s.user.OrgID, s.user.UserID); err != nil {
+			t.Fatal(err)
+		}
+		if res, _ := s.get("/dashboard/keys"); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("disabled user's cookie: %d", res.StatusCode)
+		}
+		if res := s.post("/dashboard/keys", url.Values{}, ""); res.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("disabled user's POST: %d", res.StatusCode)
+		}
+	})
+}
+
+func TestSignupErrors(t *testing.T) {
+	s := newSite(t, false)
+	res := s.post("/dashboard/signup", url.Values{"email": {"ada@example.com"}, "password": {password}, "name": {"Ada"}}, "")
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `id="error"`) {
+		t.Fatalf("duplicate signup: %d %.200s", res.StatusCode, b)
+	}
+	res = s.post("/dashboard/signup", url.Values{"email": {"bob@example.com"}, "password": {"short"}}, "")
+	if res.StatusCode != http.StatusBadRequest {
+		t.Fatalf("short password: %d", res.StatusCode)
+	}
+}

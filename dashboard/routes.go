@@ -1,0 +1,26 @@
+package dashboard
+
+import "net/http"
+
+// routes lists every dashboard page. Pages behind signedIn need the
+// session cookie and, for POST, the CSRF token; founderOnly pages also
+// need founder access.
+func (h *handler) routes() {
+	m := h.mux
+	m.HandleFunc("GET /dashboard/login", h.loginPage)
+	m.HandleFunc("POST /dashboard/login", h.login)
+	m.HandleFunc("GET /dashboard/signup", h.signupPage)
+	m.HandleFunc("POST /dashboard/signup", h.signup)
+	m.Handle("POST /dashboard/logout", h.signedIn(h.logout))
+
+	m.Handle("GET /dashboard/{$}", h.signedIn(h.home))
+
+	m.Handle("GET /dashboard/keys", h.signedIn(h.keys))
+	m.Handle("POST /dashboard/keys", h.signedIn(h.createKey))
+	m.Handle("GET /dashboard/keys/{id}/revoke", h.signedIn(h.confirmRevoke))
+	m.Handle("POST /dashboard/keys/{id}/revoke", h.signedIn(h.revokeKey))
+
+	m.Handle("/dashboard/", h.signedIn(func(w http.ResponseWriter, r *http.Request, v *viewer) error {
+		return errNoPage
+	}))
+}

@@ -1,0 +1,57 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/dashboard"
+)
+
+// withDashboard serves the web console under /dashboard/ and api the rest.
+// The console's cookie is read there only: the /v1 routes never look at
+// cookies.
+func (s *server) withDashboard(api http.Handler) http.Handler {
+	d := dashboard.New(s.m, dashboard.Config{Sessions: dashSessions{s}, Logger: s.log,
+		Status: func(err error) int { st, _ := statusOf(err); return st }})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := r.URL.Path; {
+		case strings.HasPrefix(p, dashboard.Prefix):
+			d.ServeHTTP(w, r)
+		case p == strings.TrimSuffix(dashboard.Prefix, "/"):
+			http.Redirect(w, r, dashboard.Prefix, http.StatusMovedPermanently)
+		default:
+			api.ServeHTTP(w, r)
+		}
+	})
+}
+
+// dashSessions gives the dashboard the session tokens of the /v1 API.
+type dashSessions struct{ s *server }
+
+func (d dashSessions) Issue(ctx context.Context, u *papermem.User) (string, time.Duration, error) {
+	tok, err := d.s.issueToken(ctx, u)
+	if err != nil {
+		return "", 0, err
+	}
+	return tok.AccessToken, time.Duration(tok.ExpiresIn) * time.Second, nil
+}
+
+// Authenticate checks a token exactly as a bearer session token is checked.
+func (d dashSessions) Authenticate(ctx context.Context, token string) (papermem.Session, *papermem.User, error) {
+	sess, u, err := d.s.authenticateSession(ctx, token)
+	if err != nil {
+		return papermem.Session{}, nil, err
+	}
+	return *sess, u, nil
+}
+
+func (d dashSessions) IsFounder(ctx context.Context, u *papermem.User) bool {
+	return d.s.isFounder(ctx, &principal{org: u.OrgID, user: u.UserID, cred: credSession})
+}
+
+func (d dashSessions) LimitAuth(w http.ResponseWriter, r *http.Request) error {
+	return d.s.limitAuth(w, r)
+}
