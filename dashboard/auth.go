@@ -60,6 +60,9 @@ func (h *handler) signedIn(f pageFunc) http.Handler {
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if !isMultipart(r) {
+				r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+			}
 			if err := checkCSRF(r, v); err != nil {
 				h.fail(w, r, v, err)
 				return
@@ -118,17 +121,21 @@ func checkCSRF(r *http.Request, v *viewer) error {
 	return nil
 }
 
-// parseForm reads a urlencoded or multipart body; multipart bodies are
-// left to their handler, which caps them itself.
+// parseForm reads a urlencoded body; multipart bodies are left to their
+// handler, which caps them itself.
 func parseForm(r *http.Request) error {
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if ct == "multipart/form-data" {
+	if isMultipart(r) {
 		return nil
 	}
 	if err := r.ParseForm(); err != nil {
 		return errBadRequest
 	}
 	return nil
+}
+
+func isMultipart(r *http.Request) bool {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return ct == "multipart/form-data"
 }
 
 // checkOrigin refuses a request whose Origin is another origin, or that the

@@ -194,6 +194,19 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("Recall", func(t *testing.T) {
+		b.t = t
+		f, err := os.Open(filepath.Join("..", "testdata", "dashboard", "notes.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := b.m.Workspace(b.orgOf(t, "ada@example.com")).IngestFile(context.Background(), "notes.md", f, papermem.IngestOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		b.recall(t)
+	})
+
 	t.Run("ForgedRevokeRefused", func(t *testing.T) {
 		b.t = t
 		if keyID == "" {
@@ -233,6 +246,23 @@ func TestBrowser(t *testing.T) {
 			t.Fatalf("revoked key answers %d, want 401", st)
 		}
 	})
+}
+
+// recall asks the playground about notes.md, which is in memory.
+func (b *browser) recall(t *testing.T) {
+	b.open("/dashboard/recall", "#recall-form")
+	b.run(chromedp.SetValue("#question", "How long did encapsulated perovskite cells keep their efficiency?"),
+		chromedp.SetValue("#budget", "120"), chromedp.SetValue("#label", "Any"), chromedp.Click("#run-recall"), chromedp.WaitVisible("#recall-result"))
+	b.shot("recall", true)
+	res := b.text("#recall-result")
+	if !strings.Contains(res, "alumina") || !strings.Contains(res, "notes.md") || !strings.Contains(res, "chars ") {
+		t.Errorf("recall shows no cited span from notes.md: %.500s", res)
+	}
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if n, err := chromedp.Run(ctx, chromedp.Nodes("svg.tokenbar rect.bar")); err != nil || len(n) == 0 {
+		t.Errorf("no token bar segments: %v", err)
+	}
 }
 
 // orgOf is the workspace of the account with the email.

@@ -279,3 +279,26 @@ func TestSignupErrors(t *testing.T) {
 		t.Fatalf("short password: %d", res.StatusCode)
 	}
 }
+
+func TestRecallErrors(t *testing.T) {
+	s := newSite(t, false)
+	tok := s.csrf()
+	for _, tc := range []struct {
+		name string
+		form url.Values
+	}{
+		{"ErrNoQuestion", url.Values{"question": {" "}}},
+		{"ErrBudgetNotANumber", url.Values{"question": {"q"}, "budget": {"lots"}}},
+		{"ErrBudgetTooLarge", url.Values{"question": {"q"}, "budget": {"99999999"}}},
+		{"ErrLabel", url.Values{"question": {"q"}, "label": {"Nope"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.form.Set("csrf", tok)
+			res := s.post("/dashboard/recall", tc.form, "")
+			b, _ := io.ReadAll(res.Body)
+			if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `id="error"`) {
+				t.Fatalf("status %d: %.300s", res.StatusCode, b)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"html/template"
 	"net/http"
+	"slices"
 
 	"github.com/papermem/papermem"
 )
@@ -17,6 +18,9 @@ func (h *handler) home(w http.ResponseWriter, r *http.Request, v *viewer) error 
 
 // funcs are the template functions.
 var funcs = template.FuncMap{
+	"cite": citation,
+	"has":  slices.Contains[[]string],
+	"odd":  func(i int) bool { return i%2 == 1 },
 	"deref": func(s *string) string {
 		if s == nil {
 			return ""

@@ -15,6 +15,9 @@ func (h *handler) routes() {
 
 	m.Handle("GET /dashboard/{$}", h.signedIn(h.home))
 
+	m.Handle("GET /dashboard/recall", h.signedIn(h.recallPage))
+	m.Handle("POST /dashboard/recall", h.signedIn(h.recall))
+
 	m.Handle("GET /dashboard/keys", h.signedIn(h.keys))
 	m.Handle("POST /dashboard/keys", h.signedIn(h.createKey))
 	m.Handle("GET /dashboard/keys/{id}/revoke", h.signedIn(h.confirmRevoke))
