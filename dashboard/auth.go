@@ -60,7 +60,12 @@ func (h *handler) signedIn(f pageFunc) http.Handler {
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			if !isMultipart(r) {
+			if isMultipart(r) {
+				if err := h.parseMultipart(w, r); err != nil {
+					h.fail(w, r, v, err)
+					return
+				}
+			} else {
 				r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 			}
 			if err := checkCSRF(r, v); err != nil {
@@ -121,8 +126,8 @@ func checkCSRF(r *http.Request, v *viewer) error {
 	return nil
 }
 
-// parseForm reads a urlencoded body; multipart bodies are left to their
-// handler, which caps them itself.
+// parseForm reads a urlencoded body; multipart bodies are read by
+// parseMultipart beforehand.
 func parseForm(r *http.Request) error {
 	if isMultipart(r) {
 		return nil

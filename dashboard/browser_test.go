@@ -194,16 +194,33 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
-	t.Run("Recall", func(t *testing.T) {
+	t.Run("UploadAndFindInPapers", func(t *testing.T) {
 		b.t = t
-		f, err := os.Open(filepath.Join("..", "testdata", "dashboard", "notes.md"))
+		file, err := filepath.Abs(filepath.Join("..", "testdata", "dashboard", "notes.md"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		if _, err := b.m.Workspace(b.orgOf(t, "ada@example.com")).IngestFile(context.Background(), "notes.md", f, papermem.IngestOptions{}); err != nil {
-			t.Fatal(err)
+		b.open("/dashboard/papers", "#upload-form")
+		b.run(chromedp.SetUploadFiles("#file", []string{file}), chromedp.SetValue("#doi", "10.5555/perovskite.2026"),
+			chromedp.SetValue("#domain", "materials"), chromedp.Click("#upload"), chromedp.WaitVisible("#paper"))
+		b.shot("paper", false)
+		if p := b.text("main"); !strings.Contains(p, "10.5555/perovskite.2026") || !strings.Contains(p, "alumina") {
+			t.Errorf("paper page: %.500s", p)
 		}
+		b.open("/dashboard/papers", "#papers")
+		b.shot("papers", false)
+		if list := b.text("#papers"); !strings.Contains(list, "Lab notes on perovskite stability") {
+			t.Errorf("papers list: %q", list)
+		}
+		b.run(chromedp.SetValue("#q", "damp heat encapsulation"), chromedp.Click("#search"), chromedp.WaitVisible("#show-all"))
+		b.shot("papers-search", false)
+		if list := b.text("#papers"); !strings.Contains(list, "10.5555/perovskite.2026") {
+			t.Errorf("search found: %q", list)
+		}
+	})
+
+	t.Run("Recall", func(t *testing.T) {
+		b.t = t
 		b.recall(t)
 	})
 
@@ -248,14 +265,14 @@ func TestBrowser(t *testing.T) {
 	})
 }
 
-// recall asks the playground about notes.md, which is in memory.
+// recall asks the playground about the paper uploaded from notes.md.
 func (b *browser) recall(t *testing.T) {
 	b.open("/dashboard/recall", "#recall-form")
 	b.run(chromedp.SetValue("#question", "How long did encapsulated perovskite cells keep their efficiency?"),
 		chromedp.SetValue("#budget", "120"), chromedp.SetValue("#label", "Any"), chromedp.Click("#run-recall"), chromedp.WaitVisible("#recall-result"))
 	b.shot("recall", true)
 	res := b.text("#recall-result")
-	if !strings.Contains(res, "alumina") || !strings.Contains(res, "notes.md") || !strings.Contains(res, "chars ") {
+	if !strings.Contains(res, "alumina") || !strings.Contains(res, "10.5555/perovskite.2026") || !strings.Contains(res, "chars ") {
 		t.Errorf("recall shows no cited span from notes.md: %.500s", res)
 	}
 	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -301,4 +302,58 @@ func TestRecallErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// upload posts a multipart form with the file (none when name is "").
+func (s *site) upload(name, content, csrf string) *http.Response {
+	s.t.Helper()
+	var body strings.Builder
+	mw := multipart.NewWriter(&body)
+	if csrf != "" {
+		mw.WriteField("csrf", csrf)
+	}
+	if name != "" {
+		fw, _ := mw.CreateFormFile("file", name)
+		io.WriteString(fw, content)
+	}
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, s.srv.URL+"/dashboard/upload", strings.NewReader(body.String()))
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", s.srv.URL)
+	return s.do(req)
+}
+
+func TestUpload(t *testing.T) {
+	s := newSite(t, false)
+	tok := s.csrf()
+	t.Run("OKDocument", func(t *testing.T) {
+		res := s.upload("notes.txt", "Alumina layers protect perovskite cells from damp heat.", tok)
+		if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/dashboard/papers?ingested=doc%3A") {
+			t.Fatalf("status %d to %q", res.StatusCode, loc)
+		}
+	})
+	for _, tc := range []struct {
+		name, file, csrf string
+		want             int
+	}{
+		{"ErrNoCSRF", "a.txt", "", http.StatusForbidden},
+		{"ErrNoFile", "", tok, http.StatusBadRequest},
+		{"ErrFormat", "a.exe", tok, http.StatusUnsupportedMediaType},
+		{"ErrEmpty", "a.txt", tok, http.StatusBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			content := "some text"
+			if tc.name == "ErrEmpty" {
+				content = ""
+			}
+			if res := s.upload(tc.file, content, tc.csrf); res.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d", res.StatusCode, tc.want)
+			}
+		})
+	}
+	t.Run("ErrPaperNotFound", func(t *testing.T) {
+		if res, _ := s.get("/dashboard/papers/10.1000/none"); res.StatusCode != http.StatusNotFound {
+			t.Fatalf("status %d", res.StatusCode)
+		}
+	})
 }

@@ -1,9 +1,11 @@
 package dashboard
 
 import (
+	"fmt"
 	"html/template"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/papermem/papermem"
 )
@@ -19,8 +21,18 @@ func (h *handler) home(w http.ResponseWriter, r *http.Request, v *viewer) error 
 // funcs are the template functions.
 var funcs = template.FuncMap{
 	"cite": citation,
-	"has":  slices.Contains[[]string],
-	"odd":  func(i int) bool { return i%2 == 1 },
+	"join": strings.Join,
+	"bytes": func(n int64) string {
+		switch {
+		case n >= 1<<20:
+			return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+		case n >= 1<<10:
+			return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+		}
+		return fmt.Sprintf("%d bytes", n)
+	},
+	"has": slices.Contains[[]string],
+	"odd": func(i int) bool { return i%2 == 1 },
 	"deref": func(s *string) string {
 		if s == nil {
 			return ""

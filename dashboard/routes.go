@@ -15,6 +15,10 @@ func (h *handler) routes() {
 
 	m.Handle("GET /dashboard/{$}", h.signedIn(h.home))
 
+	m.Handle("GET /dashboard/papers", h.signedIn(h.papers))
+	m.Handle("GET /dashboard/papers/{doi...}", h.signedIn(h.paper))
+	m.Handle("POST /dashboard/upload", h.signedIn(h.upload))
+
 	m.Handle("GET /dashboard/recall", h.signedIn(h.recallPage))
 	m.Handle("POST /dashboard/recall", h.signedIn(h.recall))
 

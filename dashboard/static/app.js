@@ -17,6 +17,43 @@ document.addEventListener("DOMContentLoaded", function () {
       }
     });
   });
+
+  // Uploads: sent by XMLHttpRequest to show their progress; the page the
+  // server redirects to is then opened. Without script the form posts.
+  var form = document.getElementById("upload-form");
+  if (form) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var bar = document.getElementById("upload-progress");
+      var status = document.getElementById("upload-status");
+      var xhr = new XMLHttpRequest();
+      xhr.open("POST", form.action);
+      xhr.setRequestHeader("X-CSRF-Token", form.elements.csrf.value);
+      bar.hidden = false;
+      xhr.upload.addEventListener("progress", function (e) {
+        if (e.lengthComputable) {
+          bar.value = Math.round(100 * e.loaded / e.total);
+          status.textContent = e.loaded < e.total ? "Uploading… " + bar.value + "%" : "Reading the file…";
+        }
+      });
+      xhr.addEventListener("load", function () {
+        if (xhr.status < 400) {
+          window.location.assign(xhr.responseURL);
+          return;
+        }
+        var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
+        var err = doc.getElementById("error");
+        status.textContent = err ? err.textContent : "Upload failed (" + xhr.status + ").";
+        status.className = "error";
+        bar.hidden = true;
+      });
+      xhr.addEventListener("error", function () {
+        status.textContent = "Upload failed: the connection broke.";
+        status.className = "error";
+      });
+      xhr.send(new FormData(form));
+    });
+  }
 });
 
 function select(el) {
