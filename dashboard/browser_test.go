@@ -224,6 +224,21 @@ func TestBrowser(t *testing.T) {
 		b.recall(t)
 	})
 
+	t.Run("Overview", func(t *testing.T) {
+		b.t = t
+		b.open("/dashboard/", "#overview")
+		b.shot("overview", true)
+		if n := b.text("#stat-nodes"); n == "0" {
+			t.Errorf("overview counts %s nodes", n)
+		}
+		if d := b.text("#chart-domains"); !strings.Contains(d, "materials") {
+			t.Errorf("top domains: %q", d)
+		}
+		if u := b.text("#chart-usage"); !strings.Contains(u, "api_requests") || !strings.Contains(u, "papers_stored") {
+			t.Errorf("usage chart: %q", u)
+		}
+	})
+
 	t.Run("ForgedRevokeRefused", func(t *testing.T) {
 		b.t = t
 		if keyID == "" {

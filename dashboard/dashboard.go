@@ -25,6 +25,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/papermem/papermem"
@@ -151,7 +153,10 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, v *viewer, err er
 	h.render(w, r, status, "error", &page{Title: http.StatusText(status), Viewer: v, Error: msg})
 }
 
-// parsePages parses each page template with the layout.
+// shared are the templates every page is parsed with.
+var shared = []string{"templates/layout.html", "templates/chart.html"}
+
+// parsePages parses each page template with the shared ones.
 func parsePages() map[string]*template.Template {
 	names, err := fs.Glob(templateFiles, "templates/*.html")
 	if err != nil {
@@ -159,11 +164,11 @@ func parsePages() map[string]*template.Template {
 	}
 	pages := map[string]*template.Template{}
 	for _, n := range names {
-		name := n[len("templates/") : len(n)-len(".html")]
-		if name == "layout" {
+		if slices.Contains(shared, n) {
 			continue
 		}
-		pages[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", n))
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		pages[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFiles, append([]string{n}, shared...)...))
 	}
 	return pages
 }

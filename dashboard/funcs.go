@@ -3,7 +3,6 @@ package dashboard
 import (
 	"fmt"
 	"html/template"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -12,15 +11,18 @@ import (
 
 var errNoPage = papermem.Errorf(papermem.ENOTFOUND, "No such page.")
 
-// home is the overview.
-func (h *handler) home(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	http.Redirect(w, r, Prefix+"keys", http.StatusSeeOther)
-	return nil
-}
-
 // funcs are the template functions.
 var funcs = template.FuncMap{
-	"cite": citation,
+	"cite":  citation,
+	"count": count,
+	"day":   func(ts string) string { d, _, _ := strings.Cut(ts, "T"); return d },
+	"add": func(n ...int) int {
+		t := 0
+		for _, x := range n {
+			t += x
+		}
+		return t
+	},
 	"join": strings.Join,
 	"bytes": func(n int64) string {
 		switch {

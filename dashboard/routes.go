@@ -13,7 +13,7 @@ func (h *handler) routes() {
 	m.HandleFunc("POST /dashboard/signup", h.signup)
 	m.Handle("POST /dashboard/logout", h.signedIn(h.logout))
 
-	m.Handle("GET /dashboard/{$}", h.signedIn(h.home))
+	m.Handle("GET /dashboard/{$}", h.signedIn(h.overview))
 
 	m.Handle("GET /dashboard/papers", h.signedIn(h.papers))
 	m.Handle("GET /dashboard/papers/{doi...}", h.signedIn(h.paper))
