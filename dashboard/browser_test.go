@@ -153,7 +153,7 @@ func (b *browser) bearerStatus(key string) int {
 // TestBrowser walks the dashboard in headless Chromium, one browser for
 // every step, each step's page screenshotted.
 func TestBrowser(t *testing.T) {
-	b := newBrowser(t, quiet, nil)
+	b := newBrowser(t, quiet, &papermem.Options{Payments: papermem.NewSignedOrders("browser-test-payment-secret")})
 
 	t.Run("SignUp", func(t *testing.T) {
 		b.t = t
@@ -236,6 +236,27 @@ func TestBrowser(t *testing.T) {
 		}
 		if u := b.text("#chart-usage"); !strings.Contains(u, "api_requests") || !strings.Contains(u, "papers_stored") {
 			t.Errorf("usage chart: %q", u)
+		}
+	})
+
+	t.Run("ChangePlanThroughCheckout", func(t *testing.T) {
+		b.t = t
+		b.open("/dashboard/billing", "#choose-team")
+		b.shot("billing", false)
+		b.run(chromedp.Click("#choose-team"), chromedp.WaitVisible("#confirm-checkout"))
+		b.shot("checkout", false)
+		b.run(chromedp.Click("#confirm-checkout"), chromedp.WaitVisible("#changed"))
+		b.shot("billing-team", false)
+		if p := b.text("#plan-name"); p != "Team Tier" {
+			t.Errorf("plan after checkout: %q", p)
+		}
+		if inv := b.text("#invoices"); !strings.Contains(inv, "team") || !strings.Contains(inv, "paid") {
+			t.Errorf("invoices: %q", inv)
+		}
+		// The free plan is active at once, without checkout.
+		b.run(chromedp.Click("#choose-starter"), chromedp.WaitVisible("#choose-team"))
+		if p := b.text("#plan-name"); p != "Starter Tier" {
+			t.Errorf("plan after choosing the free plan: %q", p)
 		}
 	})
 

@@ -357,3 +357,24 @@ func TestUpload(t *testing.T) {
 		}
 	})
 }
+
+func TestCheckoutErrors(t *testing.T) {
+	s := newSite(t, false)
+	tok := s.csrf()
+	for _, tc := range []struct {
+		name, path string
+		form       url.Values
+		want       int
+	}{
+		{"ErrUnknownPlan", "/dashboard/billing/checkout", url.Values{"plan": {"platinum"}}, http.StatusBadRequest},
+		{"ErrNoProvider", "/dashboard/billing/checkout", url.Values{"plan": {"team"}}, http.StatusBadGateway},
+		{"ErrPayWithoutBuiltIn", "/dashboard/billing/pay", url.Values{"checkout_id": {"co_x"}}, http.StatusBadRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.form.Set("csrf", tok)
+			if res := s.post(tc.path, tc.form, ""); res.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d", res.StatusCode, tc.want)
+			}
+		})
+	}
+}

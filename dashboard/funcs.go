@@ -15,6 +15,8 @@ var errNoPage = papermem.Errorf(papermem.ENOTFOUND, "No such page.")
 var funcs = template.FuncMap{
 	"cite":  citation,
 	"count": count,
+	"int64": func(n int) int64 { return int64(n) },
+	"cents": func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) },
 	"day":   func(ts string) string { d, _, _ := strings.Cut(ts, "T"); return d },
 	"add": func(n ...int) int {
 		t := 0
@@ -26,6 +28,8 @@ var funcs = template.FuncMap{
 	"join": strings.Join,
 	"bytes": func(n int64) string {
 		switch {
+		case n >= 1<<30:
+			return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 		case n >= 1<<20:
 			return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 		case n >= 1<<10:

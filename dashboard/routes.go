@@ -22,6 +22,10 @@ func (h *handler) routes() {
 	m.Handle("GET /dashboard/recall", h.signedIn(h.recallPage))
 	m.Handle("POST /dashboard/recall", h.signedIn(h.recall))
 
+	m.Handle("GET /dashboard/billing", h.signedIn(h.billing))
+	m.Handle("POST /dashboard/billing/checkout", h.signedIn(h.checkout))
+	m.Handle("POST /dashboard/billing/pay", h.signedIn(h.pay))
+
 	m.Handle("GET /dashboard/keys", h.signedIn(h.keys))
 	m.Handle("POST /dashboard/keys", h.signedIn(h.createKey))
 	m.Handle("GET /dashboard/keys/{id}/revoke", h.signedIn(h.confirmRevoke))
