@@ -260,6 +260,15 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("Users", func(t *testing.T) {
+		b.t = t
+		b.open("/dashboard/users", "#users")
+		b.shot("users", false)
+		if u := b.text("#users"); !strings.Contains(u, "ada@example.com") || !strings.Contains(u, "owner") {
+			t.Errorf("users: %q", u)
+		}
+	})
+
 	t.Run("ForgedRevokeRefused", func(t *testing.T) {
 		b.t = t
 		if keyID == "" {

@@ -26,6 +26,8 @@ func (h *handler) routes() {
 	m.Handle("POST /dashboard/billing/checkout", h.signedIn(h.checkout))
 	m.Handle("POST /dashboard/billing/pay", h.signedIn(h.pay))
 
+	m.Handle("GET /dashboard/users", h.signedIn(h.users))
+
 	m.Handle("GET /dashboard/keys", h.signedIn(h.keys))
 	m.Handle("POST /dashboard/keys", h.signedIn(h.createKey))
 	m.Handle("GET /dashboard/keys/{id}/revoke", h.signedIn(h.confirmRevoke))
