@@ -260,6 +260,30 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("Graph", func(t *testing.T) {
+		b.t = t
+		w := b.m.Workspace(b.orgOf(t, "ada@example.com"))
+		for _, l := range []papermem.SessionLink{
+			{SessionID: "sess-morning", Papers: []string{"10.5555/perovskite.2026", "10.1000/alumina"}},
+			{SessionID: "sess-evening", Papers: []string{"10.5555/perovskite.2026"}},
+		} {
+			if _, err := w.LinkSession(context.Background(), l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := w.Materialize(context.Background(), 0); err != nil {
+			t.Fatal(err)
+		}
+		b.open("/dashboard/graph?session=sess-morning&hops=2", "#graph")
+		b.shot("graph", false)
+		g := b.text("#graph")
+		for _, want := range []string{"sess-morning", "sess-evening", "Lab notes on perovskite", "10.1000/alumina"} {
+			if !strings.Contains(g, want) {
+				t.Errorf("graph lacks %q: %q", want, g)
+			}
+		}
+	})
+
 	t.Run("Users", func(t *testing.T) {
 		b.t = t
 		b.open("/dashboard/users", "#users")

@@ -378,3 +378,19 @@ func TestCheckoutErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestGraphErrors(t *testing.T) {
+	s := newSite(t, false)
+	if res, body := s.get("/dashboard/graph"); res.StatusCode != http.StatusOK || !strings.Contains(body, "No sessions yet") {
+		t.Fatalf("empty graph: %d", res.StatusCode)
+	}
+	for path, want := range map[string]int{
+		"/dashboard/graph?session=nope":              http.StatusNotFound,
+		"/dashboard/graph?session=nope&hops=many":    http.StatusBadRequest,
+		"/dashboard/graph?session=nope&hops=9999999": http.StatusBadRequest,
+	} {
+		if res, _ := s.get(path); res.StatusCode != want {
+			t.Errorf("%s: %d, want %d", path, res.StatusCode, want)
+		}
+	}
+}

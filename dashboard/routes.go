@@ -26,6 +26,7 @@ func (h *handler) routes() {
 	m.Handle("POST /dashboard/billing/checkout", h.signedIn(h.checkout))
 	m.Handle("POST /dashboard/billing/pay", h.signedIn(h.pay))
 
+	m.Handle("GET /dashboard/graph", h.signedIn(h.graph))
 	m.Handle("GET /dashboard/users", h.signedIn(h.users))
 
 	m.Handle("GET /dashboard/keys", h.signedIn(h.keys))
