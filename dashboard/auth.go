@@ -85,7 +85,7 @@ func (h *handler) viewer(r *http.Request) (*viewer, error) {
 	if err != nil || c.Value == "" {
 		return nil, errSignedOut
 	}
-	sess, u, err := h.cfg.Sessions.Authenticate(r.Context(), c.Value)
+	sess, u, err := h.cfg.Server.Authenticate(r.Context(), c.Value)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (h *handler) viewer(r *http.Request) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &viewer{User: u, Founder: h.cfg.Sessions.IsFounder(r.Context(), u), session: sess, csrf: tok}, nil
+	return &viewer{User: u, Founder: h.cfg.Server.IsFounder(u), session: sess, csrf: tok}, nil
 }
 
 // csrfToken is the CSRF token of a session: an HMAC of its id.
@@ -250,7 +250,7 @@ func (h *handler) signIn(w http.ResponseWriter, r *http.Request, form string,
 		if err := checkOrigin(r); err != nil {
 			return nil, isJSON(r), err
 		}
-		if err := h.cfg.Sessions.LimitAuth(w, r); err != nil {
+		if err := h.cfg.Server.LimitAuth(w, r); err != nil {
 			return nil, isJSON(r), err
 		}
 		c, asJSON, err := readCredentials(w, r)
@@ -263,7 +263,7 @@ func (h *handler) signIn(w http.ResponseWriter, r *http.Request, form string,
 	if err == nil {
 		var tok string
 		var ttl time.Duration
-		if tok, ttl, err = h.cfg.Sessions.Issue(r.Context(), u); err == nil {
+		if tok, ttl, err = h.cfg.Server.Issue(r.Context(), u); err == nil {
 			setCookie(w, r, tok, ttl)
 			if asJSON {
 				writeJSON(w, http.StatusOK, map[string]any{"user": u})

@@ -153,7 +153,9 @@ func (b *browser) bearerStatus(key string) int {
 // TestBrowser walks the dashboard in headless Chromium, one browser for
 // every step, each step's page screenshotted.
 func TestBrowser(t *testing.T) {
-	b := newBrowser(t, quiet, &papermem.Options{Payments: papermem.NewSignedOrders("browser-test-payment-secret")})
+	cfg := quiet
+	cfg.FounderEmails = []string{"grace@example.com"}
+	b := newBrowser(t, cfg, &papermem.Options{Payments: papermem.NewSignedOrders("browser-test-payment-secret")})
 
 	t.Run("SignUp", func(t *testing.T) {
 		b.t = t
@@ -293,6 +295,18 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("NonFounderRefused", func(t *testing.T) {
+		b.t = t
+		if nav := b.text("nav"); strings.Contains(nav, "Founder") {
+			t.Errorf("a non-founder's menu shows the console: %q", nav)
+		}
+		b.open("/dashboard/founder", "#error")
+		b.shot("founder-refused", false)
+		if msg := b.text("#error"); !strings.Contains(msg, "founder access") {
+			t.Errorf("founder page for a non-founder: %q", msg)
+		}
+	})
+
 	t.Run("ForgedRevokeRefused", func(t *testing.T) {
 		b.t = t
 		if keyID == "" {
@@ -330,6 +344,31 @@ func TestBrowser(t *testing.T) {
 		b.shot("keys-revoked", false)
 		if st := b.bearerStatus(key); st != http.StatusUnauthorized {
 			t.Fatalf("revoked key answers %d, want 401", st)
+		}
+	})
+
+	t.Run("LogOutThenFounderConsole", func(t *testing.T) {
+		b.t = t
+		b.open("/dashboard/", "form.logout")
+		b.run(chromedp.Click("form.logout button"), chromedp.WaitVisible("#login-form"))
+		b.open("/dashboard/keys", "#login-form") // the old session is gone
+		b.open("/dashboard/signup", "#signup-form")
+		b.run(chromedp.SetValue("#name", "Grace"), chromedp.SetValue("#email", "grace@example.com"),
+			chromedp.SetValue("#password", "correct horse battery"), chromedp.Click("#signup"), chromedp.WaitVisible("form.logout"))
+		b.run(chromedp.Click(`nav a[href="/dashboard/founder"]`), chromedp.WaitVisible("#founder-overview"))
+		b.shot("founder", false)
+		org := b.orgOf(t, "ada@example.com")
+		sel := `form[action="/dashboard/founder/workspaces/` + org + `/plan"]`
+		b.run(chromedp.SetValue(sel+" select", "enterprise"), chromedp.Click(sel+" button"), chromedp.WaitVisible("#changed"))
+		if ws := b.text("#workspaces"); !strings.Contains(ws, org) {
+			t.Errorf("workspaces: %q", ws)
+		}
+		a, err := b.m.Workspace(org).Account(context.Background())
+		if err != nil || a.Plan.Slug != papermem.PlanEnterprise {
+			t.Fatalf("Ada's plan after the founder set it: %+v, %v", a, err)
+		}
+		if h := b.text("#health"); !strings.Contains(h, "rate_limiter") {
+			t.Errorf("health: %q", h)
 		}
 	})
 }

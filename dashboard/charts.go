@@ -27,8 +27,8 @@ type bar struct {
 
 // Chart geometry, in pixels.
 const (
-	chartLabelWidth = 120
-	chartTrackWidth = 220
+	chartLabelWidth = 140
+	chartTrackWidth = 200
 	chartValueWidth = 150
 	chartRowHeight  = 26
 )

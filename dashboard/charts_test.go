@@ -1,6 +1,9 @@
 package dashboard
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestCount(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -20000: "-20,000"} {
@@ -17,7 +20,7 @@ func TestNewBarChart(t *testing.T) {
 		over bool
 	}{{chartTrackWidth * 5 / 30.0, false}, {chartTrackWidth * 10 / 30.0, false}, {chartTrackWidth, true}, {0, false}}
 	for i, w := range want {
-		if r := c.Rows[i]; r.Fill != w.fill || r.Over != w.over || r.Y != i*chartRowHeight {
+		if r := c.Rows[i]; math.Abs(r.Fill-w.fill) > 1e-9 || r.Over != w.over || r.Y != i*chartRowHeight {
 			t.Errorf("row %d: %+v, want fill %v over %v", i, r, w.fill, w.over)
 		}
 	}

@@ -5,7 +5,7 @@
 // loads nothing from elsewhere, so it works with no internet.
 //
 // Security. A login sets an HttpOnly, SameSite=Strict cookie (Secure over
-// TLS) holding a session token that Sessions issues and checks exactly as
+// TLS) holding a session token that Server issues and checks exactly as
 // the /v1 API checks bearer session tokens: a logged-out session or a
 // disabled user is refused. Cookies are read only here; the /v1 API never
 // accepts them. Every state-changing request (POST) must carry the
@@ -35,24 +35,27 @@ import (
 // Prefix is the path the dashboard is served under.
 const Prefix = "/dashboard/"
 
-// Sessions issues and checks the session tokens the dashboard's cookie
-// holds. httpapi provides it, so that a cookie passes the very checks a
-// bearer session token passes on /v1.
-type Sessions interface {
+// Server is what the /v1 API server hosting the dashboard shares with it:
+// its session tokens, so that a cookie passes the very checks a bearer
+// session token passes; its founder list; its login limit; its health.
+type Server interface {
 	// Issue signs a session token for u and says how long it lasts.
 	Issue(ctx context.Context, u *papermem.User) (token string, ttl time.Duration, err error)
 	// Authenticate checks a session token and that its session still
 	// stands. Errors: EUNAUTHORIZED.
 	Authenticate(ctx context.Context, token string) (papermem.Session, *papermem.User, error)
-	// IsFounder reports whether u has founder access.
-	IsFounder(ctx context.Context, u *papermem.User) bool
+	// IsFounder reports whether u, as read from the database, has founder
+	// access.
+	IsFounder(u *papermem.User) bool
 	// LimitAuth applies the per-address limit of login and signup attempts.
 	LimitAuth(w http.ResponseWriter, r *http.Request) error
+	// Health checks the components of the library and of the server.
+	Health(ctx context.Context) *papermem.Health
 }
 
-// Config configures the dashboard. Sessions and Status are required.
+// Config configures the dashboard. Server and Status are required.
 type Config struct {
-	Sessions Sessions
+	Server Server
 	// Status is the HTTP status of an error, as the /v1 API answers it.
 	Status func(error) int
 	// Logger receives internal errors. Nil means slog.Default().

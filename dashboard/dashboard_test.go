@@ -394,3 +394,17 @@ func TestGraphErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestFounderOnly(t *testing.T) {
+	s := newSite(t, false)
+	if res, _ := s.get("/dashboard/founder"); res.StatusCode != http.StatusForbidden {
+		t.Fatalf("founder console for a non-founder: %d", res.StatusCode)
+	}
+	res := s.post("/dashboard/founder/workspaces/"+s.user.OrgID+"/plan", url.Values{"plan": {"enterprise"}, "csrf": {s.csrf()}}, "")
+	if res.StatusCode != http.StatusForbidden {
+		t.Fatalf("set plan by a non-founder: %d", res.StatusCode)
+	}
+	if a, err := s.m.Workspace(s.user.OrgID).Account(context.Background()); err != nil || a.Plan.Slug != papermem.PlanStarter {
+		t.Fatalf("plan %+v, %v", a, err)
+	}
+}

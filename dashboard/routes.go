@@ -34,6 +34,9 @@ func (h *handler) routes() {
 	m.Handle("GET /dashboard/keys/{id}/revoke", h.signedIn(h.confirmRevoke))
 	m.Handle("POST /dashboard/keys/{id}/revoke", h.signedIn(h.revokeKey))
 
+	m.Handle("GET /dashboard/founder", h.founderOnly(h.founder))
+	m.Handle("POST /dashboard/founder/workspaces/{org}/plan", h.founderOnly(h.setPlan))
+
 	m.Handle("/dashboard/", h.signedIn(func(w http.ResponseWriter, r *http.Request, v *viewer) error {
 		return errNoPage
 	}))

@@ -226,8 +226,12 @@ func (s *server) isFounder(ctx context.Context, p *principal) bool {
 	if err != nil || u.OrgID != p.org {
 		return false
 	}
-	return u.IsFounder || s.founders[u.Email]
+	return s.founderAccount(u)
 }
+
+// founderAccount reports whether the account u, as read from the database,
+// has founder access.
+func (s *server) founderAccount(u *papermem.User) bool { return u.IsFounder || s.founders[u.Email] }
 
 // claims are the claims of a session token.
 type claims struct {

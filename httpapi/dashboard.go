@@ -14,7 +14,7 @@ import (
 // The console's cookie is read there only: the /v1 routes never look at
 // cookies.
 func (s *server) withDashboard(api http.Handler) http.Handler {
-	d := dashboard.New(s.m, dashboard.Config{Sessions: dashSessions{s}, Logger: s.log,
+	d := dashboard.New(s.m, dashboard.Config{Server: dashServer{s}, Logger: s.log,
 		Status: func(err error) int { st, _ := statusOf(err); return st }})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
@@ -28,10 +28,11 @@ func (s *server) withDashboard(api http.Handler) http.Handler {
 	})
 }
 
-// dashSessions gives the dashboard the session tokens of the /v1 API.
-type dashSessions struct{ s *server }
+// dashServer gives the dashboard the session tokens, founders, login
+// limit and health of the /v1 API.
+type dashServer struct{ s *server }
 
-func (d dashSessions) Issue(ctx context.Context, u *papermem.User) (string, time.Duration, error) {
+func (d dashServer) Issue(ctx context.Context, u *papermem.User) (string, time.Duration, error) {
 	tok, err := d.s.issueToken(ctx, u)
 	if err != nil {
 		return "", 0, err
@@ -40,7 +41,7 @@ func (d dashSessions) Issue(ctx context.Context, u *papermem.User) (string, time
 }
 
 // Authenticate checks a token exactly as a bearer session token is checked.
-func (d dashSessions) Authenticate(ctx context.Context, token string) (papermem.Session, *papermem.User, error) {
+func (d dashServer) Authenticate(ctx context.Context, token string) (papermem.Session, *papermem.User, error) {
 	sess, u, err := d.s.authenticateSession(ctx, token)
 	if err != nil {
 		return papermem.Session{}, nil, err
@@ -48,10 +49,10 @@ func (d dashSessions) Authenticate(ctx context.Context, token string) (papermem.
 	return *sess, u, nil
 }
 
-func (d dashSessions) IsFounder(ctx context.Context, u *papermem.User) bool {
-	return d.s.isFounder(ctx, &principal{org: u.OrgID, user: u.UserID, cred: credSession})
-}
+func (d dashServer) IsFounder(u *papermem.User) bool { return d.s.founderAccount(u) }
 
-func (d dashSessions) LimitAuth(w http.ResponseWriter, r *http.Request) error {
+func (d dashServer) LimitAuth(w http.ResponseWriter, r *http.Request) error {
 	return d.s.limitAuth(w, r)
 }
+
+func (d dashServer) Health(ctx context.Context) *papermem.Health { return d.s.health(ctx) }
