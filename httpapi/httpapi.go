@@ -1,4 +1,5 @@
-// Package httpapi serves papermem's /v1 JSON API over a *papermem.Memory.
+// Package httpapi serves papermem's /v1 JSON API over a *papermem.Memory,
+// and the web console of package dashboard under /dashboard/.
 //
 // New returns the handler. Every route is listed in routes.go with the
 // credential it needs; error statuses are chosen in error.go only; the
