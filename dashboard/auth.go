@@ -61,6 +61,10 @@ func (h *handler) signedIn(f pageFunc) http.Handler {
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			if isMultipart(r) {
+				if err := checkOrigin(r); err != nil { // before reading the upload
+					h.fail(w, r, v, err)
+					return
+				}
 				if err := h.parseMultipart(w, r); err != nil {
 					h.fail(w, r, v, err)
 					return
@@ -93,18 +97,39 @@ func (h *handler) viewer(r *http.Request) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &viewer{User: u, Founder: h.cfg.Server.IsFounder(u), session: sess, csrf: tok}, nil
+	// Founder access is read afresh, as on /v1: the session's user may be
+	// remembered from before a grant.
+	fresh, err := h.m.User(r.Context(), u.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return &viewer{User: u, Founder: h.cfg.Server.IsFounder(fresh), session: sess, csrf: tok}, nil
 }
 
 // csrfToken is the CSRF token of a session: an HMAC of its id.
 func (h *handler) csrfToken(ctx context.Context, sessionID string) (string, error) {
-	key, err := h.m.Secret(ctx, "dashboard-csrf")
+	key, err := h.csrfSecret(ctx)
 	if err != nil {
 		return "", err
 	}
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte(sessionID))
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), nil
+}
+
+// csrfSecret is the key of CSRF tokens, kept in the database so that
+// every server sharing it agrees; read once.
+func (h *handler) csrfSecret(ctx context.Context) ([]byte, error) {
+	h.csrfMu.Lock()
+	defer h.csrfMu.Unlock()
+	if h.csrfKey == nil {
+		key, err := h.m.Secret(ctx, "dashboard-csrf")
+		if err != nil {
+			return nil, err
+		}
+		h.csrfKey = key
+	}
+	return h.csrfKey, nil
 }
 
 // checkCSRF refuses a state-changing request from elsewhere: it must come

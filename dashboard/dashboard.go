@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/papermem/papermem"
@@ -75,6 +76,9 @@ type handler struct {
 	log   *slog.Logger
 	mux   *http.ServeMux
 	pages map[string]*template.Template
+
+	csrfMu  sync.Mutex
+	csrfKey []byte // see csrfSecret
 }
 
 // New returns the dashboard over m, to be mounted at Prefix.

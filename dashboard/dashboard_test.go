@@ -407,4 +407,11 @@ func TestFounderOnly(t *testing.T) {
 	if a, err := s.m.Workspace(s.user.OrgID).Account(context.Background()); err != nil || a.Plan.Slug != papermem.PlanStarter {
 		t.Fatalf("plan %+v, %v", a, err)
 	}
+	// A grant takes effect on the signed-in session's next request.
+	if err := s.m.GrantFounder(context.Background(), "ada@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := s.get("/dashboard/founder"); res.StatusCode != http.StatusOK {
+		t.Fatalf("founder console after the grant: %d", res.StatusCode)
+	}
 }

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/papermem/papermem"
 )
@@ -64,6 +65,6 @@ func (h *handler) setPlan(w http.ResponseWriter, r *http.Request, v *viewer) err
 	if _, err := h.m.SetPlan(r.Context(), org, trimmed(r, "plan")); err != nil {
 		return err
 	}
-	http.Redirect(w, r, Prefix+"founder?changed="+org, http.StatusSeeOther)
+	http.Redirect(w, r, Prefix+"founder?changed="+url.QueryEscape(org), http.StatusSeeOther)
 	return nil
 }
