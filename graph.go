@@ -972,11 +972,9 @@ func shorten(s string, n int) string {
 // linked first, at most limit of them (0 means DefaultPaperLimit; at most
 // MaxPaperLimit). Errors: EINVALID.
 func (w *Workspace) RecentSessions(ctx context.Context, limit int) ([]string, error) {
-	switch {
-	case limit == 0:
-		limit = DefaultPaperLimit
-	case limit < 0 || limit > MaxPaperLimit:
-		return nil, Errorf(EINVALID, "limit must be between 1 and %d.", MaxPaperLimit)
+	limit, err := listLimit(limit)
+	if err != nil {
+		return nil, err
 	}
 	rows, err := w.m.db.QueryContext(ctx, `SELECT session_id FROM sessions WHERE org_id = ?
 		ORDER BY updated_at DESC, id DESC LIMIT ?`, w.org, limit)

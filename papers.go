@@ -220,15 +220,21 @@ func (w *Workspace) paper(ctx context.Context, q queryer, doi string) (*storedPa
 
 // Paper returns the paper with the given DOI. Errors: EINVALID, ENOTFOUND.
 func (w *Workspace) Paper(ctx context.Context, doi string) (*Paper, error) {
-	d := NormalizeDOI(doi)
-	if d == "" {
-		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
-	}
-	p, err := w.paper(ctx, w.m.db, d)
+	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
 		return nil, err
 	}
 	return &p.Paper, nil
+}
+
+// paperByDOI normalises doi and reads its paper. Errors: EINVALID,
+// ENOTFOUND.
+func (w *Workspace) paperByDOI(ctx context.Context, doi string) (*storedPaper, error) {
+	d := NormalizeDOI(doi)
+	if d == "" {
+		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
+	}
+	return w.paper(ctx, w.m.db, d)
 }
 
 // PaperExists reports whether the workspace holds the paper with the DOI.
@@ -434,11 +440,9 @@ func (w *Workspace) papersByID(ctx context.Context, ids []int64) (map[int64]Pape
 // first, at most limit of them (0 means DefaultPaperLimit; at most
 // MaxPaperLimit). Errors: EINVALID.
 func (w *Workspace) Papers(ctx context.Context, limit int) ([]Paper, error) {
-	switch {
-	case limit == 0:
-		limit = DefaultPaperLimit
-	case limit < 0 || limit > MaxPaperLimit:
-		return nil, Errorf(EINVALID, "limit must be between 1 and %d.", MaxPaperLimit)
+	limit, err := listLimit(limit)
+	if err != nil {
+		return nil, err
 	}
 	// The first character of the text is enough to tell Cached.
 	rows, err := w.m.db.QueryContext(ctx, `SELECT id, doi, title, year, authors, oa, source_url, domain, substr(text, 1, 1)
@@ -471,14 +475,11 @@ type PaperSection struct {
 // reading order; a paper stored without text has none. Errors: EINVALID,
 // ENOTFOUND.
 func (w *Workspace) PaperSections(ctx context.Context, doi string) ([]PaperSection, error) {
-	d := NormalizeDOI(doi)
-	if d == "" {
-		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
-	}
-	p, err := w.paper(ctx, w.m.db, d)
+	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
 		return nil, err
 	}
+	d := p.DOI
 	rows, err := w.m.db.QueryContext(ctx, `SELECT label, section, section_type, text FROM nodes
 		WHERE org_id = ? AND kind = ? AND owner_id = ? AND label IN (?, ?) ORDER BY seq, id`,
 		w.org, KindPaper, p.id, LabelPassage, LabelClaim)
@@ -507,4 +508,16 @@ func (w *Workspace) PaperSections(ctx context.Context, doi string) ([]PaperSecti
 		}
 	}
 	return out, rows.Err()
+}
+
+// listLimit checks the limit of a listing: 0 means DefaultPaperLimit, at
+// most MaxPaperLimit. Errors: EINVALID.
+func listLimit(limit int) (int, error) {
+	switch {
+	case limit == 0:
+		return DefaultPaperLimit, nil
+	case limit < 0 || limit > MaxPaperLimit:
+		return 0, Errorf(EINVALID, "limit must be between 1 and %d.", MaxPaperLimit)
+	}
+	return limit, nil
 }
