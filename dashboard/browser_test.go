@@ -163,8 +163,9 @@ func TestBrowser(t *testing.T) {
 		b.shot("login", false)
 		b.open("/dashboard/signup", "#signup-form")
 		b.run(chromedp.SetValue("#name", "Ada"), chromedp.SetValue("#email", "ada@example.com"),
-			chromedp.SetValue("#password", "correct horse battery"), chromedp.SetValue("#workspace_name", "Ada's lab"),
-			chromedp.Click("#signup"), chromedp.WaitVisible("form.logout"))
+			chromedp.SetValue("#password", "correct horse battery"), chromedp.SetValue("#workspace_name", "Ada's lab"))
+		b.shot("signup", false)
+		b.run(chromedp.Click("#signup"), chromedp.WaitVisible("form.logout"))
 		b.shot("signup-done", false)
 		if who := b.text(".who"); !strings.Contains(who, "ada@example.com") {
 			t.Errorf("signed in as %q", who)
@@ -177,6 +178,7 @@ func TestBrowser(t *testing.T) {
 		b.open("/dashboard/keys", "#create-key")
 		b.run(chromedp.SetValue("#key-name", "notebook"), chromedp.Click("#create-key"), chromedp.WaitVisible("#new-key"))
 		b.shot("keys-created", false)
+		b.run(chromedp.Click("#copy"), chromedp.WaitVisible(`//button[@id="copy" and text()="Copied"]`))
 		key = strings.TrimSpace(b.text("#new-key"))
 		if !strings.HasPrefix(key, papermem.KeyPrefix) {
 			t.Fatalf("new key %q", key)
@@ -347,11 +349,20 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
-	t.Run("LogOutThenFounderConsole", func(t *testing.T) {
+	t.Run("LogOutLogInThenFounderConsole", func(t *testing.T) {
 		b.t = t
 		b.open("/dashboard/", "form.logout")
 		b.run(chromedp.Click("form.logout button"), chromedp.WaitVisible("#login-form"))
 		b.open("/dashboard/keys", "#login-form") // the old session is gone
+		b.run(chromedp.SetValue("#email", "ada@example.com"), chromedp.SetValue("#password", "wrong password"),
+			chromedp.Click("#login"), chromedp.WaitVisible("#error"))
+		b.shot("login-failed", false)
+		b.run(chromedp.SetValue("#email", "ada@example.com"), chromedp.SetValue("#password", "correct horse battery"),
+			chromedp.Click("#login"), chromedp.WaitVisible("#overview"))
+		if who := b.text(".who"); !strings.Contains(who, "ada@example.com") {
+			t.Errorf("logged in as %q", who)
+		}
+		b.run(chromedp.Click("form.logout button"), chromedp.WaitVisible("#login-form"))
 		b.open("/dashboard/signup", "#signup-form")
 		b.run(chromedp.SetValue("#name", "Grace"), chromedp.SetValue("#email", "grace@example.com"),
 			chromedp.SetValue("#password", "correct horse battery"), chromedp.Click("#signup"), chromedp.WaitVisible("form.logout"))

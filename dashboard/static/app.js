@@ -3,17 +3,21 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", function () {
-  // Copy buttons: data-copy names the element whose text is copied.
+  // Copy buttons: data-copy names the element whose text is copied, by
+  // the clipboard API where allowed, else by selecting it and copying.
   document.querySelectorAll("button[data-copy]").forEach(function (b) {
     b.addEventListener("click", function () {
       var el = document.getElementById(b.dataset.copy);
       if (!el) return;
       var done = function () { b.textContent = "Copied"; };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(el.textContent).then(done, function () { select(el); });
-      } else {
+      var fallback = function () {
         select(el);
-        try { document.execCommand("copy"); done(); } catch (e) { /* selected for manual copy */ }
+        try { if (document.execCommand("copy")) done(); } catch (e) { /* left selected to copy by hand */ }
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(el.textContent).then(done, fallback);
+      } else {
+        fallback();
       }
     });
   });
