@@ -351,6 +351,29 @@ func TestUpload(t *testing.T) {
 			}
 		})
 	}
+	t.Run("OKOddDOI", func(t *testing.T) {
+		const doi = "10.1000/odd?x#<y>"
+		var body strings.Builder
+		mw := multipart.NewWriter(&body)
+		mw.WriteField("csrf", tok)
+		mw.WriteField("doi", doi)
+		fw, _ := mw.CreateFormFile("file", "odd.md")
+		io.WriteString(fw, "# Odd\n\nA paper whose DOI has characters a URL treats specially.")
+		mw.Close()
+		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+"/dashboard/upload", strings.NewReader(body.String()))
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		res := s.do(req)
+		if res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("upload: %d", res.StatusCode)
+		}
+		page, html := s.get(res.Header.Get("Location"))
+		if page.StatusCode != http.StatusOK || !strings.Contains(html, "10.1000/odd?x#&lt;y&gt;") {
+			t.Fatalf("paper page at %q: %d", res.Header.Get("Location"), page.StatusCode)
+		}
+		if _, list := s.get("/dashboard/papers"); !strings.Contains(list, `href="/dashboard/papers/10.1000/odd%3Fx%23%3Cy%3E"`) {
+			t.Errorf("the papers list does not link the paper's page")
+		}
+	})
 	t.Run("ErrPaperNotFound", func(t *testing.T) {
 		if res, _ := s.get("/dashboard/papers/10.1000/none"); res.StatusCode != http.StatusNotFound {
 			t.Fatalf("status %d", res.StatusCode)

@@ -14,6 +14,7 @@ var errNoPage = papermem.Errorf(papermem.ENOTFOUND, "No such page.")
 // funcs are the template functions.
 var funcs = template.FuncMap{
 	"cite":  citation,
+	"paper": paperPath,
 	"count": count,
 	"int64": func(n int) int64 { return int64(n) },
 	"cents": func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) },

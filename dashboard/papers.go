@@ -101,7 +101,7 @@ func (h *handler) upload(w http.ResponseWriter, r *http.Request, v *viewer) erro
 	}
 	to := Prefix + "papers?ingested=" + url.QueryEscape(rep.DocID)
 	if rep.Kind == papermem.KindPaper {
-		to = Prefix + "papers/" + rep.DocID
+		to = paperPath(rep.DocID)
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
 	return nil
@@ -119,4 +119,10 @@ func (h *handler) parseMultipart(w http.ResponseWriter, r *http.Request) error {
 		return &papermem.Error{Code: papermem.EINVALID, Message: "The upload could not be read.", Err: err}
 	}
 	return nil
+}
+
+// paperPath is the escaped path of a paper's page: a DOI keeps its slashes
+// but not its "?" or "#".
+func paperPath(doi string) string {
+	return (&url.URL{Path: Prefix + "papers/" + doi}).EscapedPath()
 }
