@@ -59,6 +59,10 @@ func (h *handler) signedIn(f pageFunc) http.Handler {
 			h.fail(w, r, nil, err)
 			return
 		}
+		if err := h.cfg.Server.Limit(w, r, v.User); err != nil {
+			h.fail(w, r, v, err)
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			if isMultipart(r) {
 				if err := checkOrigin(r); err != nil { // before reading the upload

@@ -50,6 +50,8 @@ type Server interface {
 	IsFounder(u *papermem.User) bool
 	// LimitAuth applies the per-address limit of login and signup attempts.
 	LimitAuth(w http.ResponseWriter, r *http.Request) error
+	// Limit applies u's rate limit, shared with u's session tokens on /v1.
+	Limit(w http.ResponseWriter, r *http.Request, u *papermem.User) error
 	// Health checks the components of the library and of the server.
 	Health(ctx context.Context) *papermem.Health
 }
@@ -154,8 +156,11 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, v *viewer, err er
 		msg = "Internal error."
 	}
 	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
+	switch {
+	case errors.As(err, &tooBig):
 		msg = "The request is too large."
+	case status == http.StatusTooManyRequests:
+		msg = "Too many requests: wait a moment and try again."
 	}
 	h.render(w, r, status, "error", &page{Title: http.StatusText(status), Viewer: v, Error: msg})
 }

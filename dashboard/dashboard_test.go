@@ -36,8 +36,13 @@ type site struct {
 
 func newSite(t *testing.T, tls bool) *site {
 	t.Helper()
+	return newSiteWith(t, tls, quiet)
+}
+
+func newSiteWith(t *testing.T, tls bool, cfg httpapi.Config) *site {
+	t.Helper()
 	m := testutil.Open(t, nil)
-	h := httpapi.New(m, quiet)
+	h := httpapi.New(m, cfg)
 	srv := httptest.NewServer(h)
 	if tls {
 		srv.Close()
@@ -436,5 +441,22 @@ func TestFounderOnly(t *testing.T) {
 	}
 	if res, _ := s.get("/dashboard/founder"); res.StatusCode != http.StatusOK {
 		t.Fatalf("founder console after the grant: %d", res.StatusCode)
+	}
+}
+
+// TestRateLimit: dashboard pages take from the user's bucket, which the
+// user's session tokens share on /v1.
+func TestRateLimit(t *testing.T) {
+	cfg := quiet
+	cfg.RateLimit = 3
+	s := newSiteWith(t, false, cfg)
+	for i := 0; i < 3; i++ {
+		if res, _ := s.get("/dashboard/keys"); res.StatusCode != http.StatusOK {
+			t.Fatalf("request %d: %d", i+1, res.StatusCode)
+		}
+	}
+	res, body := s.get("/dashboard/keys")
+	if res.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, "Too many requests") {
+		t.Fatalf("over the limit: %d", res.StatusCode)
 	}
 }

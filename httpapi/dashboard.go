@@ -28,8 +28,8 @@ func (s *server) withDashboard(api http.Handler) http.Handler {
 	})
 }
 
-// dashServer gives the dashboard the session tokens, founders, login
-// limit and health of the /v1 API.
+// dashServer gives the dashboard the session tokens, founders, rate
+// limits and health of the /v1 API.
 type dashServer struct{ s *server }
 
 func (d dashServer) Issue(ctx context.Context, u *papermem.User) (string, time.Duration, error) {
@@ -53,6 +53,12 @@ func (d dashServer) IsFounder(u *papermem.User) bool { return d.s.founderAccount
 
 func (d dashServer) LimitAuth(w http.ResponseWriter, r *http.Request) error {
 	return d.s.limitAuth(w, r)
+}
+
+// Limit takes from the bucket of u's session tokens.
+func (d dashServer) Limit(w http.ResponseWriter, r *http.Request, u *papermem.User) error {
+	p := &principal{org: u.OrgID, user: u.UserID, cred: credSession}
+	return limit(w, d.s.rates, p.rateKey(), func() int { return d.s.planLimit(r.Context(), u.OrgID) })
 }
 
 func (d dashServer) Health(ctx context.Context) *papermem.Health { return d.s.health(ctx) }
