@@ -246,11 +246,11 @@ func isJSON(r *http.Request) bool {
 }
 
 func (h *handler) loginPage(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, "login", &page{Title: "Log in"})
+	h.render(w, r, http.StatusOK, "login", &page{Title: "Log in", Data: credentials{}})
 }
 
 func (h *handler) signupPage(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, "signup", &page{Title: "Sign up"})
+	h.render(w, r, http.StatusOK, "signup", &page{Title: "Sign up", Data: credentials{}})
 }
 
 // login checks the email and password and sets the session cookie: a form
@@ -275,19 +275,20 @@ func (h *handler) signup(w http.ResponseWriter, r *http.Request) {
 // error.
 func (h *handler) signIn(w http.ResponseWriter, r *http.Request, form string,
 	find func(context.Context, credentials) (*papermem.User, error)) {
-	u, asJSON, err := func() (*papermem.User, bool, error) {
+	var c credentials
+	asJSON := isJSON(r)
+	u, err := func() (*papermem.User, error) {
 		if err := checkOrigin(r); err != nil {
-			return nil, isJSON(r), err
+			return nil, err
 		}
 		if err := h.cfg.Server.LimitAuth(w, r); err != nil {
-			return nil, isJSON(r), err
+			return nil, err
 		}
-		c, asJSON, err := readCredentials(w, r)
-		if err != nil {
-			return nil, asJSON, err
+		var err error
+		if c, asJSON, err = readCredentials(w, r); err != nil {
+			return nil, err
 		}
-		u, err := find(r.Context(), c)
-		return u, asJSON, err
+		return find(r.Context(), c)
 	}()
 	if err == nil {
 		var tok string
@@ -312,7 +313,12 @@ func (h *handler) signIn(w http.ResponseWriter, r *http.Request, form string,
 		writeJSON(w, status, map[string]any{"error": map[string]string{"code": api.Code(err), "message": msg}})
 		return
 	}
-	h.render(w, r, status, form, &page{Title: "Sign in", Error: msg})
+	c.Password = "" // never shown again
+	title := "Log in"
+	if form == "signup" {
+		title = "Sign up"
+	}
+	h.render(w, r, status, form, &page{Title: title, Error: msg, Data: c})
 }
 
 // logout ends the session and clears the cookie.

@@ -280,6 +280,9 @@ func TestSignupErrors(t *testing.T) {
 	if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `id="error"`) {
 		t.Fatalf("duplicate signup: %d %.200s", res.StatusCode, b)
 	}
+	if !strings.Contains(string(b), `value="ada@example.com"`) || strings.Contains(string(b), password) {
+		t.Errorf("the form shown again should keep the email and drop the password")
+	}
 	res = s.post("/dashboard/signup", url.Values{"email": {"bob@example.com"}, "password": {"short"}}, "")
 	if res.StatusCode != http.StatusBadRequest {
 		t.Fatalf("short password: %d", res.StatusCode)
