@@ -448,3 +448,14 @@ func BenchmarkCountAPIRequest(b *testing.B) {
 		b.Fatal("nothing counted")
 	}
 }
+
+func TestBuiltInPayments(t *testing.T) {
+	if so := mustOpen(t).BuiltInPayments(); so != nil {
+		t.Fatalf("without a provider: %v", so)
+	}
+	m, _ := openBilling(t)
+	so := m.BuiltInPayments()
+	if so == nil || so.Sign("co_1", "pay_1") != papermem.SignPayment(paySecret, "co_1", "pay_1") {
+		t.Fatal("the built-in provider signs otherwise than SignPayment")
+	}
+}

@@ -102,6 +102,20 @@ func SignPayment(secret, checkoutID, paymentID string) string {
 	return hex.EncodeToString(paymentMAC([]byte(secret), checkoutID, paymentID))
 }
 
+// Sign returns the signature s accepts for a payment, as its payment page
+// gives it (SignPayment under s's secret).
+func (s *SignedOrders) Sign(checkoutID, paymentID string) string {
+	return hex.EncodeToString(paymentMAC(s.secret, checkoutID, paymentID))
+}
+
+// BuiltInPayments returns Options.Payments when it is the built-in
+// provider, for a payment page served with the memory (the dashboard's);
+// nil otherwise.
+func (m *Memory) BuiltInPayments() *SignedOrders {
+	so, _ := m.payments.(*SignedOrders)
+	return so
+}
+
 func paymentMAC(secret []byte, checkoutID, paymentID string) []byte {
 	h := hmac.New(sha256.New, secret)
 	h.Write([]byte(checkoutID + "|" + paymentID))

@@ -28,14 +28,11 @@ type FetchResult struct {
 // unknown, or no text and no source_url), EUPSTREAM (origin failed),
 // ETOOLARGE.
 func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, error) {
-	d := NormalizeDOI(doi)
-	if d == "" {
-		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
-	}
-	p, err := w.paper(ctx, w.m.db, d)
+	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
 		return nil, err
 	}
+	d := p.DOI
 	if p.text != "" {
 		return w.countFetch(&FetchResult{DOI: d, Warm: true, Bytes: len(p.text), BytesSaved: len(p.text), Source: "memory"}), nil
 	}

@@ -967,3 +967,28 @@ func shorten(s string, n int) string {
 	}
 	return cut + "…"
 }
+
+// RecentSessions lists the ids of the workspace's sessions, most recently
+// linked first, at most limit of them (0 means DefaultPaperLimit; at most
+// MaxPaperLimit). Errors: EINVALID.
+func (w *Workspace) RecentSessions(ctx context.Context, limit int) ([]string, error) {
+	limit, err := listLimit(limit)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := w.m.db.QueryContext(ctx, `SELECT session_id FROM sessions WHERE org_id = ?
+		ORDER BY updated_at DESC, id DESC LIMIT ?`, w.org, limit)
+	if err != nil {
+		return nil, fmt.Errorf("recent sessions: %w", err)
+	}
+	defer rows.Close()
+	ids := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("recent sessions: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}

@@ -750,3 +750,27 @@ func FuzzExportsCursor(f *testing.F) {
 		}
 	})
 }
+
+func TestRecentSessions(t *testing.T) {
+	m := mustOpen(t)
+	w := m.Workspace("lab-a")
+	for _, s := range []string{"s-one", "s-two", "s-three"} {
+		if _, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: s, Papers: []string{"10.1000/a"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := m.Workspace("lab-b").LinkSession(ctx, papermem.SessionLink{SessionID: "s-other", Papers: []string{"10.1000/a"}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("OK", func(t *testing.T) {
+		ids, err := w.RecentSessions(ctx, 2)
+		if err != nil || len(ids) != 2 || ids[0] != "s-three" {
+			t.Fatalf("%v, %v", ids, err)
+		}
+	})
+	t.Run("ErrLimit", func(t *testing.T) {
+		if _, err := w.RecentSessions(ctx, -1); papermem.ErrorCode(err) != papermem.EINVALID {
+			t.Fatalf("err %v", err)
+		}
+	})
+}

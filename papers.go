@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -218,15 +219,21 @@ func (w *Workspace) paper(ctx context.Context, q queryer, doi string) (*storedPa
 
 // Paper returns the paper with the given DOI. Errors: EINVALID, ENOTFOUND.
 func (w *Workspace) Paper(ctx context.Context, doi string) (*Paper, error) {
-	d := NormalizeDOI(doi)
-	if d == "" {
-		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
-	}
-	p, err := w.paper(ctx, w.m.db, d)
+	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
 		return nil, err
 	}
 	return &p.Paper, nil
+}
+
+// paperByDOI normalises doi and reads its paper. Errors: EINVALID,
+// ENOTFOUND.
+func (w *Workspace) paperByDOI(ctx context.Context, doi string) (*storedPaper, error) {
+	d := NormalizeDOI(doi)
+	if d == "" {
+		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
+	}
+	return w.paper(ctx, w.m.db, d)
 }
 
 // PaperExists reports whether the workspace holds the paper with the DOI.
@@ -403,4 +410,90 @@ func (w *Workspace) papersByID(ctx context.Context, ids []int64) (map[int64]Pape
 		out[p.id] = p.Paper
 	}
 	return out, rows.Err()
+}
+
+// Papers lists the workspace's papers, most recently stored or updated
+// first, at most limit of them (0 means DefaultPaperLimit; at most
+// MaxPaperLimit). Errors: EINVALID.
+func (w *Workspace) Papers(ctx context.Context, limit int) ([]Paper, error) {
+	limit, err := listLimit(limit)
+	if err != nil {
+		return nil, err
+	}
+	// The first character of the text is enough to tell Cached.
+	rows, err := w.m.db.QueryContext(ctx, `SELECT id, doi, title, year, authors, oa, source_url, domain, substr(text, 1, 1)
+		FROM papers WHERE org_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, w.org, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list papers: %w", err)
+	}
+	defer rows.Close()
+	out := []Paper{}
+	for rows.Next() {
+		p, err := scanPaper(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list papers: %w", err)
+		}
+		out = append(out, p.Paper)
+	}
+	return out, rows.Err()
+}
+
+// PaperSection is one section of a stored paper: its passages and the
+// claims found in them, in reading order.
+type PaperSection struct {
+	Title    string   `json:"title"`
+	Type     string   `json:"type"` // one of SectionTypes
+	Passages []string `json:"passages"`
+	Claims   []string `json:"claims"`
+}
+
+// PaperSections returns the sections of the paper with the DOI, in
+// reading order; a paper stored without text has none. Errors: EINVALID,
+// ENOTFOUND.
+func (w *Workspace) PaperSections(ctx context.Context, doi string) ([]PaperSection, error) {
+	p, err := w.paperByDOI(ctx, doi)
+	if err != nil {
+		return nil, err
+	}
+	d := p.DOI
+	rows, err := w.m.db.QueryContext(ctx, `SELECT label, section, section_type, text FROM nodes
+		WHERE org_id = ? AND kind = ? AND owner_id = ? AND label IN (?, ?) ORDER BY seq, id`,
+		w.org, KindPaper, p.id, LabelPassage, LabelClaim)
+	if err != nil {
+		return nil, fmt.Errorf("sections of %q: %w", d, err)
+	}
+	defer rows.Close()
+	out := []PaperSection{}
+	at := map[[2]string]int{} // section title and type → index in out
+	for rows.Next() {
+		var label, title, typ, text string
+		if err := rows.Scan(&label, &title, &typ, &text); err != nil {
+			return nil, fmt.Errorf("sections of %q: %w", d, err)
+		}
+		i, ok := at[[2]string{title, typ}]
+		if !ok {
+			i = len(out)
+			at[[2]string{title, typ}] = i
+			out = append(out, PaperSection{Title: title, Type: typ, Passages: []string{}, Claims: []string{}})
+		}
+		s := &out[i]
+		if label == LabelClaim {
+			s.Claims = append(s.Claims, text)
+		} else {
+			s.Passages = append(s.Passages, text)
+		}
+	}
+	return out, rows.Err()
+}
+
+// listLimit checks the limit of a listing: 0 means DefaultPaperLimit, at
+// most MaxPaperLimit. Errors: EINVALID.
+func listLimit(limit int) (int, error) {
+	switch {
+	case limit == 0:
+		return DefaultPaperLimit, nil
+	case limit < 0 || limit > MaxPaperLimit:
+		return 0, Errorf(EINVALID, "limit must be between 1 and %d.", MaxPaperLimit)
+	}
+	return limit, nil
 }

@@ -177,19 +177,30 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 		}
 		return p, nil
 	}
-	c, err := s.parseToken(ctx, cred)
+	sess, _, err := s.authenticateSession(ctx, cred)
 	if err != nil {
 		return nil, err
 	}
-	sess := &papermem.Session{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Version: c.SessionVersion,
-		ExpiresAt: c.ExpiresAt.Time}
-	if _, err := s.m.AuthenticateSession(ctx, *sess); err != nil {
-		return nil, err
-	}
-	if named != "" && named != c.UserID {
+	if named != "" && named != sess.UserID {
 		return nil, papermem.Errorf(papermem.EFORBIDDEN, "A session token cannot act for another user.")
 	}
-	return &principal{org: c.OrgID, user: c.UserID, cred: credSession, session: sess}, nil
+	return &principal{org: sess.OrgID, user: sess.UserID, cred: credSession, session: sess}, nil
+}
+
+// authenticateSession checks a session token — signature and expiry — and
+// that its session still stands (not logged out, user not disabled).
+func (s *server) authenticateSession(ctx context.Context, tok string) (*papermem.Session, *papermem.User, error) {
+	c, err := s.parseToken(ctx, tok)
+	if err != nil {
+		return nil, nil, err
+	}
+	sess := &papermem.Session{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Version: c.SessionVersion,
+		ExpiresAt: c.ExpiresAt.Time}
+	u, err := s.m.AuthenticateSession(ctx, *sess)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sess, u, nil
 }
 
 // devPrincipal trusts the developer headers, from loopback clients only.
@@ -215,8 +226,12 @@ func (s *server) isFounder(ctx context.Context, p *principal) bool {
 	if err != nil || u.OrgID != p.org {
 		return false
 	}
-	return u.IsFounder || s.founders[u.Email]
+	return s.founderAccount(u)
 }
+
+// founderAccount reports whether the account u, as read from the database,
+// has founder access.
+func (s *server) founderAccount(u *papermem.User) bool { return u.IsFounder || s.founders[u.Email] }
 
 // claims are the claims of a session token.
 type claims struct {

@@ -1,4 +1,5 @@
-// Package httpapi serves papermem's /v1 JSON API over a *papermem.Memory.
+// Package httpapi serves papermem's /v1 JSON API over a *papermem.Memory,
+// and the web console of package dashboard under /dashboard/.
 //
 // New returns the handler. Every route is listed in routes.go with the
 // credential it needs; error statuses are chosen in error.go only; the
@@ -90,8 +91,9 @@ type server struct {
 
 // Handler serves the /v1 API. A *Handler is safe for concurrent use.
 type Handler struct {
-	s *server
-	h http.Handler // the logged router, behind the drain check
+	s      *server
+	h      http.Handler // the logged routes, behind the drain check
+	routes http.Handler // the dashboard and the /v1 router
 
 	mu       sync.RWMutex // held for writing when draining starts
 	draining bool
@@ -102,7 +104,7 @@ type Handler struct {
 // handler serves.
 func New(m *papermem.Memory, cfg Config) *Handler {
 	s := newServer(m, cfg)
-	h := &Handler{s: s}
+	h := &Handler{s: s, routes: s.withDashboard(s.router)}
 	h.h = s.logRequests(http.HandlerFunc(h.serve))
 	return h
 }
@@ -122,7 +124,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	h.inflight.Add(1)
 	h.mu.RUnlock()
 	defer h.inflight.Done()
-	h.s.router.ServeHTTP(w, r)
+	h.routes.ServeHTTP(w, r)
 }
 
 // Drain makes the handler answer every new request 503 unavailable (with

@@ -1,5 +1,5 @@
-// Command server serves papermem's /v1 HTTP API (and MCP at /mcp); the
-// same as `papermem serve`.
+// Command server serves papermem's /v1 HTTP API, with MCP at /mcp and the
+// dashboard at /dashboard/; the same as `papermem serve`.
 //
 //	server [-addr 127.0.0.1:8080] [-db ./papermem.db]
 //	server [-db ./papermem.db] grant-founder EMAIL

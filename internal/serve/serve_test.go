@@ -123,6 +123,14 @@ func TestRunServesOverTCP(t *testing.T) {
 	if status != 200 || body["service"] != "papermem" || body["api_version"] != "v1" {
 		t.Fatalf("root %d %v", status, body)
 	}
+	res, err := http.Get(base + "/dashboard/login") // the dashboard is served beside the API
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Security-Policy"), "script-src 'self'") {
+		t.Fatalf("dashboard login page %d, CSP %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
+	}
 	status, body = call(t, "POST", base+"/v1/auth/signup", "", map[string]any{"email": "root@example.org", "password": "long enough"})
 	if status != 201 {
 		t.Fatalf("signup %d %v", status, body)

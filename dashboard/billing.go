@@ -1,0 +1,79 @@
+package dashboard
+
+import (
+	"crypto/rand"
+	"net/http"
+
+	"github.com/papermem/papermem"
+)
+
+// billingData is the billing page.
+type billingData struct {
+	Account *papermem.Account
+	Bill    *papermem.Bill
+	Plans   []papermem.Plan
+	Changed string // the plan just activated
+}
+
+func (h *handler) billing(w http.ResponseWriter, r *http.Request, v *viewer) error {
+	ws := h.m.Workspace(v.User.OrgID)
+	a, err := ws.Account(r.Context())
+	if err != nil {
+		return err
+	}
+	b, err := ws.Billing(r.Context())
+	if err != nil {
+		return err
+	}
+	d := billingData{Account: a, Bill: b, Plans: papermem.Plans, Changed: r.URL.Query().Get("changed")}
+	h.render(w, r, http.StatusOK, "billing", &page{Title: "Billing", Nav: "billing", Viewer: v, Data: d})
+	return nil
+}
+
+// checkout starts a move to the form's plan: a free plan is active at
+// once; a paid one shows its checkout to confirm.
+func (h *handler) checkout(w http.ResponseWriter, r *http.Request, v *viewer) error {
+	res, err := h.m.Workspace(v.User.OrgID).Checkout(r.Context(), trimmed(r, "plan"))
+	if err != nil {
+		return err
+	}
+	if res.Free {
+		http.Redirect(w, r, Prefix+"billing?changed="+res.Plan.Slug, http.StatusSeeOther)
+		return nil
+	}
+	d := checkoutData{Checkout: res, BuiltIn: h.m.BuiltInPayments() != nil}
+	h.render(w, r, http.StatusOK, "checkout", &page{Title: "Checkout", Nav: "billing", Viewer: v, Data: d})
+	return nil
+}
+
+// checkoutData is a pending checkout; BuiltIn says whether the built-in
+// provider takes payments, so that this page can pay it.
+type checkoutData struct {
+	Checkout *papermem.CheckoutResult
+	BuiltIn  bool
+}
+
+var errNoBuiltIn = papermem.Errorf(papermem.EINVALID,
+	"This server's payment provider has its own payment page; the dashboard pays only through the built-in provider.")
+
+// pay pays a checkout through the built-in provider, acting as its payment
+// page, and confirms it. With the built-in provider, paying is confirming:
+// a server taking real money configures a real provider instead.
+func (h *handler) pay(w http.ResponseWriter, r *http.Request, v *viewer) error {
+	so := h.m.BuiltInPayments()
+	if so == nil {
+		return errNoBuiltIn
+	}
+	id := trimmed(r, "checkout_id")
+	payment := "pay_" + rand.Text()
+	c, err := h.m.Workspace(v.User.OrgID).ConfirmCheckout(r.Context(),
+		papermem.ConfirmInput{CheckoutID: id, PaymentID: payment, Signature: so.Sign(id, payment)})
+	if err != nil {
+		return err
+	}
+	if !c.Paid {
+		return papermem.Errorf(papermem.EINTERNAL, "checkout %s not paid: %s", id, c.Status)
+	}
+	http.Redirect(w, r, Prefix+"billing?changed="+c.Account.Plan.Slug, http.StatusSeeOther)
+	return nil
+}

@@ -1,0 +1,70 @@
+package dashboard
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/papermem/papermem"
+)
+
+// The founder console: every page here needs founder access.
+
+var errNoFounder = papermem.Errorf(papermem.EFORBIDDEN, "This page needs founder access.")
+
+// founderOnly wraps a page for founders only.
+func (h *handler) founderOnly(f pageFunc) http.Handler {
+	return h.signedIn(func(w http.ResponseWriter, r *http.Request, v *viewer) error {
+		if !v.Founder {
+			return errNoFounder
+		}
+		return f(w, r, v)
+	})
+}
+
+// founderData is the console: the platform's overview and health, every
+// workspace and every user.
+type founderData struct {
+	Overview   *papermem.Overview
+	Usage      *barChart
+	Workspaces []papermem.WorkspaceSummary
+	Users      []papermem.UserSummary
+	Plans      []papermem.Plan
+	Changed    string // the workspace whose plan was just set
+}
+
+func (h *handler) founder(w http.ResponseWriter, r *http.Request, v *viewer) error {
+	ctx := r.Context()
+	o, err := h.m.Overview(ctx)
+	if err != nil {
+		return err
+	}
+	o.Health = h.cfg.Server.Health(ctx)
+	d := founderData{Overview: o, Plans: papermem.Plans, Changed: r.URL.Query().Get("changed")}
+	if d.Workspaces, err = h.m.AllWorkspaces(ctx); err != nil {
+		return err
+	}
+	if d.Users, err = h.m.AllUsers(ctx); err != nil {
+		return err
+	}
+	for i := range d.Users {
+		d.Users[i].Founder = h.cfg.Server.IsFounder(&d.Users[i].User)
+	}
+	var usage []bar
+	for _, name := range papermem.Counters {
+		n := o.Usage.Counters[name]
+		usage = append(usage, bar{Label: name, N: n, Value: count(n)})
+	}
+	d.Usage = newBarChart(usage)
+	h.render(w, r, http.StatusOK, "founder", &page{Title: "Founder console", Nav: "founder", Viewer: v, Data: d})
+	return nil
+}
+
+// setPlan moves a workspace to a plan without payment.
+func (h *handler) setPlan(w http.ResponseWriter, r *http.Request, v *viewer) error {
+	org := r.PathValue("org")
+	if _, err := h.m.SetPlan(r.Context(), org, trimmed(r, "plan")); err != nil {
+		return err
+	}
+	http.Redirect(w, r, Prefix+"founder?changed="+url.QueryEscape(org), http.StatusSeeOther)
+	return nil
+}

@@ -1,0 +1,81 @@
+package dashboard
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/papermem/papermem"
+)
+
+// overviewData is the overview: memory, domains, cache and usage, each as
+// a chart.
+type overviewData struct {
+	Analytics *papermem.Analytics
+	Plan      papermem.Plan
+	Usage     *papermem.Usage
+	Memory    *barChart
+	Domains   *barChart
+	Cache     *barChart
+	Quotas    *barChart
+}
+
+func (h *handler) overview(w http.ResponseWriter, r *http.Request, v *viewer) error {
+	ws := h.m.Workspace(v.User.OrgID)
+	a, err := ws.Analytics(r.Context())
+	if err != nil {
+		return err
+	}
+	acct, err := ws.Account(r.Context())
+	if err != nil {
+		return err
+	}
+	u, err := ws.Usage(r.Context())
+	if err != nil {
+		return err
+	}
+	d := overviewData{Analytics: a, Plan: acct.Plan, Usage: u}
+	m := a.Memory
+	d.Memory = newBarChart([]bar{
+		{Label: "papers", N: m.Papers, Value: count(m.Papers)},
+		{Label: "documents", N: m.Documents, Value: count(m.Documents)},
+		{Label: "analyses", N: m.Analyses, Value: count(m.Analyses)},
+		{Label: "user memories", N: m.Memories, Value: count(m.Memories)},
+	})
+	var domains []bar
+	for _, dc := range a.TopDomains {
+		domains = append(domains, bar{Label: dc.Domain, N: dc.Count, Value: count(dc.Count)})
+	}
+	d.Domains = newBarChart(domains)
+	c := a.Cache
+	d.Cache = newBarChart([]bar{
+		{Label: "warm hits", N: c.WarmHits, Of: max(c.Fetches, 1),
+			Value: fmt.Sprintf("%d of %d (%.0f%%)", c.WarmHits, c.Fetches, 100*c.HitRate)},
+	})
+	var quotas []bar
+	for _, name := range papermem.Counters {
+		n := u.Counters[name]
+		if q := acct.Plan.Quotas.Of(name); q > 0 {
+			quotas = append(quotas, bar{Label: name, N: n, Of: q, Value: fmt.Sprintf("%s of %s", count(n), count(q))})
+		}
+	}
+	d.Quotas = newBarChart(quotas)
+	h.render(w, r, http.StatusOK, "overview", &page{Title: "Overview", Nav: "overview", Viewer: v, Data: d})
+	return nil
+}
+
+// count writes n with thousands separators.
+func count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

@@ -1,0 +1,43 @@
+package dashboard
+
+import "net/http"
+
+// routes lists every dashboard page. Pages behind signedIn need the
+// session cookie and, for POST, the CSRF token; founderOnly pages also
+// need founder access.
+func (h *handler) routes() {
+	m := h.mux
+	m.HandleFunc("GET /dashboard/login", h.loginPage)
+	m.HandleFunc("POST /dashboard/login", h.login)
+	m.HandleFunc("GET /dashboard/signup", h.signupPage)
+	m.HandleFunc("POST /dashboard/signup", h.signup)
+	m.Handle("POST /dashboard/logout", h.signedIn(h.logout))
+
+	m.Handle("GET /dashboard/{$}", h.signedIn(h.overview))
+
+	m.Handle("GET /dashboard/papers", h.signedIn(h.papers))
+	m.Handle("GET /dashboard/papers/{doi...}", h.signedIn(h.paper))
+	m.Handle("POST /dashboard/upload", h.signedIn(h.upload))
+
+	m.Handle("GET /dashboard/recall", h.signedIn(h.recallPage))
+	m.Handle("POST /dashboard/recall", h.signedIn(h.recall))
+
+	m.Handle("GET /dashboard/billing", h.signedIn(h.billing))
+	m.Handle("POST /dashboard/billing/checkout", h.signedIn(h.checkout))
+	m.Handle("POST /dashboard/billing/pay", h.signedIn(h.pay))
+
+	m.Handle("GET /dashboard/graph", h.signedIn(h.graph))
+	m.Handle("GET /dashboard/users", h.signedIn(h.users))
+
+	m.Handle("GET /dashboard/keys", h.signedIn(h.keys))
+	m.Handle("POST /dashboard/keys", h.signedIn(h.createKey))
+	m.Handle("GET /dashboard/keys/{id}/revoke", h.signedIn(h.confirmRevoke))
+	m.Handle("POST /dashboard/keys/{id}/revoke", h.signedIn(h.revokeKey))
+
+	m.Handle("GET /dashboard/founder", h.founderOnly(h.founder))
+	m.Handle("POST /dashboard/founder/workspaces/{org}/plan", h.founderOnly(h.setPlan))
+
+	m.Handle("/dashboard/", h.signedIn(func(w http.ResponseWriter, r *http.Request, v *viewer) error {
+		return errNoPage
+	}))
+}
