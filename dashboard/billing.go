@@ -41,26 +41,35 @@ func (h *handler) checkout(w http.ResponseWriter, r *http.Request, v *viewer) er
 		http.Redirect(w, r, Prefix+"billing?changed="+res.Plan.Slug, http.StatusSeeOther)
 		return nil
 	}
-	d := checkoutData{Checkout: res, BuiltIn: h.m.BuiltInPayments() != nil}
+	d := checkoutData{Checkout: res, BuiltIn: h.builtIn() != nil}
 	h.render(w, r, http.StatusOK, "checkout", &page{Title: "Checkout", Nav: "billing", Viewer: v, Data: d})
 	return nil
 }
 
-// checkoutData is a pending checkout; BuiltIn says whether the built-in
-// provider takes payments, so that this page can pay it.
+// checkoutData is a pending checkout; BuiltIn says whether this page may
+// pay it through the built-in provider.
 type checkoutData struct {
 	Checkout *papermem.CheckoutResult
 	BuiltIn  bool
 }
 
 var errNoBuiltIn = papermem.Errorf(papermem.EINVALID,
-	"This server's payment provider has its own payment page; the dashboard pays only through the built-in provider.")
+	"The dashboard takes no payments on this server: the payment provider confirms checkouts.")
+
+// builtIn returns the built-in provider when this dashboard may act as its
+// payment page (Config.Pay), else nil.
+func (h *handler) builtIn() *papermem.SignedOrders {
+	if !h.cfg.Pay {
+		return nil
+	}
+	return h.m.BuiltInPayments()
+}
 
 // pay pays a checkout through the built-in provider, acting as its payment
-// page, and confirms it. With the built-in provider, paying is confirming:
-// a server taking real money configures a real provider instead.
+// page, and confirms it: paying is then confirming, which is why Config.Pay
+// is for demonstrations and tests only.
 func (h *handler) pay(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	so := h.m.BuiltInPayments()
+	so := h.builtIn()
 	if so == nil {
 		return errNoBuiltIn
 	}

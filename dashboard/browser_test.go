@@ -155,6 +155,7 @@ func (b *browser) bearerStatus(key string) int {
 func TestBrowser(t *testing.T) {
 	cfg := quiet
 	cfg.FounderEmails = []string{"grace@example.com"}
+	cfg.DashboardPayments = true
 	b := newBrowser(t, cfg, &papermem.Options{Payments: papermem.NewSignedOrders("browser-test-payment-secret")})
 
 	t.Run("SignUp", func(t *testing.T) {

@@ -63,6 +63,10 @@ type Config struct {
 	Status func(error) int
 	// Logger receives internal errors. Nil means slog.Default().
 	Logger *slog.Logger
+	// Pay lets the billing page pay checkouts through the built-in
+	// provider itself (see httpapi.Config.DashboardPayments). False means it
+	// does not take payments.
+	Pay bool
 }
 
 //go:embed templates/*.html

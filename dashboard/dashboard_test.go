@@ -41,7 +41,12 @@ func newSite(t *testing.T, tls bool) *site {
 
 func newSiteWith(t *testing.T, tls bool, cfg httpapi.Config) *site {
 	t.Helper()
-	m := testutil.Open(t, nil)
+	return newSiteOpts(t, tls, cfg, nil)
+}
+
+func newSiteOpts(t *testing.T, tls bool, cfg httpapi.Config, opts *papermem.Options) *site {
+	t.Helper()
+	m := testutil.Open(t, opts)
 	h := httpapi.New(m, cfg)
 	srv := httptest.NewServer(h)
 	if tls {
@@ -461,5 +466,35 @@ func TestRateLimit(t *testing.T) {
 	res, body := s.get("/dashboard/keys")
 	if res.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, "Too many requests") {
 		t.Fatalf("over the limit: %d", res.StatusCode)
+	}
+}
+
+// TestPayNeedsOptIn checks that the dashboard pays checkouts through the
+// built-in provider only when the server opts in (DashboardPayments):
+// otherwise any signed-in user could move to a paid plan without paying.
+func TestPayNeedsOptIn(t *testing.T) {
+	opts := &papermem.Options{Payments: papermem.NewSignedOrders("pay-test-secret")}
+	for _, optIn := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Default", true: "OptedIn"}[optIn], func(t *testing.T) {
+			cfg := quiet
+			cfg.DashboardPayments = optIn
+			s := newSiteOpts(t, false, cfg, opts)
+			co, err := s.m.Workspace(s.user.OrgID).Checkout(context.Background(), papermem.PlanTeam)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := s.post("/dashboard/billing/pay", url.Values{"csrf": {s.csrf()}, "checkout_id": {co.CheckoutID}}, "")
+			a, err := s.m.Workspace(s.user.OrgID).Account(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, plan := http.StatusBadRequest, papermem.PlanStarter
+			if optIn {
+				want, plan = http.StatusSeeOther, papermem.PlanTeam
+			}
+			if res.StatusCode != want || a.Plan.Slug != plan {
+				t.Errorf("pay: status %d, plan %s; want %d, %s", res.StatusCode, a.Plan.Slug, want, plan)
+			}
+		})
 	}
 }

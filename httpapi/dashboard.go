@@ -14,7 +14,7 @@ import (
 // The console's cookie is read there only: the /v1 routes never look at
 // cookies.
 func (s *server) withDashboard(api http.Handler) http.Handler {
-	d := dashboard.New(s.m, dashboard.Config{Server: dashServer{s}, Logger: s.log,
+	d := dashboard.New(s.m, dashboard.Config{Server: dashServer{s}, Logger: s.log, Pay: s.cfg.DashboardPayments,
 		Status: func(err error) int { st, _ := statusOf(err); return st }})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {

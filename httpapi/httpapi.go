@@ -56,6 +56,14 @@ type Config struct {
 	// MaxBodyBytes caps a JSON request body. Zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 
+	// DashboardPayments lets the dashboard act as the payment page of the
+	// built-in provider (papermem.SignedOrders): its pay button signs and
+	// confirms a checkout itself, so any signed-in user can move their
+	// workspace to a paid plan without paying. For demonstrations and tests
+	// only. False means the dashboard starts checkouts, and the provider's
+	// signed confirmation (POST /v1/billing/checkout/confirm) pays them.
+	DashboardPayments bool
+
 	// BackupDir is where POST /v1/admin/backup writes its copies. Empty
 	// means "backups" beside the database (Memory.BackupInDir).
 	BackupDir string
