@@ -30,9 +30,14 @@ type source struct {
 	owner int64
 }
 
-// rankInContext is rank with paper context (see contextWeight).
+// rankInContext is rank with paper context (see contextWeight). It brings
+// the node index up to date once for both of its searches.
 func (m *Memory) rankInContext(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
-	hs, err := m.rank(ctx, q, question, keywords)
+	p, err := m.index.part(ctx, m.db, q.org)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := m.rankIn(ctx, p, q, question, keywords)
 	if err != nil || q.label == LabelPaper || q.kind != "" && q.kind != KindPaper || q.user != "" {
 		return hs, err
 	}
@@ -45,13 +50,9 @@ func (m *Memory) rankInContext(ctx context.Context, q query, question string, ke
 		if q.retrieval == RetrievalVector {
 			pr = RetrievalVector
 		}
-		if papers, err = m.rank(ctx, query{org: q.org, label: LabelPaper, domain: q.domain, retrieval: pr}, question, keywords); err != nil {
+		if papers, err = m.rankIn(ctx, p, query{org: q.org, label: LabelPaper, domain: q.domain, retrieval: pr}, question, keywords); err != nil {
 			return nil, err
 		}
-	}
-	p, err := m.index.part(ctx, m.db, q.org)
-	if err != nil {
-		return nil, err
 	}
 	p.mu.RLock()
 	relative, analyses := p.sourceScores(hs, papers)

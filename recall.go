@@ -187,13 +187,20 @@ type ranked struct {
 // first: each search's scores are divided by its best score, and the fused
 // score is the weighted sum (a node one search missed gets 0 from it).
 func (m *Memory) rank(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
-	if q.limit == 0 {
-		q.limit = candidateLimit
-	}
 	p, err := m.index.part(ctx, m.db, q.org)
 	if err != nil {
 		return nil, err
 	}
+	return m.rankIn(ctx, p, q, question, keywords)
+}
+
+// rankIn is rank over part p of the node index, already brought up to
+// date, for callers that search it more than once.
+func (m *Memory) rankIn(ctx context.Context, p *orgIndex, q query, question string, keywords []string) ([]ranked, error) {
+	if q.limit == 0 {
+		q.limit = candidateLimit
+	}
+	var err error
 	var lex, vec []hit
 	text := strings.TrimSpace(question + " " + strings.Join(keywords, " "))
 	if q.retrieval != RetrievalVector {
