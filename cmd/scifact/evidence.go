@@ -29,12 +29,13 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 		evs = evs[:c.maxQueries]
 	}
 	byID := make(map[string]*scifact.SentenceDoc, len(docs))
+	index := make(map[string]int, len(docs)) // position in docs by id
 	var floor scifact.Floor
 	type sentence struct{ doc, idx int }
 	var rows []sentence
 	for i := range docs {
 		d := &docs[i]
-		byID[d.ID] = d
+		byID[d.ID], index[d.ID] = d, i
 		for j, s := range d.Sentences {
 			floor.Add(d.Title, s)
 			rows = append(rows, sentence{i, j})
@@ -63,14 +64,7 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 				left -= n
 			}
 			used += b - left
-			got[i] = answered(e, func(id string, idx int) bool {
-				for k := range taken {
-					if docs[k.doc].ID == id && k.idx == idx {
-						return true
-					}
-				}
-				return false
-			})
+			got[i] = answered(e, func(id string, idx int) bool { return taken[sentence{index[id], idx}] })
 		}
 		fmt.Fprintf(out, "%-24s  %6d  %s  %8d\n", "floor: FTS5 sentences", b, got.row(), used/len(evs))
 	}
