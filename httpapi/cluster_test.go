@@ -1,0 +1,240 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/httpapi"
+)
+
+// Several servers over one database behave as one service. Each test here
+// runs two or three real handlers, each over its own papermem.Open of one
+// database, as separate processes sharing it would.
+
+// sharedDatabase is the database the servers of a test share: a file in
+// the test's temporary directory.
+func sharedDatabase(t *testing.T) string { return filepath.Join(t.TempDir(), "shared.db") }
+
+// servers starts n servers configured with cfg, each over its own Memory
+// opened with opts on one shared database. Each checks its responses and
+// log for leaked secrets when the test ends.
+func servers(t *testing.T, n int, cfg httpapi.Config, opts *papermem.Options) []*env {
+	t.Helper()
+	db := sharedDatabase(t)
+	out := make([]*env, n)
+	for i := range out {
+		x := &env{t: t, log: &bytes.Buffer{}}
+		var err error
+		if x.m, err = papermem.Open(context.Background(), db, opts); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { x.m.Close() })
+		c := cfg
+		if c.Logger == nil {
+			c.Logger = slog.New(slog.NewTextHandler(&lockedWriter{w: x.log, mu: &x.mu}, nil))
+		}
+		x.srv = httptest.NewServer(httpapi.New(x.m, c))
+		t.Cleanup(x.srv.Close)
+		t.Cleanup(x.checkNoLeaks)
+		out[i] = x
+	}
+	return out
+}
+
+// recallDOIs returns the DOIs of the spans a recall for q finds through e.
+func recallDOIs(t *testing.T, e *env, q string, hdr []string) []string {
+	t.Helper()
+	r := e.do("POST", "/v1/recall", map[string]any{"question": q, "label": "Any", "budget_tokens": 2000}, hdr...)
+	want(t, r, http.StatusOK, "")
+	var res papermem.RecallResult
+	r.json(t, &res)
+	var dois []string
+	for _, s := range res.Spans {
+		dois = append(dois, s.Provenance.DOI)
+	}
+	return dois
+}
+
+// TestClusterWritesSeenEverywhere writes through each of three servers and
+// reads through the others at once, with no wait: a stored paper is
+// recalled and exists, a remembered note is recalled for its user, and a
+// deleted paper is gone. Every server has searched the workspace before,
+// so each must follow the others' writes, not load them for the first time.
+func TestClusterWritesSeenEverywhere(t *testing.T) {
+	es := servers(t, 3, httpapi.Config{}, nil)
+	a := es[0].signup("ada@example.org", "lab-one")
+	for _, e := range es {
+		if dois := recallDOIs(t, e, "anything at all", a.auth()); len(dois) != 0 {
+			t.Fatalf("recall in an empty workspace found %v", dois)
+		}
+	}
+	for i, writer := range es {
+		doi := fmt.Sprintf("10.1000/cluster-%d", i)
+		marker := fmt.Sprintf("zorblax%d", i)
+		text := fmt.Sprintf("Abstract\nThe %s protocol cut relapse by a third in adults.", marker)
+		want(t, writer.do("POST", "/v1/papers", map[string]any{"doi": doi, "title": "Trial " + marker, "text": text}, a.auth()...), http.StatusCreated, "")
+		note := fmt.Sprintf("I keep the %s samples in freezer %d.", marker, i)
+		want(t, writer.do("POST", "/v1/user/remember", map[string]any{"text": note}, a.auth()...), http.StatusOK, "")
+		for j, reader := range es {
+			if dois := recallDOIs(t, reader, "Which protocol is "+marker+"?", a.auth()); len(dois) == 0 || dois[0] != doi {
+				t.Errorf("paper stored through server %d, recalled through %d: DOIs %v, want %s first", i, j, dois, doi)
+			}
+			r := reader.do("GET", "/v1/papers/"+doi+"/exists", nil, a.auth()...)
+			if want(t, r, http.StatusOK, ""); !strings.Contains(string(r.body), `"exists":true`) {
+				t.Errorf("paper stored through server %d, through %d: %s", i, j, r.body)
+			}
+			r = reader.do("POST", "/v1/user/recall", map[string]any{"question": "Where are the " + marker + " samples?"}, a.auth()...)
+			if want(t, r, http.StatusOK, ""); !strings.Contains(string(r.body), "freezer "+fmt.Sprint(i)) {
+				t.Errorf("note remembered through server %d, recalled through %d: %s", i, j, r.body)
+			}
+		}
+	}
+	// Deleted through the last server: gone through every one.
+	want(t, es[2].do("DELETE", "/v1/papers/10.1000/cluster-0", nil, a.auth()...), http.StatusOK, "")
+	for j, reader := range es {
+		if dois := recallDOIs(t, reader, "Which protocol is zorblax0?", a.auth()); len(dois) != 0 && dois[0] == "10.1000/cluster-0" {
+			t.Errorf("deleted paper still recalled through server %d: %v", j, dois)
+		}
+		r := reader.do("GET", "/v1/papers/10.1000/cluster-0/exists", nil, a.auth()...)
+		if want(t, r, http.StatusOK, ""); !strings.Contains(string(r.body), `"exists":false`) {
+			t.Errorf("deleted paper through server %d: %s", j, r.body)
+		}
+	}
+}
+
+// TestClusterRevokedKey revokes an API key through one of three servers,
+// each of which has verified it before (and remembers it): all three
+// refuse it on its next use, and accept another key of the workspace.
+func TestClusterRevokedKey(t *testing.T) {
+	es := servers(t, 3, httpapi.Config{}, nil)
+	a := es[0].signup("ada@example.org", "lab-one")
+	revoked, kept := newKey(t, es[0], a), newKey(t, es[1], a)
+	for _, e := range es {
+		for _, k := range []papermem.NewAPIKey{revoked, kept} {
+			want(t, e.do("GET", "/v1/papers/10.1000/xyz/exists", nil, bearer(k.Key)...), http.StatusOK, "")
+		}
+	}
+	want(t, es[1].do("DELETE", "/v1/account/api-keys/"+revoked.KeyID, nil, a.auth()...), http.StatusOK, "")
+	for i, e := range es {
+		r := e.do("GET", "/v1/papers/10.1000/xyz/exists", nil, bearer(revoked.Key)...)
+		if r.status != http.StatusUnauthorized {
+			t.Errorf("revoked key through server %d: %d %s", i, r.status, r.body)
+		}
+		want(t, e.do("GET", "/v1/papers/10.1000/xyz/exists", nil, bearer(kept.Key)...), http.StatusOK, "")
+	}
+}
+
+// newKey creates an API key for a through e and records its value for the
+// leak check.
+func newKey(t *testing.T, e *env, a account) papermem.NewAPIKey {
+	t.Helper()
+	r := e.do("POST", "/v1/account/api-keys", map[string]any{"name": "agent"}, a.auth()...)
+	want(t, r, http.StatusCreated, "")
+	var k papermem.NewAPIKey
+	r.json(t, &k)
+	e.mu.Lock()
+	e.keys = append(e.keys, k.Key)
+	e.mu.Unlock()
+	return k
+}
+
+// TestClusterUsageAddsUp meters requests and memories through three
+// servers; each buffers its counts and flushes them as increments, so the
+// workspace's usage is their sum. A usage read flushes the counts of the
+// server it goes through; the others' reach the database within
+// papermem.DefaultUsageFlushInterval, and here by their own reads.
+func TestClusterUsageAddsUp(t *testing.T) {
+	es := servers(t, 3, httpapi.Config{}, nil)
+	a := es[0].signup("ada@example.org", "lab-one")
+	requests, memories := 0, 0
+	for i, e := range es {
+		for k := range 2 + 3*i {
+			want(t, e.do("POST", "/v1/user/remember", map[string]any{"text": fmt.Sprintf("note %d-%d", i, k)}, a.auth()...), http.StatusOK, "")
+			requests++
+			memories++
+		}
+		for range 1 + i {
+			want(t, e.do("GET", "/v1/users", nil, a.auth()...), http.StatusOK, "")
+			requests++
+		}
+	}
+	// Each server's usage read flushes its own counts; the last one, through
+	// the first server again, sees everything.
+	var u papermem.Usage
+	for _, e := range append(es, es[0]) {
+		r := e.do("GET", "/v1/usage", nil, a.auth()...)
+		want(t, r, http.StatusOK, "")
+		requests++
+		r.json(t, &u)
+	}
+	if got := u.Counters[papermem.CounterAPIRequests]; got != int64(requests) {
+		t.Errorf("api_requests = %d, want %d (the sum over the servers)", got, requests)
+	}
+	if got := u.Counters[papermem.CounterUserMemories]; got != int64(memories) {
+		t.Errorf("user_memories = %d, want %d", got, memories)
+	}
+}
+
+// TestClusterCheckoutPaidOnce confirms one checkout many times at once,
+// through two servers, with the same and with different payments: every
+// confirmation reports it paid with the same invoice, and the workspace
+// has exactly one invoice.
+func TestClusterCheckoutPaidOnce(t *testing.T) {
+	es := servers(t, 2, httpapi.Config{}, &papermem.Options{Payments: papermem.NewSignedOrders(paySecret)})
+	a := es[0].signup("ada@example.org", "lab-one")
+	r := es[0].do("POST", "/v1/billing/checkout", map[string]any{"plan": "team"}, a.auth()...)
+	want(t, r, http.StatusOK, "")
+	var co struct {
+		CheckoutID string `json:"checkout_id"`
+	}
+	r.json(t, &co)
+
+	const confirms = 16
+	invoices := make([]string, confirms)
+	var wg sync.WaitGroup
+	for i := range confirms {
+		wg.Go(func() {
+			payment := fmt.Sprintf("pay_%d", i%3)
+			r := es[i%2].do("POST", "/v1/billing/checkout/confirm", map[string]any{"checkout_id": co.CheckoutID,
+				"payment_id": payment, "signature": papermem.SignPayment(paySecret, co.CheckoutID, payment)}, a.auth()...)
+			var c struct {
+				Paid    bool              `json:"paid"`
+				Invoice *papermem.Invoice `json:"invoice"`
+			}
+			if r.status != http.StatusOK {
+				t.Errorf("confirm %d: %d %s", i, r.status, r.body)
+				return
+			}
+			r.json(t, &c)
+			if !c.Paid || c.Invoice == nil {
+				t.Errorf("confirm %d: %s", i, r.body)
+				return
+			}
+			invoices[i] = c.Invoice.InvoiceID
+		})
+	}
+	wg.Wait()
+	for i, id := range invoices {
+		if id != invoices[0] {
+			t.Errorf("confirm %d answered invoice %q, confirm 0 %q", i, id, invoices[0])
+		}
+	}
+	for i, e := range es {
+		var acc papermem.Account
+		r := e.do("GET", "/v1/account", nil, a.auth()...)
+		want(t, r, http.StatusOK, "")
+		r.json(t, &acc)
+		if len(acc.Invoices) != 1 || acc.Plan.Slug != "team" {
+			t.Errorf("through server %d: plan %s, %d invoices, want team and 1", i, acc.Plan.Slug, len(acc.Invoices))
+		}
+	}
+}
