@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"regexp"
+	"sync/atomic"
 	"time"
 
 	"github.com/papermem/papermem/internal/store"
@@ -34,6 +35,7 @@ type Memory struct {
 	keys           keyCache         // API keys verified, for the current credential generation (auth.go)
 	sessions       credCache[*User] // the users of session tokens verified, by token id (authsession.go)
 	memRows        memoryRows       // memory rows read by user recall, by node id (userrecall.go)
+	ratePruned     atomic.Int64     // when TakeRequest last pruned full rate buckets, Unix ns (ratelimit.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.

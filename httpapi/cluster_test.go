@@ -238,3 +238,61 @@ func TestClusterCheckoutPaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterRateLimit sends requests of one credential, and sign-ins of
+// one client address, round the servers. With SharedLimits the servers
+// spend from buckets in the database: the limit holds over all of them,
+// and each reports the same remaining count; in-process buckets (the
+// default) limit each server on its own.
+func TestClusterRateLimit(t *testing.T) {
+	const perMin, authPerMin = 5, 4
+	t.Run("Shared", func(t *testing.T) {
+		es := servers(t, 3, httpapi.Config{RateLimit: perMin, AuthRateLimit: authPerMin, SharedLimits: true,
+			FounderEmails: []string{"root@example.org"}}, nil)
+		a := es[0].signup("ada@example.org", "lab-one") // the address's first sign-in
+		for i := range perMin {
+			r := es[i%3].do("GET", "/v1/users", nil, a.auth()...)
+			want(t, r, http.StatusOK, "")
+			if got := r.header.Get("X-RateLimit-Limit") + "/" + r.header.Get("X-RateLimit-Remaining"); got != fmt.Sprintf("%d/%d", perMin, perMin-1-i) {
+				t.Errorf("request %d through server %d: limit/remaining %s", i, i%3, got)
+			}
+		}
+		for i, e := range es {
+			r := e.do("GET", "/v1/users", nil, a.auth()...)
+			want(t, r, http.StatusTooManyRequests, "rate_limited")
+			if r.header.Get("Retry-After") == "" || r.header.Get("X-RateLimit-Remaining") != "0" {
+				t.Errorf("429 through server %d: headers %v", i, r.header)
+			}
+		}
+		root := es[1].signup("root@example.org", "lab-root") // the second sign-in
+		for i := range authPerMin - 2 {
+			r := es[(i+2)%3].do("POST", "/v1/auth/login", map[string]any{"email": "ada@example.org", "password": password("ada@example.org")})
+			want(t, r, http.StatusOK, "")
+		}
+		for _, e := range es {
+			want(t, e.do("POST", "/v1/auth/login", map[string]any{"email": "ada@example.org", "password": password("ada@example.org")}),
+				http.StatusTooManyRequests, "rate_limited")
+		}
+		var h papermem.Health
+		r := es[2].do("GET", "/v1/admin/health", nil, root.auth()...)
+		want(t, r, http.StatusOK, "")
+		r.json(t, &h)
+		for _, c := range h.Components {
+			if c.Name == "rate_limiter" && (c.Status != papermem.HealthOK || !strings.Contains(c.Detail, "shared in the database")) {
+				t.Errorf("rate_limiter health %+v", c)
+			}
+		}
+	})
+	t.Run("InProcessPerServer", func(t *testing.T) {
+		es := servers(t, 3, httpapi.Config{RateLimit: perMin}, nil)
+		a := es[0].signup("ada@example.org", "lab-one")
+		for i, e := range es {
+			for range perMin {
+				want(t, e.do("GET", "/v1/users", nil, a.auth()...), http.StatusOK, "")
+			}
+			if r := e.do("GET", "/v1/users", nil, a.auth()...); r.status != http.StatusTooManyRequests {
+				t.Errorf("server %d granted request %d: %d", i, perMin+1, r.status)
+			}
+		}
+	})
+}

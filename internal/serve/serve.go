@@ -85,6 +85,9 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if c.api.DashboardPayments, err = flagEnv(getenv, "PAPERMEM_DASHBOARD_PAYMENTS"); err != nil {
 		return nil, nil, err
 	}
+	if c.api.SharedLimits, err = flagEnv(getenv, "PAPERMEM_SHARED_LIMITS"); err != nil {
+		return nil, nil, err
+	}
 	if c.fetch.AllowPrivate, err = flagEnv(getenv, "PAPERMEM_FETCH_ALLOW_PRIVATE"); err != nil {
 		return nil, nil, err
 	}
