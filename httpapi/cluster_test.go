@@ -296,3 +296,144 @@ func TestClusterRateLimit(t *testing.T) {
 		}
 	})
 }
+
+// seedGraph links sessions sessions of 20 papers each in workspace org
+// through m, from several goroutines (the writes share commits): each
+// session draws 16 papers from one of sessions/25 topics of 60 papers and
+// 4 from a pool of 5,000, so that Materialize has thousands of pairs to
+// weigh.
+func seedGraph(t *testing.T, m *papermem.Memory, org string, sessions int) {
+	t.Helper()
+	w := m.Workspace(org)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for s := g; s < sessions; s += 8 {
+				set := map[string]bool{}
+				for k := 0; len(set) < 16; k++ {
+					set[fmt.Sprintf("10.1/t%d-%d", s%(sessions/25), (s*7+k*13)%60)] = true
+				}
+				for k := 0; len(set) < 20; k++ {
+					set[fmt.Sprintf("10.1/g%d", (s*31+k*97)%5000)] = true
+				}
+				papers := make([]string, 0, len(set))
+				for p := range set {
+					papers = append(papers, p)
+				}
+				if _, err := w.LinkSession(context.Background(), papermem.SessionLink{SessionID: fmt.Sprintf("s%05d", s), Papers: papers}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// seedPapers stores n papers in workspace org through m, from several
+// goroutines.
+func seedPapers(t *testing.T, m *papermem.Memory, org string, n int) {
+	t.Helper()
+	w := m.Workspace(org)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := g; i < n; i += 8 {
+				text := fmt.Sprintf("Abstract\nIn cohort %d, sleep deprivation impaired memory consolidation by %d%%.\n\n"+
+					"Results\nCaffeine improved reaction time in %d older adults. Vitamin D slowed cognitive decline.", i, i%40, 100+i)
+				if _, _, err := w.StorePaper(context.Background(), papermem.PaperInput{DOI: fmt.Sprintf("10.2/p%d", i), Title: "Cohort study", Text: text}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestClusterLongOperationsBlockNoServer runs, through one server,
+// operations that take long over a large workspace — Materialize, and the
+// first recall of a server that has not loaded the workspace's search
+// index — while another server stores notes and recalls in the same
+// workspace: the other server's writes and recalls complete while the long
+// operation is still running. (Over SQLite, writes from every server take
+// the file's one write lock in turn, so what holds is that Materialize
+// computes its pairs and a server loads its index from read snapshots,
+// holding that lock for Materialize's short final write only.)
+func TestClusterLongOperationsBlockNoServer(t *testing.T) {
+	es := servers(t, 3, httpapi.Config{RateLimit: 1 << 20}, nil)
+	busy, other, cold := es[0], es[1], es[2]
+	a := other.signup("ada@example.org", "lab-one")
+	seedGraph(t, other.m, a.org, 3000)
+	seedPapers(t, other.m, a.org, 400)
+	recall := map[string]any{"question": "Does caffeine improve reaction time?", "label": "Any"}
+	want(t, other.do("POST", "/v1/recall", recall, a.auth()...), http.StatusOK, "")
+	want(t, busy.do("POST", "/v1/graph/materialize", map[string]any{}, a.auth()...), http.StatusOK, "") // creates the edges
+
+	// during runs long (through busy or cold) while other stores notes in
+	// one loop and recalls in another, and reports how many of each
+	// completed while long ran.
+	during := func(long func()) (writes, recalls int) {
+		const warming, running, finished = 0, 1, 2
+		var mu sync.Mutex
+		state := warming
+		var warm, stopped sync.WaitGroup
+		loop := func(n *int, req func(k int) resp) {
+			warm.Add(1)
+			stopped.Go(func() {
+				for k := 0; ; k++ {
+					if r := req(k); r.status != http.StatusOK {
+						t.Errorf("other server: %d %s", r.status, r.body)
+					}
+					mu.Lock()
+					st := state
+					if st == running {
+						*n++
+					}
+					mu.Unlock()
+					if k == 0 {
+						warm.Done() // the long operation may start
+					} else if st == finished {
+						return
+					}
+				}
+			})
+		}
+		loop(&writes, func(k int) resp {
+			return other.do("POST", "/v1/user/remember", map[string]any{"text": fmt.Sprintf("note %d", k)}, a.auth()...)
+		})
+		loop(&recalls, func(int) resp { return other.do("POST", "/v1/recall", recall, a.auth()...) })
+		warm.Wait()
+		mu.Lock()
+		state = running
+		mu.Unlock()
+		long()
+		mu.Lock()
+		state = finished
+		mu.Unlock()
+		stopped.Wait()
+		return writes, recalls
+	}
+
+	t.Run("Materialize", func(t *testing.T) {
+		writes, recalls := during(func() {
+			want(t, busy.do("POST", "/v1/graph/materialize", map[string]any{}, a.auth()...), http.StatusOK, "")
+		})
+		t.Logf("materialize: %d writes, %d recalls", writes, recalls)
+		if writes == 0 || recalls == 0 {
+			t.Errorf("while one server materialized, the other completed %d writes and %d recalls; want some of each", writes, recalls)
+		}
+	})
+	t.Run("IndexLoad", func(t *testing.T) {
+		writes, recalls := during(func() {
+			r := cold.do("POST", "/v1/recall", recall, a.auth()...)
+			if want(t, r, http.StatusOK, ""); !strings.Contains(string(r.body), "10.2/p") {
+				t.Errorf("cold recall found no paper: %.300s", r.body)
+			}
+		})
+		t.Logf("load: %d writes, %d recalls", writes, recalls)
+		if writes == 0 || recalls == 0 {
+			t.Errorf("while one server loaded its index, the other completed %d writes and %d recalls; want some of each", writes, recalls)
+		}
+	})
+}
