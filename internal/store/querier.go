@@ -88,3 +88,9 @@ func closeStmts(sts ...*sql.Stmt) {
 		}
 	}
 }
+
+// Ping checks that the database answers a query.
+func Ping(ctx context.Context, q Querier) error {
+	var n int
+	return q.QueryRowContext(ctx, "SELECT 1").Scan(&n)
+}
