@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Account is the account view of a workspace: the editable profile,
@@ -101,7 +103,7 @@ type accountRow struct {
 
 // loadAccount reads the editable part of the account; a workspace never
 // written to has the defaults and the Starter plan.
-func (w *Workspace) loadAccount(ctx context.Context, q queryer) (*accountRow, error) {
+func (w *Workspace) loadAccount(ctx context.Context, q store.Querier) (*accountRow, error) {
 	a := &accountRow{notifications: defaultNotifications, plan: Plans[0]}
 	var slug, profile, notes, contact, method string
 	err := q.QueryRowContext(ctx, `SELECT ws.plan, coalesce(a.profile, '{}'), coalesce(a.notifications, '{}'),
@@ -382,7 +384,7 @@ func (w *Workspace) setPlan(ctx context.Context, tx *sql.Tx, p Plan) error {
 
 // plan returns the workspace's plan; Starter for a workspace never
 // written to.
-func (w *Workspace) plan(ctx context.Context, q queryer) (Plan, error) {
+func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
 	var slug string
 	err := q.QueryRowContext(ctx, `SELECT plan FROM workspaces WHERE org_id = ?`, w.org).Scan(&slug)
 	if errors.Is(err, sql.ErrNoRows) {

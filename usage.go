@@ -7,6 +7,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Usage counters: the metered events of a workspace, summed per calendar
@@ -230,7 +232,7 @@ func (w *Workspace) Usage(ctx context.Context) (*Usage, error) {
 
 // usageCounters reads the reported counters of org over period p; org ""
 // sums every workspace.
-func (m *Memory) usageCounters(ctx context.Context, q queryer, org string, p Period) (map[string]int64, error) {
+func (m *Memory) usageCounters(ctx context.Context, q store.Querier, org string, p Period) (map[string]int64, error) {
 	c := make(map[string]int64, len(Counters))
 	for _, name := range Counters {
 		c[name] = 0
