@@ -16,6 +16,12 @@ type Querier interface {
 	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
 
+var (
+	_ Querier = (*sql.DB)(nil)
+	_ Querier = (*sql.Tx)(nil)
+	_ Querier = (*sql.Conn)(nil)
+)
+
 // placeholders returns n comma-separated question marks, for an IN list.
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
