@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 )
 
@@ -19,10 +18,10 @@ import (
 // or processes are counted exactly. It returns the bucket's tat after the
 // request and whether the request was granted; a refused request leaves
 // the bucket as it was.
-func TakeToken(ctx context.Context, tx *sql.Tx, org, bucket string, now, interval, window int64) (tat int64, granted bool, err error) {
+func TakeToken(ctx context.Context, q Querier, org, bucket string, now, interval, window int64) (tat int64, granted bool, err error) {
 	fit := now + window - interval // the latest tat at which a request is granted
 	var g int
-	err = tx.QueryRowContext(ctx, `INSERT INTO rate_buckets (org_id, bucket, tat, granted) VALUES (?, ?, ?, 1)
+	err = q.QueryRowContext(ctx, `INSERT INTO rate_buckets (org_id, bucket, tat, granted) VALUES (?, ?, ?, 1)
 		ON CONFLICT (org_id, bucket) DO UPDATE SET
 			granted = CASE WHEN rate_buckets.tat <= ? THEN 1 ELSE 0 END,
 			tat = CASE WHEN rate_buckets.tat > ? THEN rate_buckets.tat
@@ -38,8 +37,8 @@ func TakeToken(ctx context.Context, tx *sql.Tx, org, bucket string, now, interva
 
 // PruneTokens deletes every bucket that is full at now, of all workspaces:
 // a full bucket and a missing one grant alike. It returns how many went.
-func PruneTokens(ctx context.Context, tx *sql.Tx, now int64) (int64, error) {
-	res, err := tx.ExecContext(ctx, `DELETE FROM rate_buckets WHERE tat <= ?`, now)
+func PruneTokens(ctx context.Context, q Querier, now int64) (int64, error) {
+	res, err := q.ExecContext(ctx, `DELETE FROM rate_buckets WHERE tat <= ?`, now)
 	if err != nil {
 		return 0, fmt.Errorf("prune tokens: %w", err)
 	}
