@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // The founder console: views and actions across every workspace. The
@@ -253,22 +255,23 @@ var healthTables = []string{"workspaces", "papers", "documents", "analyses", "me
 // Health checks each component with a real operation: storage reads every
 // table, the node index answers a BM25 query over the Memory's workspace
 // (full_text_index; it loads that workspace if not loaded yet), sqlite-vec
-// scores a probe vector (vector_index), auth reads the credential tables,
+// scores a probe vector (vector_index; on PostgreSQL the probe makes a round
+// trip through the database and is scored in process), auth reads the credential tables,
 // the usage meter flushes, and the embedder embeds a probe text.
 func (m *Memory) Health(ctx context.Context) *Health {
 	h := &Health{Status: HealthOK}
 	h.Add(CheckComponent("storage", func() (string, error) {
-		var mode string
-		if err := m.db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		engine, err := m.files.Describe(ctx)
+		if err != nil {
 			return "", err
 		}
 		for _, t := range healthTables {
 			var n int
-			if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+t+` LIMIT 1)`).Scan(&n); err != nil {
+			if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+t+` LIMIT 1) AS x`).Scan(&n); err != nil {
 				return "", fmt.Errorf("table %s: %w", t, err)
 			}
 		}
-		return fmt.Sprintf("%s, %d tables readable, journal mode %s, synchronous %s", m.StorageMode(), len(healthTables), mode, m.sync), nil
+		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
 		p, err := m.index.part(ctx, m.db, m.org)
@@ -293,8 +296,20 @@ func (m *Memory) Health(ctx context.Context) *Health {
 			probe = make([]float32, m.embedder.Dim())
 			probe[0] = 1
 		}
-		var version string
 		var n int
+		if m.files.Engine == store.Postgres {
+			// No sqlite-vec: the probe goes through the database as a
+			// stored vector does and is scored in process, as recall
+			// scores vectors.
+			var blob []byte
+			err := m.db.QueryRowContext(ctx, `SELECT CAST(? AS BYTEA), (SELECT count(*) FROM node_vectors)`, vectorBlob(probe)).Scan(&blob, &n)
+			var cos float64
+			for i, x := range blobVector(blob) {
+				cos += float64(x * probe[i])
+			}
+			return fmt.Sprintf("PostgreSQL returned a probe vector, scored in process (cosine %.3f); %d vectors stored", cos, n), err
+		}
+		var version string
 		err := m.db.QueryRowContext(ctx, `SELECT vec_version(), (SELECT count(*) FROM node_vectors),
 			vec_distance_cosine(?, ?)`, vectorBlob(probe), vectorBlob(probe)).Scan(&version, &n, new(float64))
 		return fmt.Sprintf("sqlite-vec %s scored a probe; %d vectors stored", version, n), err

@@ -496,7 +496,7 @@ func (m *Memory) AuthenticateAPIKey(ctx context.Context, value string) (*APIKey,
 func (m *Memory) lookupAPIKey(ctx context.Context, prefix string, sum *[sha256.Size]byte) (*APIKey, error) {
 	rows, err := m.db.QueryContext(ctx, `SELECT key_id, org_id, name, prefix, hash, created_at, last_used_at
 		FROM api_keys k WHERE prefix = ? AND NOT EXISTS (SELECT 1 FROM users u
-			WHERE k.created_by GLOB 'user:*' AND u.user_id = substr(k.created_by, 6) AND u.disabled_at <> '')`, prefix)
+			WHERE substr(k.created_by, 1, 5) = 'user:' AND u.user_id = substr(k.created_by, 6) AND u.disabled_at <> '')`, prefix)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}

@@ -350,15 +350,15 @@ func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionA
 		return nil, err
 	}
 	rows.Close()
+	domain := w.m.files.JSONText("e.metadata", "domain")
 	rows, err = w.m.db.QueryContext(ctx, `SELECT s.user_id, p.domain FROM sessions s
 			JOIN session_papers sp ON sp.session_id = s.id AND sp.org_id = s.org_id
 			JOIN papers p ON p.id = sp.paper_id AND p.org_id = s.org_id
 		WHERE s.org_id = ? AND s.user_id != '' AND p.domain != ''
 		UNION
-		SELECT s.user_id, json_extract(e.metadata, '$.domain') FROM sessions s
+		SELECT s.user_id, `+domain+` FROM sessions s
 			JOIN session_exports e ON e.session_id = s.id AND e.org_id = s.org_id
-		WHERE s.org_id = ? AND s.user_id != '' AND json_type(e.metadata, '$.domain') = 'text'
-			AND json_extract(e.metadata, '$.domain') != ''
+		WHERE s.org_id = ? AND s.user_id != '' AND `+domain+` != ''
 		ORDER BY 1, 2`, w.org, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("session domains: %w", err)

@@ -206,7 +206,7 @@ func (w *Workspace) knownClaims(ctx context.Context, q queryer, ids []int64) (ma
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT id FROM nodes NOT INDEXED WHERE org_id = ? AND kind != ? AND id IN (`+placeholders(len(ids))+`)`, args...)
+	rows, err := q.QueryContext(ctx, `SELECT id FROM nodes `+w.m.files.NotIndexed()+` WHERE org_id = ? AND kind != ? AND id IN (`+placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -829,7 +829,7 @@ func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacenc
 		if err := pairs(`SELECT session_id, node_id FROM session_claims WHERE org_id = ? AND node_id IN (`+in+`)`, c, EdgeUses, NodeSession, NodeClaim, false); err != nil {
 			return nil, err
 		}
-		if err := pairs(`SELECT n.id, `+claimPaper+` FROM nodes n NOT INDEXED WHERE n.org_id = ? AND n.id IN (`+in+`) AND `+claimPaper+` IS NOT NULL`, c, EdgeCites, NodeClaim, NodePaper, false); err != nil {
+		if err := pairs(`SELECT n.id, `+claimPaper+` FROM nodes n `+g.w.m.files.NotIndexed()+` WHERE n.org_id = ? AND n.id IN (`+in+`) AND `+claimPaper+` IS NOT NULL`, c, EdgeCites, NodeClaim, NodePaper, false); err != nil {
 			return nil, err
 		}
 	}
@@ -899,7 +899,7 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		return nil, err
 	}
 	err = each(`SELECT n.id, n.label, n.text, coalesce((SELECT doi FROM papers WHERE org_id = n.org_id AND id = `+claimPaper+`), '')
-		FROM nodes n NOT INDEXED WHERE n.org_id = ? AND n.id`, ids[NodeClaim], func(rows *sql.Rows) error {
+		FROM nodes n `+g.w.m.files.NotIndexed()+` WHERE n.org_id = ? AND n.id`, ids[NodeClaim], func(rows *sql.Rows) error {
 		var n GraphNode
 		var text string
 		if err := rows.Scan(&n.NodeID, &n.NodeLabel, &text, &n.DOI); err != nil {

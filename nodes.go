@@ -158,7 +158,7 @@ func (w *Workspace) newNodeInserter(ctx context.Context, tx *sql.Tx, kind string
 	var err error
 	if ni.ins, err = tx.PrepareContext(ctx, `INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
 		section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`); err != nil {
 		return nil, err
 	}
 	if ni.vecs, err = tx.PrepareContext(ctx, insertVectorSQL); err != nil {
@@ -180,13 +180,9 @@ func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
 		if n.parent >= 0 {
 			n.parentID = sql.NullInt64{Int64: ns[n.parent].id, Valid: true}
 		}
-		res, err := ni.ins.ExecContext(ctx, w.org, ni.kind, ni.ownerID, ni.userID, n.Label, n.parentID, n.seq,
-			n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, ni.now)
-		if err != nil {
+		if err := ni.ins.QueryRowContext(ctx, w.org, ni.kind, ni.ownerID, ni.userID, n.Label, n.parentID, n.seq,
+			n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, ni.now).Scan(&n.id); err != nil {
 			return fmt.Errorf("insert node: %w", err)
-		}
-		if n.id, err = res.LastInsertId(); err != nil {
-			return err
 		}
 		if _, err := ni.vecs.ExecContext(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
 			return fmt.Errorf("store node vector: %w", err)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // TestTenancy stores data in one workspace and checks that a second
@@ -124,7 +125,7 @@ func TestDeletePaper(t *testing.T) {
 // checks that each sees the other's writes and deletions in both in-process
 // searches (BM25 and vectors).
 func TestTwoHandles(t *testing.T) {
-	path := t.TempDir() + "/shared.db"
+	path := testdb.Path(t)
 	m1, err := papermem.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -144,7 +144,7 @@ func (m *Memory) flushUsage(ctx context.Context) error {
 	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO usage_counters (org_id, period, counter, value)
 			VALUES (?, ?, ?, ?)
-			ON CONFLICT (org_id, period, counter) DO UPDATE SET value = value + excluded.value`)
+			ON CONFLICT (org_id, period, counter) DO UPDATE SET value = usage_counters.value + excluded.value`)
 		if err != nil {
 			return err
 		}
@@ -345,7 +345,7 @@ func (w *Workspace) Analytics(ctx context.Context) (*Analytics, error) {
 	}
 	rows, err := w.m.db.QueryContext(ctx, `SELECT domain, count(*) AS n FROM (
 			SELECT domain FROM papers WHERE org_id = ?1 AND domain <> ''
-			UNION ALL SELECT domain FROM documents WHERE org_id = ?1 AND domain <> '')
+			UNION ALL SELECT domain FROM documents WHERE org_id = ?1 AND domain <> '') AS d
 		GROUP BY domain ORDER BY n DESC, domain LIMIT ?2`, w.org, topDomains)
 	if err != nil {
 		return nil, fmt.Errorf("top domains: %w", err)

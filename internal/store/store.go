@@ -147,6 +147,12 @@ func (d *DB) Describe(ctx context.Context) (string, error) {
 	return "journal mode " + mode, err
 }
 
+// createMigrations makes the table of applied migrations. SQLite keeps the
+// statement's text as the table's schema, which the upgrade test compares
+// between databases made at different times: its bytes stay as they are.
+const createMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations(
+		name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`
+
 // Migrate applies, in name order, every embedded migration of engine not
 // yet recorded in schema_migrations, each in its own transaction. On
 // SQLite a migration's retired statements are left out; on PostgreSQL a
@@ -155,8 +161,7 @@ func (d *DB) Describe(ctx context.Context) (string, error) {
 // one before it applied.
 func Migrate(ctx context.Context, db *sql.DB, engine Engine) error {
 	if err := inMigration(ctx, db, engine, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations(
-			name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`)
+		_, err := tx.ExecContext(ctx, createMigrations)
 		return err
 	}); err != nil {
 		return fmt.Errorf("migrate: %w", err)

@@ -29,6 +29,15 @@ const Env = "PAPERMEM_TEST_POSTGRES"
 // Postgres reports whether the tests run on PostgreSQL.
 func Postgres() bool { return os.Getenv(Env) != "" }
 
+// Engine names the test run's engine as papermem's StorageMode does for a
+// database file or URL: "sqlite" or "postgres".
+func Engine() string {
+	if Postgres() {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
 // SQLiteOnly skips the test on PostgreSQL, saying why: the test is about
 // SQLite itself.
 func SQLiteOnly(tb testing.TB, why string) {

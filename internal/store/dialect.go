@@ -1,0 +1,46 @@
+package store
+
+// The SQL that differs between the engines beyond placeholders, as
+// fragments for the queries that need them. Each is written for the
+// query's text, after a table or in a select list, and takes only
+// constants of the caller's code (never input).
+
+// NotIndexed is SQLite's NOT INDEXED, written after a table's name (or
+// alias) to make SQLite look rows up by rowid rather than through an index
+// that its planner would prefer wrongly; PostgreSQL has no such hint and
+// plans well without it: "".
+func (d *DB) NotIndexed() string {
+	if d.Engine == SQLite {
+		return "NOT INDEXED"
+	}
+	return ""
+}
+
+// JSONText is an expression for the member key of the JSON object in
+// column when it is a string, and NULL otherwise (absent, a number, an
+// object…).
+func (d *DB) JSONText(column, key string) string {
+	if d.Engine == SQLite {
+		return "CASE WHEN json_type(" + column + ", '$." + key + "') = 'text' THEN json_extract(" + column + ", '$." + key + "') END"
+	}
+	return "CASE WHEN jsonb_typeof(CAST(" + column + " AS jsonb) -> '" + key + "') = 'string' THEN CAST(" + column + " AS jsonb) ->> '" + key + "' END"
+}
+
+// IDs is a FROM item, named alias, whose rows are the integers of the JSON
+// array bound to param (such as "?" or "?4"), in column value: a list of
+// ids in one parameter.
+func (d *DB) IDs(param, alias string) string {
+	if d.Engine == SQLite {
+		return "json_each(" + param + ") " + alias
+	}
+	return "(SELECT CAST(value AS BIGINT) AS value FROM jsonb_array_elements_text(CAST(" + param + " AS jsonb))) " + alias
+}
+
+// GroupConcat is an aggregate joining the values of expr (integers or
+// text) with commas, in the order its rows arrive.
+func (d *DB) GroupConcat(expr string) string {
+	if d.Engine == SQLite {
+		return "group_concat(" + expr + ", ',')"
+	}
+	return "string_agg(CAST(" + expr + " AS TEXT), ',')"
+}
