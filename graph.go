@@ -315,6 +315,11 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	}
 	res := &MaterializeResult{}
 	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// Servers sharing a PostgreSQL database materialise a workspace
+		// one at a time: each rewrites the edges it read.
+		if err := w.m.files.TakeTurns(ctx, tx, "materialize "+w.org); err != nil {
+			return err
+		}
 		links, err := w.sessionPapers(ctx, tx)
 		if err != nil {
 			return err

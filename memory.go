@@ -225,7 +225,16 @@ func writeError(err error) error {
 }
 
 // ensureWorkspace registers workspace w on first write, recording the
-// embedder its vectors come from.
+// embedder its vectors come from. On PostgreSQL it also locks the
+// workspace's row until the transaction ends (ON CONFLICT DO UPDATE locks
+// the row it meets even when its WHERE leaves the row as it is): the writes
+// that begin with it take turns per workspace across servers, as every
+// write takes turns on SQLite. Two things rely on it: a write that reads
+// before it writes (UpdateAccount merges the stored account; DeletePaper
+// and Forget delete the nodes of the row they read) sees the writes
+// committed before its own, and node ids of a workspace are taken
+// in commit order, so that the node index of every server, which loads new
+// nodes by id (index.go), misses none.
 func (w *Workspace) ensureWorkspace(ctx context.Context, tx *sql.Tx) error {
 	if !ValidWorkspaceID(w.org) {
 		return Errorf(EINVALID, "Invalid workspace id %q.", w.org)

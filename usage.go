@@ -1,10 +1,14 @@
 package papermem
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -43,6 +47,11 @@ type usageKey struct {
 	org     string
 	month   int // year*100 + month
 	counter string
+}
+
+// compareUsageKeys orders usage keys by workspace, month and counter.
+func compareUsageKeys(a, b usageKey) int {
+	return cmp.Or(strings.Compare(a.org, b.org), cmp.Compare(a.month, b.month), strings.Compare(a.counter, b.counter))
 }
 
 // usageBuffer accumulates counted usage in memory so that metering adds no
@@ -149,8 +158,10 @@ func (m *Memory) flushUsage(ctx context.Context) error {
 			return err
 		}
 		defer stmt.Close()
-		for k, n := range batch {
-			if _, err := stmt.ExecContext(ctx, k.org, periodName(k.month), k.counter, n); err != nil {
+		// In key order: servers sharing a PostgreSQL database flush the
+		// same counters, and rows locked in one order cannot deadlock.
+		for _, k := range slices.SortedFunc(maps.Keys(batch), compareUsageKeys) {
+			if _, err := stmt.ExecContext(ctx, k.org, periodName(k.month), k.counter, batch[k]); err != nil {
 				return err
 			}
 		}

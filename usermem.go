@@ -114,6 +114,11 @@ func (w *Workspace) Forget(ctx context.Context, user, key string) error {
 		return Errorf(EINVALID, "A user id is required.")
 	}
 	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// The workspace's lock first, as Remember takes it: a memory
+		// rewritten on another server cannot slip nodes in between.
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
+			return err
+		}
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM memories WHERE org_id = ? AND user_id = ? AND key = ?`,
 			w.org, user, key).Scan(&id)

@@ -1,5 +1,10 @@
 package store
 
+import (
+	"context"
+	"database/sql"
+)
+
 // The SQL that differs between the engines beyond placeholders, as
 // fragments for the queries that need them. Each is written for the
 // query's text, after a table or in a select list, and takes only
@@ -43,4 +48,18 @@ func (d *DB) GroupConcat(expr string) string {
 		return "group_concat(" + expr + ", ',')"
 	}
 	return "string_agg(CAST(" + expr + " AS TEXT), ',')"
+}
+
+// TakeTurns makes the transactions that call it with the same key take
+// turns until each commits or rolls back: on PostgreSQL, where several
+// servers write at once, through a transaction-scoped advisory lock on the
+// key (within the schema); on SQLite, whose one writer already takes turns, it does nothing.
+// It is for a transaction that reads what it is about to rewrite and
+// holds no row lock that would order it (Materialize).
+func (d *DB) TakeTurns(ctx context.Context, tx *sql.Tx, key string) error {
+	if d.Engine == SQLite {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ?, 0))`, key)
+	return err
 }
