@@ -152,8 +152,7 @@ func (m *Memory) StorageMode() string {
 
 // Ping checks that the database answers.
 func (m *Memory) Ping(ctx context.Context) error {
-	var n int
-	return m.db.QueryRowContext(ctx, "SELECT 1").Scan(&n)
+	return store.Ping(ctx, m.db)
 }
 
 // Workspace returns the handle of workspace id. The id is not checked here;
@@ -190,16 +189,13 @@ func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *sql
 	return writeError(m.writer.Do(ctx, fn))
 }
 
-// execWrite runs one statement as a write and returns the number of rows
-// it changed.
-func (m *Memory) execWrite(ctx context.Context, query string, args ...any) (int64, error) {
+// execWrite runs exec, one statement, as a write and returns the number of
+// rows it changed.
+func (m *Memory) execWrite(ctx context.Context, exec func(ctx context.Context, tx *sql.Tx) (int64, error)) (int64, error) {
 	var n int64
 	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
+		var err error
+		n, err = exec(ctx, tx)
 		return err
 	})
 	return n, err
@@ -240,9 +236,5 @@ func (w *Workspace) ensureWorkspace(ctx context.Context, tx *sql.Tx) error {
 		return Errorf(EINVALID, "Invalid workspace id %q.", w.org)
 	}
 	e := w.m.embedder
-	_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, embedder, dim, created_at)
-		VALUES (?, ?, ?, ?)
-		ON CONFLICT (org_id) DO UPDATE SET embedder = excluded.embedder, dim = excluded.dim
-		WHERE workspaces.embedder = ''`, w.org, e.Name(), e.Dim(), w.m.nowString())
-	return err
+	return store.EnsureWorkspace(ctx, tx, w.org, e.Name(), e.Dim(), w.m.nowString())
 }

@@ -135,18 +135,6 @@ func OpenSQL(path string, writable bool) (*sql.DB, error) {
 	return sql.Open("sqlite3", "file:"+path+"?mode="+mode+"&_busy_timeout=10000")
 }
 
-// Describe says how the database stores: the engine and its main setting.
-func (d *DB) Describe(ctx context.Context) (string, error) {
-	if d.Engine == Postgres {
-		var version, sync string
-		err := d.Read.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('synchronous_commit')`).Scan(&version, &sync)
-		return fmt.Sprintf("PostgreSQL %s, synchronous_commit %s", version, sync), err
-	}
-	var mode string
-	err := d.Read.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode)
-	return "journal mode " + mode, err
-}
-
 // createMigrations makes the table of applied migrations. SQLite keeps the
 // statement's text as the table's schema, which the upgrade test compares
 // between databases made at different times: its bytes stay as they are.
