@@ -84,7 +84,7 @@ func (m *Memory) BackupInDir(ctx context.Context, dir string) (*BackupFile, erro
 // can, PostgreSQL's is backed up with PostgreSQL's own tools (EUNSUPPORTED).
 func (m *Memory) fileCopies() error {
 	if m.files.Engine == store.Postgres {
-		return Errorf(EUNSUPPORTED, "Backup copies a SQLite database to a file; this server stores in PostgreSQL: back it up with pg_dump (or the server's continuous archiving).")
+		return Errorf(EUNSUPPORTED, "Backup copies a SQLite database to a file; this server stores in PostgreSQL: back it up with pg_dump (or PostgreSQL's continuous archiving).")
 	}
 	return nil
 }
