@@ -197,7 +197,7 @@ func (w *Workspace) knownClaims(ctx context.Context, q store.Querier, ids []int6
 	if len(ids) == 0 {
 		return known, nil
 	}
-	found, err := store.NodeIDsNotOfKind(ctx, q, w.org, KindMemory, ids)
+	found, err := store.NodeIDsNotOfKind(ctx, q, w.m.files.Engine, w.org, KindMemory, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -260,6 +260,11 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	}
 	res := &MaterializeResult{}
 	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// Servers sharing a PostgreSQL database materialise a workspace
+		// one at a time: each rewrites the edges it read.
+		if err := w.m.files.Engine.TakeTurns(ctx, tx, "materialize "+w.org); err != nil {
+			return err
+		}
 		links, err := store.SessionPapers(ctx, tx, w.org)
 		if err != nil {
 			return err
@@ -691,7 +696,7 @@ func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacenc
 		add(a.Claims, EdgeCites, NodeClaim, NodePaper)
 	}
 	if c := ids[NodeClaim]; len(c) > 0 {
-		a, err := store.ClaimNeighbours(ctx, w.m.db, w.org, c)
+		a, err := store.ClaimNeighbours(ctx, w.m.db, w.m.files.Engine, w.org, c)
 		if err != nil {
 			return nil, err
 		}
@@ -728,7 +733,7 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		}
 		nodes[gkey{NodePaper, p.ID}] = n
 	}
-	claims, err := store.GraphClaims(ctx, w.m.db, w.org, ids[NodeClaim])
+	claims, err := store.GraphClaims(ctx, w.m.db, w.m.files.Engine, w.org, ids[NodeClaim])
 	if err != nil {
 		return nil, err
 	}
