@@ -225,16 +225,17 @@ var healthTables = []string{"workspaces", "papers", "documents", "analyses", "me
 // Health checks each component with a real operation: storage reads every
 // table, the node index answers a BM25 query over the Memory's workspace
 // (full_text_index; it loads that workspace if not loaded yet), sqlite-vec
-// scores a probe vector (vector_index), auth reads the credential tables,
+// scores a probe vector (vector_index; on PostgreSQL the probe makes a round
+// trip through the database and is scored in process), auth reads the credential tables,
 // the usage meter flushes, and the embedder embeds a probe text.
 func (m *Memory) Health(ctx context.Context) *Health {
 	h := &Health{Status: HealthOK}
 	h.Add(CheckComponent("storage", func() (string, error) {
-		mode, err := store.CheckStorage(ctx, m.db, healthTables)
+		engine, err := store.CheckStorage(ctx, m.db, m.files.Engine, healthTables)
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("%s, %d tables readable, journal mode %s, synchronous %s", m.StorageMode(), len(healthTables), mode, m.sync), nil
+		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
 		p, err := m.index.part(ctx, m.db, m.org)
@@ -258,6 +259,17 @@ func (m *Memory) Health(ctx context.Context) *Health {
 		if probe == nil {
 			probe = make([]float32, m.embedder.Dim())
 			probe[0] = 1
+		}
+		if m.files.Engine == store.Postgres {
+			// No sqlite-vec: the probe goes through the database as a
+			// stored vector does and is scored in process, as recall
+			// scores vectors.
+			echo, n, err := store.EchoVector(ctx, m.db, vectorBlob(probe))
+			var cos float64
+			for i, x := range blobVector(echo) {
+				cos += float64(x * probe[i])
+			}
+			return fmt.Sprintf("PostgreSQL returned a probe vector, scored in process (cosine %.3f); %d vectors stored", cos, n), err
 		}
 		version, n, err := store.CheckVectors(ctx, m.db, vectorBlob(probe))
 		return fmt.Sprintf("sqlite-vec %s scored a probe; %d vectors stored", version, n), err

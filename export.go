@@ -317,7 +317,7 @@ func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionA
 	for _, o := range owners {
 		out[o.UserID] = &SessionActivity{Sessions: o.Sessions, Domains: []string{}, FirstSeen: o.FirstSeen, LastSeen: o.LastSeen}
 	}
-	domains, err := store.SessionDomains(ctx, w.m.db, w.org)
+	domains, err := store.SessionDomains(ctx, w.m.db, w.m.files.Engine, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("session domains: %w", err)
 	}

@@ -197,7 +197,7 @@ func (w *Workspace) knownClaims(ctx context.Context, q store.Querier, ids []int6
 	if len(ids) == 0 {
 		return known, nil
 	}
-	found, err := store.NodeIDsNotOfKind(ctx, q, w.org, KindMemory, ids)
+	found, err := store.NodeIDsNotOfKind(ctx, q, w.m.files.Engine, w.org, KindMemory, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -270,6 +270,11 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	want := relatedPairs(links, threshold, HubSessions)
 	res := &MaterializeResult{}
 	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// Servers sharing a PostgreSQL database materialise a workspace
+		// one at a time: each rewrites the edges it read.
+		if err := w.m.files.Engine.TakeTurns(ctx, tx, "materialize "+w.org); err != nil {
+			return err
+		}
 		have, err := store.RelatedEdges(ctx, tx, w.org)
 		if err != nil {
 			return err
@@ -696,7 +701,7 @@ func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacenc
 		add(a.Claims, EdgeCites, NodeClaim, NodePaper)
 	}
 	if c := ids[NodeClaim]; len(c) > 0 {
-		a, err := store.ClaimNeighbours(ctx, w.m.db, w.org, c)
+		a, err := store.ClaimNeighbours(ctx, w.m.db, w.m.files.Engine, w.org, c)
 		if err != nil {
 			return nil, err
 		}
@@ -733,7 +738,7 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		}
 		nodes[gkey{NodePaper, p.ID}] = n
 	}
-	claims, err := store.GraphClaims(ctx, w.m.db, w.org, ids[NodeClaim])
+	claims, err := store.GraphClaims(ctx, w.m.db, w.m.files.Engine, w.org, ids[NodeClaim])
 	if err != nil {
 		return nil, err
 	}

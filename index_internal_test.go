@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/papermem/papermem/internal/scifact"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // scifactMemory stores the first n SciFact abstracts as papers 10.1/d0…
@@ -30,7 +31,7 @@ func scifactMemory(t testing.TB, n int) (*Memory, []scifact.Doc, []scifact.Query
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Open(context.Background(), filepath.Join(t.TempDir(), "scifact.db"), nil)
+	m, err := Open(context.Background(), testdb.Path(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestPackMatchesFullRanking(t *testing.T) {
 // reopened database, and that recall then finds what was stored.
 func TestWarm(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "warm.db")
+	path := testdb.Path(t)
 	m, err := Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +131,7 @@ func TestWarm(t *testing.T) {
 // are never found, the kept ones are.
 func TestIndexConcurrent(t *testing.T) {
 	ctx := context.Background()
-	m, err := Open(ctx, filepath.Join(t.TempDir(), "concurrent.db"), nil)
+	m, err := Open(ctx, testdb.Path(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestIndexConcurrent(t *testing.T) {
 // stop finding the paper.
 func TestIndexSeesAnyDeletion(t *testing.T) {
 	ctx := context.Background()
-	m, err := Open(ctx, filepath.Join(t.TempDir(), "deletion.db"), nil)
+	m, err := Open(ctx, testdb.Path(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func TestIndexSeesAnyDeletion(t *testing.T) {
 // reloaded, with the same results, when searched again.
 func TestIndexEviction(t *testing.T) {
 	ctx := context.Background()
-	m, err := Open(ctx, filepath.Join(t.TempDir(), "evict.db"), &Options{IndexMaxNodes: 1})
+	m, err := Open(ctx, testdb.Path(t), &Options{IndexMaxNodes: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

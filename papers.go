@@ -239,6 +239,11 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 		return Errorf(EINVALID, "%q is not a DOI.", doi)
 	}
 	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// The workspace's lock first, as StorePaper takes it: a store of
+		// the same paper on another server cannot slip nodes in between.
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
+			return err
+		}
 		p, err := w.paper(ctx, tx, d)
 		if err != nil {
 			return err

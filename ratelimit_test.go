@@ -1,7 +1,6 @@
 package papermem_test
 
 import (
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -9,13 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
 // TestTakeRequest spends shared rate-limit buckets through two Memories
 // over one database, as two servers would, on one settable clock.
 func TestTakeRequest(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pm.db")
+	path := testdb.Path(t)
 	c := &clock{t: time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)}
 	var ms [2]*papermem.Memory
 	for i := range ms {
@@ -93,7 +93,7 @@ func TestTakeRequest(t *testing.T) {
 		take(0, "lab-one", "key:d", 10)
 		take(1, "lab-one", "key:d", 10)
 		var n int
-		if err := testutil.OpenChecked(t, path).QueryRow(`SELECT count(*) FROM rate_buckets`).Scan(&n); err != nil || n != 1 {
+		if err := testutil.Raw(t, path, false).QueryRow(`SELECT count(*) FROM rate_buckets`).Scan(&n); err != nil || n != 1 {
 			t.Errorf("%d buckets kept (%v), want only the one in use", n, err)
 		}
 	})

@@ -108,6 +108,11 @@ func (w *Workspace) Forget(ctx context.Context, user, key string) error {
 		return Errorf(EINVALID, "A user id is required.")
 	}
 	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// The workspace's lock first, as Remember takes it: a memory
+		// rewritten on another server cannot slip nodes in between.
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
+			return err
+		}
 		id, err := store.MemoryID(ctx, tx, w.org, user, key)
 		if err != nil {
 			return dbError(err, "No memory with key "+key+".")

@@ -7,22 +7,23 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // Several servers over one database behave as one service. Each test here
 // runs two or three real handlers, each over its own papermem.Open of one
 // database, as separate processes sharing it would.
 
-// sharedDatabase is the database the servers of a test share: a file in
-// the test's temporary directory.
-func sharedDatabase(t *testing.T) string { return filepath.Join(t.TempDir(), "shared.db") }
+// sharedDatabase is the database the servers of a test share: a SQLite
+// file, or a fresh PostgreSQL schema when the tests run on PostgreSQL
+// (testdb.Path).
+func sharedDatabase(t *testing.T) string { return testdb.Path(t) }
 
 // servers starts n servers configured with cfg, each over its own Memory
 // opened with opts on one shared database. Each checks its responses and

@@ -55,6 +55,7 @@ type Config struct {
 	// SQLite a turn in the one write queue (see README, Several servers).
 	// False means buckets in this process: each server enforces the limits
 	// on the requests it serves, which is exact for a single server.
+	// cmd/server sets it over PostgreSQL unless PAPERMEM_SHARED_LIMITS=0.
 	SharedLimits bool
 
 	// AuthRateLimit is the number of signup, login and password-change

@@ -3,7 +3,7 @@
 // papermem.Open, httpapi.New, graceful shutdown and the maintenance
 // sub-commands.
 //
-//	[-addr 127.0.0.1:8080] [-db ./papermem.db]
+//	[-addr 127.0.0.1:8080] [-db ./papermem.db | -db postgres://…]
 //	[-db ./papermem.db] grant-founder EMAIL
 //	[-db ./papermem.db] backup DEST
 //
@@ -29,6 +29,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Defaults of the configuration.
@@ -59,7 +60,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	fs := flag.NewFlagSet("papermem serve", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	fs.StringVar(&c.addr, "addr", c.addr, "address to listen on (PAPERMEM_ADDR)")
-	fs.StringVar(&c.db, "db", c.db, `SQLite database file, or ":memory:" (PAPERMEM_DB)`)
+	fs.StringVar(&c.db, "db", c.db, `SQLite database file, ":memory:", or a postgres:// URL (PAPERMEM_DB)`)
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, err
 	}
@@ -83,9 +84,6 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 		return nil, nil, err
 	}
 	if c.api.DashboardPayments, err = flagEnv(getenv, "PAPERMEM_DASHBOARD_PAYMENTS"); err != nil {
-		return nil, nil, err
-	}
-	if c.api.SharedLimits, err = flagEnv(getenv, "PAPERMEM_SHARED_LIMITS"); err != nil {
 		return nil, nil, err
 	}
 	if c.fetch.AllowPrivate, err = flagEnv(getenv, "PAPERMEM_FETCH_ALLOW_PRIVATE"); err != nil {
@@ -125,6 +123,15 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	}
 	if c.opts.Embedder, err = embedderFromEnv(getenv); err != nil {
 		return nil, nil, err
+	}
+	// Rate limits are shared by default on PostgreSQL, which is there to
+	// serve several servers; kept in each process on SQLite, where a shared
+	// bucket costs every request a turn in the one write queue.
+	c.api.SharedLimits = store.EngineOf(c.db) == store.Postgres
+	if getenv("PAPERMEM_SHARED_LIMITS") != "" {
+		if c.api.SharedLimits, err = flagEnv(getenv, "PAPERMEM_SHARED_LIMITS"); err != nil {
+			return nil, nil, err
+		}
 	}
 	if c.api.DevAuth && !loopback(c.addr) {
 		return nil, nil, fmt.Errorf("PAPERMEM_DEV_AUTH=1 is refused on %s: developer headers are for loopback addresses only", c.addr)
@@ -170,7 +177,7 @@ func loopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Open opens the database file db with the library options the PAPERMEM_*
+// Open opens the database db (a file or a postgres:// URL) with the library options the PAPERMEM_*
 // variables of getenv set (embedder, upload and index limits, reindexing,
 // fetching, payments), as the server opens it: a command working on the
 // server's database must use the same embedder.
@@ -233,7 +240,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
-	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", c.db, "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth)
+	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", store.Redact(c.db), "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth)
 	err = httpapi.Serve(ctx, ln, httpapi.New(m, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	log.Info("stopped") // the deferred Close checkpoints the database
 	return err

@@ -95,18 +95,39 @@ func CountAPIKeys(ctx context.Context, q Querier, org string) (int, error) {
 	return n, err
 }
 
-// CheckStorage reads the journal mode and one row of each table.
-func CheckStorage(ctx context.Context, q Querier, tables []string) (mode string, err error) {
-	if err := q.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
-		return "", err
+// CheckStorage reads one row of each table and describes how the database
+// stores: SQLite's journal mode ("journal mode wal"), or PostgreSQL's
+// version and synchronous_commit (e is the engine of q).
+func CheckStorage(ctx context.Context, q Querier, e Engine, tables []string) (string, error) {
+	var detail string
+	if e == Postgres {
+		var version, sync string
+		if err := q.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('synchronous_commit')`).Scan(&version, &sync); err != nil {
+			return "", err
+		}
+		detail = fmt.Sprintf("PostgreSQL %s, synchronous_commit %s", version, sync)
+	} else {
+		var mode string
+		if err := q.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+			return "", err
+		}
+		detail = "journal mode " + mode
 	}
 	for _, t := range tables {
 		var n int
-		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+t+` LIMIT 1)`).Scan(&n); err != nil {
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+t+` LIMIT 1) AS x`).Scan(&n); err != nil {
 			return "", fmt.Errorf("table %s: %w", t, err)
 		}
 	}
-	return mode, nil
+	return detail, nil
+}
+
+// EchoVector sends probe, an encoded vector, through the database as a
+// stored vector goes, and returns what came back and the number of vectors
+// stored: the check of a PostgreSQL database, which has no sqlite-vec.
+func EchoVector(ctx context.Context, q Querier, probe []byte) (echo []byte, n int, err error) {
+	err = q.QueryRowContext(ctx, `SELECT CAST(? AS BYTEA), (SELECT count(*) FROM node_vectors)`, probe).Scan(&echo, &n)
+	return echo, n, err
 }
 
 // CheckVectors has sqlite-vec score the probe, an encoded vector, against

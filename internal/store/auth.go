@@ -164,7 +164,7 @@ func DeleteAPIKey(ctx context.Context, q Querier, org, keyID string) (int64, err
 func APIKeysByPrefix(ctx context.Context, q Querier, prefix string) ([]APIKey, error) {
 	rows, err := q.QueryContext(ctx, `SELECT key_id, org_id, name, prefix, hash, created_at, last_used_at
 		FROM api_keys k WHERE prefix = ? AND NOT EXISTS (SELECT 1 FROM users u
-			WHERE k.created_by GLOB 'user:*' AND u.user_id = substr(k.created_by, 6) AND u.disabled_at <> '')`, prefix)
+			WHERE substr(k.created_by, 1, 5) = 'user:' AND u.user_id = substr(k.created_by, 6) AND u.disabled_at <> '')`, prefix)
 	if err != nil {
 		return nil, err
 	}

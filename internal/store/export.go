@@ -109,17 +109,18 @@ func SessionOwners(ctx context.Context, q Querier, org string) ([]SessionOwner, 
 }
 
 // SessionDomains returns, by user then domain, the domains of the papers
-// of org's users' sessions and the metadata.domain of their records.
-func SessionDomains(ctx context.Context, q Querier, org string) ([]UserDomain, error) {
+// of org's users' sessions and the metadata.domain of their records (e is
+// the engine of q).
+func SessionDomains(ctx context.Context, q Querier, e Engine, org string) ([]UserDomain, error) {
+	domain := e.JSONText("e.metadata", "domain")
 	rows, err := q.QueryContext(ctx, `SELECT s.user_id, p.domain FROM sessions s
 			JOIN session_papers sp ON sp.session_id = s.id AND sp.org_id = s.org_id
 			JOIN papers p ON p.id = sp.paper_id AND p.org_id = s.org_id
 		WHERE s.org_id = ? AND s.user_id != '' AND p.domain != ''
 		UNION
-		SELECT s.user_id, json_extract(e.metadata, '$.domain') FROM sessions s
+		SELECT s.user_id, `+domain+` FROM sessions s
 			JOIN session_exports e ON e.session_id = s.id AND e.org_id = s.org_id
-		WHERE s.org_id = ? AND s.user_id != '' AND json_type(e.metadata, '$.domain') = 'text'
-			AND json_extract(e.metadata, '$.domain') != ''
+		WHERE s.org_id = ? AND s.user_id != '' AND `+domain+` != ''
 		ORDER BY 1, 2`, org, org)
 	if err != nil {
 		return nil, err

@@ -19,9 +19,9 @@ func UpsertSession(ctx context.Context, q Querier, org, sessionID, user, now str
 }
 
 // NodeIDsNotOfKind returns which of ids are nodes of org of a kind other
-// than kind.
-func NodeIDsNotOfKind(ctx context.Context, q Querier, org, kind string, ids []int64) ([]int64, error) {
-	return scanIDs(q.QueryContext(ctx, `SELECT id FROM nodes NOT INDEXED WHERE org_id = ? AND kind != ? AND id IN (`+placeholders(len(ids))+`)`,
+// than kind (e is the engine of q).
+func NodeIDsNotOfKind(ctx context.Context, q Querier, e Engine, org, kind string, ids []int64) ([]int64, error) {
+	return scanIDs(q.QueryContext(ctx, `SELECT id FROM nodes `+e.NotIndexed()+` WHERE org_id = ? AND kind != ? AND id IN (`+placeholders(len(ids))+`)`,
 		withIDs(ids, org, kind)...))
 }
 
@@ -259,8 +259,8 @@ type ClaimAdjacency struct {
 }
 
 // ClaimNeighbours returns the edges touching org's nodes ids: the sessions
-// that link them and the papers they come from.
-func ClaimNeighbours(ctx context.Context, q Querier, org string, ids []int64) (*ClaimAdjacency, error) {
+// that link them and the papers they come from (e is the engine of q).
+func ClaimNeighbours(ctx context.Context, q Querier, e Engine, org string, ids []int64) (*ClaimAdjacency, error) {
 	in := placeholders(len(ids))
 	args := withIDs(ids, org)
 	var a ClaimAdjacency
@@ -268,7 +268,7 @@ func ClaimNeighbours(ctx context.Context, q Querier, org string, ids []int64) (*
 	if a.Sessions, err = edges(ctx, q, `SELECT session_id, node_id FROM session_claims WHERE org_id = ? AND node_id IN (`+in+`)`, args, false); err != nil {
 		return nil, err
 	}
-	if a.Papers, err = edges(ctx, q, `SELECT n.id, `+claimPaper+` FROM nodes n NOT INDEXED WHERE n.org_id = ? AND n.id IN (`+in+`) AND `+claimPaper+` IS NOT NULL`, args, false); err != nil {
+	if a.Papers, err = edges(ctx, q, `SELECT n.id, `+claimPaper+` FROM nodes n `+e.NotIndexed()+` WHERE n.org_id = ? AND n.id IN (`+in+`) AND `+claimPaper+` IS NOT NULL`, args, false); err != nil {
 		return nil, err
 	}
 	return &a, nil
@@ -352,11 +352,11 @@ type GraphClaim struct {
 	Label, Text, DOI string
 }
 
-// GraphClaims returns org's nodes ids.
-func GraphClaims(ctx context.Context, q Querier, org string, ids []int64) ([]GraphClaim, error) {
+// GraphClaims returns org's nodes ids (e is the engine of q).
+func GraphClaims(ctx context.Context, q Querier, e Engine, org string, ids []int64) ([]GraphClaim, error) {
 	var out []GraphClaim
 	err := each(ctx, q, `SELECT n.id, n.label, n.text, coalesce((SELECT doi FROM papers WHERE org_id = n.org_id AND id = `+claimPaper+`), '')
-		FROM nodes n NOT INDEXED WHERE n.org_id = ? AND n.id`, org, ids, func(sc scanner) error {
+		FROM nodes n `+e.NotIndexed()+` WHERE n.org_id = ? AND n.id`, org, ids, func(sc scanner) error {
 		var c GraphClaim
 		if err := sc.Scan(&c.ID, &c.Label, &c.Text, &c.DOI); err != nil {
 			return err

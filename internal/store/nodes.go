@@ -34,7 +34,7 @@ func NewNodeInserter(ctx context.Context, q Querier) (*NodeInserter, error) {
 	err := prepare(ctx, q, []**sql.Stmt{&ni.ins, &ni.vecs}, []string{
 		`INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
 		section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		insertVectorSQL,
 	})
 	if err != nil {
@@ -44,14 +44,16 @@ func NewNodeInserter(ctx context.Context, q Querier) (*NodeInserter, error) {
 	return ni, nil
 }
 
-// InsertNode inserts n and returns its id.
+// InsertNode inserts n and returns its id (RETURNING: pgx has no
+// LastInsertId).
 func (ni *NodeInserter) InsertNode(ctx context.Context, n *Node) (int64, error) {
-	res, err := ni.ins.ExecContext(ctx, n.Org, n.Kind, n.OwnerID, n.UserID, n.Label, n.ParentID, n.Seq,
-		n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, n.CreatedAt)
+	var id int64
+	err := ni.ins.QueryRowContext(ctx, n.Org, n.Kind, n.OwnerID, n.UserID, n.Label, n.ParentID, n.Seq,
+		n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, n.CreatedAt).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("insert node: %w", err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // InsertVector stores the vector of org's node id: its float32 and bit

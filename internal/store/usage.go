@@ -1,6 +1,11 @@
 package store
 
-import "context"
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+)
 
 // UsageCount is an amount to add to one counter of one workspace in one
 // period.
@@ -9,16 +14,20 @@ type UsageCount struct {
 	Value                int64
 }
 
-// AddUsage adds the counts to the usage counters.
+// AddUsage adds the counts to the usage counters, in key order: servers
+// sharing a PostgreSQL database flush the same counters, and rows locked in
+// one order cannot deadlock.
 func AddUsage(ctx context.Context, q Querier, counts []UsageCount) error {
 	stmt, err := q.PrepareContext(ctx, `INSERT INTO usage_counters (org_id, period, counter, value)
 			VALUES (?, ?, ?, ?)
-			ON CONFLICT (org_id, period, counter) DO UPDATE SET value = value + excluded.value`)
+			ON CONFLICT (org_id, period, counter) DO UPDATE SET value = usage_counters.value + excluded.value`)
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
-	for _, c := range counts {
+	for _, c := range slices.SortedFunc(slices.Values(counts), func(a, b UsageCount) int {
+		return cmp.Or(strings.Compare(a.Org, b.Org), strings.Compare(a.Period, b.Period), strings.Compare(a.Counter, b.Counter))
+	}) {
 		if _, err := stmt.ExecContext(ctx, c.Org, c.Period, c.Counter, c.Value); err != nil {
 			return err
 		}
@@ -89,7 +98,7 @@ type DomainCount struct {
 func TopDomains(ctx context.Context, q Querier, org string, limit int) ([]DomainCount, error) {
 	rows, err := q.QueryContext(ctx, `SELECT domain, count(*) AS n FROM (
 			SELECT domain FROM papers WHERE org_id = ?1 AND domain <> ''
-			UNION ALL SELECT domain FROM documents WHERE org_id = ?1 AND domain <> '')
+			UNION ALL SELECT domain FROM documents WHERE org_id = ?1 AND domain <> '') AS d
 		GROUP BY domain ORDER BY n DESC, domain LIMIT ?2`, org, limit)
 	if err != nil {
 		return nil, err
