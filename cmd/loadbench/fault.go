@@ -34,12 +34,14 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // serveChild serves the API on database db until SIGTERM, printing
 // "listening ADDR" once it accepts connections. The request log goes to
-// logPath, db + ".log" when empty; sharedLimits keeps the rate limits'
-// buckets in the database (httpapi.Config.SharedLimits).
+// logPath, db + ".log" when empty. The rate limits' buckets are kept in
+// the database (httpapi.Config.SharedLimits) when sharedLimits is set or
+// db is PostgreSQL, as cmd/server keeps them by default.
 func serveChild(db, logPath string, sharedLimits bool, out io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
@@ -62,7 +64,8 @@ func serveChild(db, logPath string, sharedLimits bool, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "listening %s\n", ln.Addr())
 	log := slog.New(slog.NewJSONHandler(logFile, nil))
-	h := httpapi.New(m, httpapi.Config{Logger: log, RateLimit: 1 << 30, SharedLimits: sharedLimits})
+	shared := sharedLimits || store.EngineOf(db) == store.Postgres
+	h := httpapi.New(m, httpapi.Config{Logger: log, RateLimit: 1 << 30, SharedLimits: shared})
 	return httpapi.Serve(ctx, ln, h, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 }
 

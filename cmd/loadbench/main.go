@@ -130,7 +130,7 @@ func run(args []string, out io.Writer) error {
 	faultConns := fs.Int("conns", 64, "connections of -mixed and -servers (and, up to 8, of -crash and -fulldisk)")
 	serve := fs.String("serve", "", "serve the API on this database until SIGTERM (the child process of -mixed, -crash, -fulldisk and -servers)")
 	logPath := fs.String("log", "", "with -serve: the request log file (default: the database file + .log)")
-	sharedLimits := fs.Bool("shared-limits", false, "with -servers (and -serve): keep the rate limits' buckets in the database (PAPERMEM_SHARED_LIMITS)")
+	sharedLimits := fs.Bool("shared-limits", false, "with -servers (and -serve): keep the rate limits' buckets in the database over SQLite too (PAPERMEM_SHARED_LIMITS=1); over PostgreSQL they always are, as cmd/server's default")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ func runServers(out io.Writer, n int, db string, conns int, d time.Duration, see
 		db = filepath.Join(dir, "shared.db")
 	}
 	setups = append(setups, setup{fmt.Sprintf("%s, %d servers", engine(db), n), db, n})
-	limits := "in each process"
+	limits := "in each process over SQLite, shared in the database over PostgreSQL"
 	if sharedLimits {
 		limits = "shared in the database"
 	}
