@@ -32,10 +32,12 @@ const pruneRateEvery = time.Minute
 // a limit of N a minute stays N however many servers count. Time is
 // Options.Now's: the servers' clocks should agree, as NTP keeps them.
 //
-// Every call is a write: on SQLite it takes a turn in the write queue
+// Every call is a write. On SQLite it takes a turn in the write queue
 // (Options.WriteQueue), which is why a single server keeps its buckets in
-// memory instead. Errors: EINVALID (perMinute below 1), and those of a
-// write (EUNAVAILABLE when the queue is full or the database is locked too
+// memory instead; on PostgreSQL it is one statement committed alone, on a
+// small pool of its own, which locks the bucket's row for that statement
+// only. Errors: EINVALID (perMinute below 1), and those of a write
+// (EUNAVAILABLE when the queue is full or the database is locked too
 // long).
 func (m *Memory) TakeRequest(ctx context.Context, org, bucket string, perMinute int) (RateDecision, error) {
 	if perMinute < 1 {
@@ -46,16 +48,22 @@ func (m *Memory) TakeRequest(ctx context.Context, org, bucket string, perMinute 
 	interval := max(window/int64(perMinute), 1)
 	var tat int64
 	var granted bool
-	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	take := func(ctx context.Context, q store.Querier) error {
 		var err error
-		if tat, granted, err = store.TakeToken(ctx, tx, org, bucket, now, interval, window); err != nil {
+		if tat, granted, err = store.TakeToken(ctx, q, org, bucket, now, interval, window); err != nil {
 			return err
 		}
 		if last := m.ratePruned.Load(); now-last >= int64(pruneRateEvery) && m.ratePruned.CompareAndSwap(last, now) {
-			_, err = store.PruneTokens(ctx, tx, now)
+			_, err = store.PruneTokens(ctx, q, now)
 		}
 		return err
-	})
+	}
+	var err error
+	if m.buckets != nil {
+		err = writeError(take(ctx, m.buckets)) // PostgreSQL: each statement on its own (store.OpenBuckets)
+	} else {
+		err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return take(ctx, tx) })
+	}
 	if err != nil {
 		return RateDecision{}, err
 	}
@@ -63,4 +71,12 @@ func (m *Memory) TakeRequest(ctx context.Context, org, bucket string, perMinute 
 		return RateDecision{RetryAfter: time.Duration(tat - (now + window - interval))}, nil
 	}
 	return RateDecision{Allowed: true, Remaining: int((now + window - tat) / interval)}, nil
+}
+
+// closeBuckets closes the rate buckets' pool, if any.
+func (m *Memory) closeBuckets() error {
+	if m.buckets == nil {
+		return nil
+	}
+	return m.buckets.Close()
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -43,4 +44,29 @@ func PruneTokens(ctx context.Context, q Querier, now int64) (int64, error) {
 		return 0, fmt.Errorf("prune tokens: %w", err)
 	}
 	return res.RowsAffected()
+}
+
+// bucketConns bounds the pool OpenBuckets opens, per server.
+const bucketConns = 8
+
+// OpenBuckets returns, on PostgreSQL, a pool of its own for TakeToken and
+// PruneTokens (with the write pool's settings; connections are made when
+// first needed): there each take is one statement, committed alone, that
+// holds its bucket's row lock for that statement only. Through the write
+// queue it would share a transaction with the writes queued beside it and
+// hold the lock until their commit, so that every server's requests on a
+// busy bucket (one API key's) would wait for one server's slowest batch.
+// On SQLite, where every write takes the one write connection, it returns
+// nil.
+func OpenBuckets(path string) (*sql.DB, error) {
+	if EngineOf(path) != Postgres {
+		return nil, nil
+	}
+	db, err := postgresPool(path, pgWrite)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(bucketConns)
+	db.SetMaxIdleConns(bucketConns)
+	return db, nil
 }
