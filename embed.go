@@ -160,12 +160,3 @@ func bitsBlob(v []float32) []byte {
 	}
 	return b
 }
-
-// blobVector decodes a float32 vector blob.
-func blobVector(b []byte) []float32 {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
-}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -24,7 +25,7 @@ type Memory struct {
 	path           string
 	sync           string // Options.Sync
 	embedder       Embedder
-	index          *nodeIndex
+	index          *nodeindex.Index
 	fetcher        Fetcher
 	payments       PaymentProvider
 	maxIngestBytes int64
@@ -111,7 +112,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		path:           path,
 		sync:           o.Sync,
 		embedder:       o.Embedder,
-		index:          newNodeIndex(dim, o.IndexMaxNodes),
+		index:          nodeindex.New(files.Read, nodeindex.Config{Dim: dim, MaxNodes: o.IndexMaxNodes, TitleLabel: LabelPaper}),
 		fetcher:        o.Fetcher,
 		payments:       o.Payments,
 		maxIngestBytes: o.MaxIngestBytes,

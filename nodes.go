@@ -9,6 +9,7 @@ import (
 	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/claims"
 	"github.com/papermem/papermem/internal/extract"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Node labels.
@@ -138,7 +139,7 @@ func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 	if err := ni.insert(ctx, ns); err != nil {
 		return err
 	}
-	return bumpVectors(ctx, tx, w.org)
+	return store.BumpNodesVersion(ctx, tx, w.org)
 }
 
 // nodeInserter stores embedded nodes of one owner batch by batch, numbering

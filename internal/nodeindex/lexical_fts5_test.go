@@ -1,103 +1,108 @@
 //go:build sqlite_fts5
 
-// The node index against SQLite's FTS5 itself. go-sqlite3 compiles FTS5
-// only under the build tag sqlite_fts5, so these run when asked for:
+// The index against SQLite's FTS5 itself. go-sqlite3 compiles FTS5 only
+// under the build tag sqlite_fts5, so these run when asked for:
 //
 //	go test -tags sqlite_fts5 -run 'FTS5|BM25' ./...
-//	go test -tags sqlite_fts5 -run '^$' -bench BM25Stage . [-args -benchdb /tmp/x/bench-100000.db]
+//	go test -tags sqlite_fts5 -run '^$' -bench BM25Stage ./internal/nodeindex [-args -benchdb /tmp/x/bench-100000.db]
 
-package papermem
+package nodeindex_test
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"math"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/scifact"
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/terms"
 )
 
-// refFTS (re)builds ref_fts, an FTS5 table holding the text of the
-// workspace's shared nodes (users' memories left out), only those of label
-// unless it is "", with the tokenizer the node index reproduces, and drops
-// it when tb ends. A paper's title and abstract node is a title column and
-// the rest of its text: bm25(ref_fts, 2.0, 1.0) weighs it as the index does.
-func refFTS(tb testing.TB, m *Memory, label string) {
+// refFTS (re)builds ref_fts, an FTS5 table holding the text of workspace
+// org's shared nodes (users' memories left out), only those of label
+// unless it is "", with the tokenizer the index reproduces, and drops it
+// when tb ends. A paper's title and abstract node is a title column and
+// the rest of its text: bm25(ref_fts, 2.0, 1.0) weighs it as the index
+// does.
+func refFTS(tb testing.TB, db *store.DB, org, label string) {
 	tb.Helper()
-	ctx := context.Background()
-	if _, err := m.files.Write.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
+	if _, err := db.Write.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts;
 		CREATE VIRTUAL TABLE ref_fts USING fts5 (title, text, tokenize = 'porter unicode61 remove_diacritics 2');
 		INSERT INTO ref_fts (rowid, title, text) SELECT n.id, COALESCE(p.title, ''),
 			CASE WHEN p.title IS NULL THEN n.text ELSE substr(n.text, length(p.title) + 2) END
 		FROM nodes n LEFT JOIN papers p ON n.label = 'Paper' AND p.org_id = n.org_id AND p.id = n.owner_id
-		WHERE n.org_id = ? AND n.user_id = '' AND (? = '' OR n.label = ?)`, m.org, label, label); err != nil {
+		WHERE n.org_id = ? AND n.user_id = '' AND (? = '' OR n.label = ?)`, org, label, label); err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { m.files.Write.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts`) })
+	tb.Cleanup(func() { db.Write.ExecContext(ctx, `DROP TABLE IF EXISTS ref_fts`) })
 }
 
-// ftsMatch is an FTS5 query for any of the content words of text.
+// ftsMatch is an FTS5 query for any of the content words of text, as
+// Part.Lexical searches them.
 func ftsMatch(text string) string {
 	var phrases []string
-	for _, w := range distinct(terms.Content(text)) {
-		phrases = append(phrases, `"`+w+`"`)
+	for _, w := range terms.Content(text) {
+		if p := `"` + w + `"`; !slices.Contains(phrases, p) {
+			phrases = append(phrases, p)
+		}
 	}
 	return strings.Join(phrases, " OR ")
 }
 
-// TestBM25MatchesFTS5 checks the node index's BM25 search against FTS5's
-// own bm25() over a table holding exactly the searched collection (the
+// TestBM25MatchesFTS5 checks the index's BM25 search against FTS5's own
+// bm25() over a table holding exactly the searched collection (the
 // workspace's shared nodes): the same nodes, in the same order, with the
 // same scores; also after a deletion and beside another user's memories,
 // which must count in neither the ranking nor the statistics.
 func TestBM25MatchesFTS5(t *testing.T) {
-	m, docs, claims := scifactMemory(t, 150)
-	ctx := context.Background()
-	if _, err := m.Remember(ctx, "u1", MemoryInput{Text: docs[0].Text}); err != nil {
+	m, path, docs, claims := scifactMemory(t, 150)
+	if _, err := m.Remember(ctx, "u1", papermem.MemoryInput{Text: docs[0].Text}); err != nil {
 		t.Fatal(err)
 	}
+	db := openDB(t, path)
+	x := newIndex(db, papermem.DefaultIndexMaxNodes)
+	org := papermem.DefaultWorkspace
 	var compareLabel func(stage, label string)
 	compare := func(stage string) {
 		t.Helper()
-		for _, label := range []string{"", LabelPaper} {
+		for _, label := range []string{"", papermem.LabelPaper} {
 			compareLabel(stage, label)
 		}
 	}
 	compareLabel = func(stage, label string) {
 		t.Helper()
 		compared := 0
-		refFTS(t, m, label)
+		refFTS(t, db, org, label)
 		for _, c := range claims[:40] {
-			rows, err := m.db.QueryContext(ctx, `SELECT rowid, -bm25(ref_fts, 2.0, 1.0) FROM ref_fts WHERE ref_fts MATCH ?
+			rows, err := db.Read.QueryContext(ctx, `SELECT rowid, -bm25(ref_fts, 2.0, 1.0) FROM ref_fts WHERE ref_fts MATCH ?
 				ORDER BY bm25(ref_fts, 2.0, 1.0), rowid LIMIT 20`, ftsMatch(c.Text))
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want []hit
+			var want []nodeindex.Hit
 			for rows.Next() {
-				var h hit
-				rows.Scan(&h.id, &h.score)
+				var h nodeindex.Hit
+				rows.Scan(&h.ID, &h.Score)
 				want = append(want, h)
 			}
 			rows.Close()
 			if len(want) > 0 {
 				compared++
 			}
-			p, err := m.index.part(ctx, m.db, m.org)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := p.lexical(query{org: m.org, label: label, limit: 20}, c.Text)
+			q := shared(20)
+			q.Label = label
+			got := part(t, x, org).Lexical(q, c.Text)
 			if len(got) != len(want) {
 				t.Fatalf("%s: %q: %d hits, FTS5 %d", stage, c.Text, len(got), len(want))
 			}
 			for i := range want {
-				if got[i].id != want[i].id || math.Abs(got[i].score-want[i].score) > 1e-9*math.Abs(want[i].score) {
+				if got[i].ID != want[i].ID || math.Abs(got[i].Score-want[i].Score) > 1e-9*math.Abs(want[i].Score) {
 					t.Fatalf("%s: %q: hit %d = %+v, FTS5 %+v", stage, c.Text, i, got[i], want[i])
 				}
 			}
@@ -113,7 +118,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 		}
 	}
 	compare("after deletions")
-	if p := m.index.orgs[m.org]; p.ndead == 0 {
+	if p := part(t, x, org); p.Dead() == 0 {
 		t.Fatal("no entry marked dead after deletions")
 	}
 	for i := range 40 {
@@ -122,50 +127,45 @@ func TestBM25MatchesFTS5(t *testing.T) {
 		}
 	}
 	compare("after the part is rebuilt")
-	if p := m.index.orgs[m.org]; p.ndead != 0 {
-		t.Fatalf("%d entries dead after a quarter was deleted: the part was not rebuilt", p.ndead)
+	if p := part(t, x, org); p.Dead() != 0 {
+		t.Fatalf("%d entries dead after a quarter was deleted: the part was not rebuilt", p.Dead())
 	}
 }
 
 var benchDB = flag.String("benchdb", "", "BenchmarkBM25Stage: a database built by cmd/bench -dir (default: 2,000 SciFact abstracts stored afresh)")
 
-// BenchmarkBM25Stage measures the BM25 stage of recall (the node index's
-// best 200 for a SciFact claim, every label) against the raw FTS5 query
+// BenchmarkBM25Stage measures the BM25 stage of recall (the index's best
+// 200 for a SciFact claim, every label) against the raw FTS5 query
 // MATCH … ORDER BY rank LIMIT 200 over the same words and nodes (in
-// ref_fts, built before timing), the two
-// alternating in one loop, and reports each one's mean and their ratio.
+// ref_fts, built before timing), the two alternating in one loop, and
+// reports each one's mean and their ratio.
 func BenchmarkBM25Stage(b *testing.B) {
-	ctx := context.Background()
-	var m *Memory
+	var path string
 	var claims []scifact.Query
 	if *benchDB != "" {
 		var err error
-		if m, err = Open(ctx, *benchDB, nil); err != nil {
+		if claims, err = scifact.Queries(scifactData); err != nil {
 			b.Fatal(err)
 		}
-		defer m.Close()
-		if claims, err = scifact.Queries(filepath.Join("..", "shared", "eval", "scifact")); err != nil {
-			b.Fatal(err)
-		}
+		path = *benchDB
 	} else {
-		m, _, claims = scifactMemory(b, 2000)
+		_, path, _, claims = scifactMemory(b, 2000)
 	}
+	db := openDB(b, path)
+	org := papermem.DefaultWorkspace
 	var nodes int
-	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = ?`, m.org).Scan(&nodes); err != nil {
+	if err := db.Read.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = ?`, org).Scan(&nodes); err != nil {
 		b.Fatal(err)
 	}
-	q := query{org: m.org, limit: candidateLimit}
+	x := newIndex(db, papermem.DefaultIndexMaxNodes)
+	q := shared(200)
 	// The stage as recall runs it: the index brought up to date (one
 	// version query), then the search.
 	stageOnce := func(text string) {
-		p, err := m.index.part(ctx, m.db, m.org)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.lexical(q, text)
+		part(b, x, org).Lexical(q, text)
 	}
 	stageOnce("warm the index")
-	refFTS(b, m, "")
+	refFTS(b, db, org, "")
 	var stage, raw time.Duration
 	for i := 0; b.Loop(); i++ {
 		text := claims[i%len(claims)].Text
@@ -174,7 +174,7 @@ func BenchmarkBM25Stage(b *testing.B) {
 		stage += time.Since(start)
 
 		start = time.Now()
-		rows, err := m.db.QueryContext(ctx, `SELECT rowid FROM ref_fts WHERE ref_fts MATCH ? ORDER BY rank LIMIT 200`, ftsMatch(text))
+		rows, err := db.Read.QueryContext(ctx, `SELECT rowid FROM ref_fts WHERE ref_fts MATCH ? ORDER BY rank LIMIT 200`, ftsMatch(text))
 		if err != nil {
 			b.Fatal(err)
 		}
