@@ -57,11 +57,12 @@ type Index struct {
 	uses int64 // counts part calls, to order parts by last use
 }
 
-// Part is one workspace's part of the index. Entries are addressed by
-// their position, in node id order; ids, owners, meta and dead have one
-// element per entry. A *Part is safe for concurrent use; a part dropped
-// from the index stays usable by those who hold it.
+// Part is one workspace's part of the index. A *Part is safe for
+// concurrent use; a part dropped from the index stays usable by those who
+// hold it.
 type Part struct {
+	// Entries are addressed by their position, in node id order; ids,
+	// owners, meta and dead have one element per entry.
 	dim, words int          // as the Index's
 	lastUse    int64        // Index.uses at the part's last use; guarded by Index.mu
 	size       atomic.Int64 // len(ids), readable without mu
@@ -99,7 +100,8 @@ func New(db *sql.DB, c Config) *Index {
 		orgs: map[string]*Part{}}
 }
 
-// Part returns workspace org's part, brought up to date with the database.
+// Part returns workspace org's part, brought up to date with the database
+// (empty for a workspace not registered).
 func (x *Index) Part(ctx context.Context, org string) (*Part, error) {
 	x.mu.Lock()
 	p := x.orgs[org]
@@ -351,9 +353,8 @@ func (p *Part) Owned(kind string, owner int64, q Query) []Node {
 	return out
 }
 
-// Query selects the nodes a search may return. User also names the
-// collection whose statistics a BM25 search uses; the zero value selects
-// every shared node.
+// Query selects the nodes a search may return, and how many. User also
+// names the collection whose statistics a BM25 search uses.
 type Query struct {
 	User         string   // "" for the workspace's shared nodes, else one user's
 	Label        string   // "" for every label

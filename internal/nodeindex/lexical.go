@@ -227,8 +227,8 @@ type Term struct {
 // term-frequency factor. It returns the q.K best among the nodes that
 // contain a selective term (one in at most share of the collection's
 // nodes; any term when none is), best first, and the score of every node
-// scored, by id; nil and nil when the collection is empty. Common terms
-// select no node but count in every score.
+// scored, by id; nil and nil when no node can pass q or the collection is
+// empty. Common terms select no node but count in every score.
 func (p *Part) WeightedBM25(q Query, ts []Term, share float64) ([]Hit, map[int64]float64) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()

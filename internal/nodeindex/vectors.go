@@ -116,7 +116,8 @@ func (p *Part) cosine(e int, qv []float32) float64 {
 }
 
 // Mean returns the mean vector of the nodes of hs, as the index holds
-// them: the sum of the vectors of those in the part over len(hs).
+// them (of its dimensions): the sum of the vectors of those in the part
+// over len(hs).
 func (p *Part) Mean(hs []Hit) []float32 {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
