@@ -218,7 +218,7 @@ func (m *Memory) rankIn(ctx context.Context, p *nodeindex.Part, q query, questio
 	case RetrievalVector:
 		wv = 1
 	}
-	fused := map[int64]ranked{}
+	fused := make(map[int64]ranked, len(lex)+len(vec))
 	for _, s := range []struct {
 		hs     []nodeindex.Hit
 		weight float64
