@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Account is the account view of a workspace: the editable profile,
@@ -101,33 +103,29 @@ type accountRow struct {
 
 // loadAccount reads the editable part of the account; a workspace never
 // written to has the defaults and the Starter plan.
-func (w *Workspace) loadAccount(ctx context.Context, q queryer) (*accountRow, error) {
+func (w *Workspace) loadAccount(ctx context.Context, q store.Querier) (*accountRow, error) {
 	a := &accountRow{notifications: defaultNotifications, plan: Plans[0]}
-	var slug, profile, notes, contact, method string
-	err := q.QueryRowContext(ctx, `SELECT ws.plan, coalesce(a.profile, '{}'), coalesce(a.notifications, '{}'),
-		coalesce(a.billing_contact, '{}'), coalesce(a.payment_method, '')
-		FROM workspaces ws LEFT JOIN accounts a ON a.org_id = ws.org_id
-		WHERE ws.org_id = ?`, w.org).Scan(&slug, &profile, &notes, &contact, &method)
+	r, err := store.AccountOf(ctx, q, w.org)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read account: %w", err)
 	}
-	if a.plan, err = LookupPlan(slug); err != nil {
-		return nil, fmt.Errorf("read account: stored plan %q: %w", slug, err)
+	if a.plan, err = LookupPlan(r.Plan); err != nil {
+		return nil, fmt.Errorf("read account: stored plan %q: %w", r.Plan, err)
 	}
 	for _, f := range []struct {
 		raw string
 		dst any
-	}{{profile, &a.profile}, {notes, &a.notifications}, {contact, &a.billingContact}} {
+	}{{r.Profile, &a.profile}, {r.Notifications, &a.notifications}, {r.BillingContact, &a.billingContact}} {
 		if err := json.Unmarshal([]byte(f.raw), f.dst); err != nil {
 			return nil, fmt.Errorf("read account: %w", err)
 		}
 	}
-	if method != "" {
+	if r.PaymentMethod != "" {
 		a.paymentMethod = &PaymentMethod{}
-		if err := json.Unmarshal([]byte(method), a.paymentMethod); err != nil {
+		if err := json.Unmarshal([]byte(r.PaymentMethod), a.paymentMethod); err != nil {
 			return nil, fmt.Errorf("read account: %w", err)
 		}
 	}
@@ -356,12 +354,8 @@ func (w *Workspace) saveAccount(ctx context.Context, tx *sql.Tx, a *accountRow) 
 		b, _ := json.Marshal(a.paymentMethod)
 		method = string(b)
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO accounts (org_id, profile, notifications, billing_contact, payment_method, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (org_id) DO UPDATE SET profile = excluded.profile, notifications = excluded.notifications,
-			billing_contact = excluded.billing_contact, payment_method = excluded.payment_method,
-			updated_at = excluded.updated_at`,
-		w.org, string(profile), string(notes), string(contact), method, w.m.nowString())
+	err := store.SaveAccount(ctx, tx, w.org, &store.Account{Profile: string(profile), Notifications: string(notes),
+		BillingContact: string(contact), PaymentMethod: method}, w.m.nowString())
 	if err != nil {
 		return fmt.Errorf("save account: %w", err)
 	}
@@ -374,7 +368,7 @@ func (w *Workspace) setPlan(ctx context.Context, tx *sql.Tx, p Plan) error {
 	if err := w.ensureWorkspace(ctx, tx); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE workspaces SET plan = ? WHERE org_id = ?`, p.Slug, w.org); err != nil {
+	if err := store.SetPlan(ctx, tx, w.org, p.Slug); err != nil {
 		return fmt.Errorf("set plan: %w", err)
 	}
 	return nil
@@ -382,9 +376,8 @@ func (w *Workspace) setPlan(ctx context.Context, tx *sql.Tx, p Plan) error {
 
 // plan returns the workspace's plan; Starter for a workspace never
 // written to.
-func (w *Workspace) plan(ctx context.Context, q queryer) (Plan, error) {
-	var slug string
-	err := q.QueryRowContext(ctx, `SELECT plan FROM workspaces WHERE org_id = ?`, w.org).Scan(&slug)
+func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
+	slug, err := store.PlanOf(ctx, q, w.org)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Plans[0], nil
 	}

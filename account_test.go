@@ -3,7 +3,6 @@ package papermem_test
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -32,7 +32,7 @@ func openBilling(tb testing.TB) (*papermem.Memory, *clock) {
 }
 
 func TestUsageCountsCalls(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pm.db")
+	path := testdb.Path(t)
 	c := &clock{t: time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)}
 	m, err := papermem.Open(ctx, path, &papermem.Options{Now: c.now})
 	if err != nil {

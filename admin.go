@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // The founder console: views and actions across every workspace. The
@@ -37,25 +39,17 @@ func (m *Memory) Overview(ctx context.Context) (*Overview, error) {
 	for _, p := range Plans {
 		o.WorkspacesByPlan[p.Slug] = 0
 	}
-	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&o.UserCount); err != nil {
+	var err error
+	if o.UserCount, err = store.CountUsers(ctx, m.db); err != nil {
 		return nil, fmt.Errorf("overview: %w", err)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT plan, count(*) FROM workspaces GROUP BY plan`)
+	byPlan, err := store.WorkspacesByPlan(ctx, m.db)
 	if err != nil {
 		return nil, fmt.Errorf("overview: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var plan string
-		var n int
-		if err := rows.Scan(&plan, &n); err != nil {
-			return nil, fmt.Errorf("overview: %w", err)
-		}
+	for plan, n := range byPlan {
 		o.WorkspacesByPlan[plan] += n
 		o.OrgCount += n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("overview: %w", err)
 	}
 	p := m.currentPeriod()
 	c, err := m.usageCounters(ctx, m.db, "", p)
@@ -80,31 +74,16 @@ type WorkspaceSummary struct {
 
 // AllWorkspaces lists every workspace, oldest first, with its size.
 func (m *Memory) AllWorkspaces(ctx context.Context) ([]WorkspaceSummary, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT `+workspaceColumns+`, created_by,
-		(SELECT count(*) FROM users x WHERE x.org_id = ws.org_id),
-		(SELECT count(*) FROM api_keys x WHERE x.org_id = ws.org_id),
-		(SELECT count(*) FROM papers x WHERE x.org_id = ws.org_id),
-		(SELECT count(*) FROM documents x WHERE x.org_id = ws.org_id),
-		(SELECT count(*) FROM memories x WHERE x.org_id = ws.org_id)
-		FROM workspaces ws ORDER BY created_at, org_id`)
+	rows, err := store.WorkspaceSizes(ctx, m.db)
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
-	defer rows.Close()
-	out := []WorkspaceSummary{}
-	for rows.Next() {
-		var s WorkspaceSummary
-		r := &s.WorkspaceRecord
-		if err := rows.Scan(&r.OrgID, &r.Name, &r.Plan, &r.TokenTTLSeconds, &r.CreatedAt, &s.CreatedBy,
-			&s.Users, &s.APIKeys, &s.Papers, &s.Documents, &s.Memories); err != nil {
-			return nil, fmt.Errorf("list workspaces: %w", err)
-		}
-		if p, err := LookupPlan(r.Plan); err == nil {
-			r.Plan = p.Name
-		}
-		out = append(out, s)
+	out := make([]WorkspaceSummary, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, WorkspaceSummary{WorkspaceRecord: *workspaceOf(&r.Workspace), CreatedBy: r.CreatedBy,
+			Users: r.Users, APIKeys: r.APIKeys, Papers: r.Papers, Documents: r.Documents, Memories: r.Memories})
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // UserSummary is an account as the founder console lists it: never with
@@ -117,22 +96,15 @@ type UserSummary struct {
 
 // AllUsers lists every account on the platform, oldest first.
 func (m *Memory) AllUsers(ctx context.Context) ([]UserSummary, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT `+userColumns+`, last_login_at FROM users ORDER BY created_at, user_id`)
+	rows, err := store.AllUsers(ctx, m.db)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
-	defer rows.Close()
-	out := []UserSummary{}
-	for rows.Next() {
-		var s UserSummary
-		u := &s.User
-		if err := rows.Scan(append(userFields(u), &s.LastLoginAt)...); err != nil {
-			return nil, fmt.Errorf("list users: %w", err)
-		}
-		s.Founder = u.IsFounder
-		out = append(out, s)
+	out := make([]UserSummary, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, UserSummary{User: *userOf(&r.User), Founder: r.IsFounder, LastLoginAt: r.LastLoginAt})
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // WorkspaceActivity is one workspace in detail for the founder console.
@@ -166,7 +138,7 @@ func (m *Memory) Activity(ctx context.Context, org string) (*WorkspaceActivity, 
 	if a.Plan, err = w.plan(ctx, m.db); err != nil {
 		return nil, err
 	}
-	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE org_id = ?`, org).Scan(&a.Overview.APIKeys); err != nil {
+	if a.Overview.APIKeys, err = store.CountAPIKeys(ctx, m.db, org); err != nil {
 		return nil, fmt.Errorf("activity: %w", err)
 	}
 	if a.Overview.Memory, err = w.memoryStats(ctx); err != nil {
@@ -253,22 +225,17 @@ var healthTables = []string{"workspaces", "papers", "documents", "analyses", "me
 // Health checks each component with a real operation: storage reads every
 // table, the node index answers a BM25 query over the Memory's workspace
 // (full_text_index; it loads that workspace if not loaded yet), sqlite-vec
-// scores a probe vector (vector_index), auth reads the credential tables,
+// scores a probe vector (vector_index; on PostgreSQL the probe makes a round
+// trip through the database and is scored in process), auth reads the credential tables,
 // the usage meter flushes, and the embedder embeds a probe text.
 func (m *Memory) Health(ctx context.Context) *Health {
 	h := &Health{Status: HealthOK}
 	h.Add(CheckComponent("storage", func() (string, error) {
-		var mode string
-		if err := m.db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		engine, err := store.CheckStorage(ctx, m.db, m.files.Engine, healthTables)
+		if err != nil {
 			return "", err
 		}
-		for _, t := range healthTables {
-			var n int
-			if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+t+` LIMIT 1)`).Scan(&n); err != nil {
-				return "", fmt.Errorf("table %s: %w", t, err)
-			}
-		}
-		return fmt.Sprintf("%s, %d tables readable, journal mode %s, synchronous %s", m.StorageMode(), len(healthTables), mode, m.sync), nil
+		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
 		p, err := m.index.Part(ctx, m.org)
@@ -293,15 +260,23 @@ func (m *Memory) Health(ctx context.Context) *Health {
 			probe = make([]float32, m.embedder.Dim())
 			probe[0] = 1
 		}
-		var version string
-		var n int
-		err := m.db.QueryRowContext(ctx, `SELECT vec_version(), (SELECT count(*) FROM node_vectors),
-			vec_distance_cosine(?, ?)`, vectorBlob(probe), vectorBlob(probe)).Scan(&version, &n, new(float64))
+		if m.files.Engine == store.Postgres {
+			// No sqlite-vec: the probe goes through the database as a
+			// stored vector does and is scored in process, as recall
+			// scores vectors.
+			echo, n, err := store.EchoVector(ctx, m.db, vectorBlob(probe))
+			var cos float64
+			for i, x := range blobVector(echo) {
+				cos += float64(x * probe[i])
+			}
+			return fmt.Sprintf("PostgreSQL returned a probe vector, scored in process (cosine %.3f); %d vectors stored", cos, n), err
+		}
+		version, n, err := store.CheckVectors(ctx, m.db, vectorBlob(probe))
 		return fmt.Sprintf("sqlite-vec %s scored a probe; %d vectors stored", version, n), err
 	}))
 	h.Add(CheckComponent("auth", func() (string, error) {
-		var users, keys int
-		if err := m.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM api_keys)`).Scan(&users, &keys); err != nil {
+		users, keys, err := store.CountCredentials(ctx, m.db)
+		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("%d users, %d api keys", users, keys), nil

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/extract"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Analysis is a reviewer's analysis of a paper, keyed by the paper's DOI.
@@ -49,12 +50,9 @@ func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, e
 		if err := w.deleteAnalysis(ctx, tx, doi); err != nil {
 			return err
 		}
-		var id int64
-		err := tx.QueryRowContext(ctx, `INSERT INTO analyses (org_id, doi, markdown, core_claim, acceptance,
-			scorecard, sharpest_flaw, claims_extracted, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			w.org, doi, a.Markdown, a.CoreClaim, a.Acceptance, a.Scorecard, a.SharpestFlaw,
-			a.ClaimsExtracted, a.UpdatedAt, a.UpdatedAt).Scan(&id)
+		id, err := store.InsertAnalysis(ctx, tx, w.org, &store.Analysis{DOI: doi, Markdown: a.Markdown, CoreClaim: a.CoreClaim,
+			Acceptance: a.Acceptance, Scorecard: a.Scorecard, SharpestFlaw: a.SharpestFlaw,
+			ClaimsExtracted: a.ClaimsExtracted, UpdatedAt: a.UpdatedAt})
 		if err != nil {
 			return err
 		}
@@ -87,20 +85,17 @@ func (w *Workspace) Analysis(ctx context.Context, doi string) (*Analysis, error)
 	if d == "" {
 		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
 	}
-	var a Analysis
-	err := w.m.db.QueryRowContext(ctx, `SELECT doi, markdown, core_claim, acceptance, scorecard, sharpest_flaw,
-		claims_extracted, updated_at FROM analyses WHERE org_id = ? AND doi = ?`, w.org, d).
-		Scan(&a.DOI, &a.Markdown, &a.CoreClaim, &a.Acceptance, &a.Scorecard, &a.SharpestFlaw, &a.ClaimsExtracted, &a.UpdatedAt)
+	r, err := store.AnalysisByDOI(ctx, w.m.db, w.org, d)
 	if err != nil {
 		return nil, dbError(err, "No analysis of "+d+".")
 	}
-	return &a, nil
+	return &Analysis{DOI: r.DOI, Markdown: r.Markdown, CoreClaim: r.CoreClaim, Acceptance: r.Acceptance, Scorecard: r.Scorecard,
+		SharpestFlaw: r.SharpestFlaw, ClaimsExtracted: r.ClaimsExtracted, UpdatedAt: r.UpdatedAt}, nil
 }
 
 // deleteAnalysis removes the analysis of doi, if any, with its nodes.
 func (w *Workspace) deleteAnalysis(ctx context.Context, tx *sql.Tx, doi string) error {
-	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM analyses WHERE org_id = ? AND doi = ?`, w.org, doi).Scan(&id)
+	id, err := store.AnalysisID(ctx, tx, w.org, doi)
 	if err == sql.ErrNoRows {
 		return nil
 	}
@@ -110,6 +105,5 @@ func (w *Workspace) deleteAnalysis(ctx context.Context, tx *sql.Tx, doi string) 
 	if err := w.deleteNodes(ctx, tx, KindAnalysis, id); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `DELETE FROM analyses WHERE org_id = ? AND id = ?`, w.org, id)
-	return err
+	return store.DeleteAnalysis(ctx, tx, w.org, id)
 }

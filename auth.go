@@ -70,18 +70,10 @@ type SignupInput struct {
 	WorkspaceName string
 }
 
-// userColumns are scanned into userFields, in this order.
-const userColumns = `user_id, org_id, email, name, role, disabled_at <> '', is_founder, session_version, created_at`
-
-// userFields are the scan destinations of userColumns in u.
-func userFields(u *User) []any {
-	return []any{&u.UserID, &u.OrgID, &u.Email, &u.Name, &u.Role, &u.Disabled, &u.IsFounder, &u.SessionVersion, &u.CreatedAt}
-}
-
-func scanUser(sc interface{ Scan(...any) error }) (*User, error) {
-	var u User
-	err := sc.Scan(userFields(&u)...)
-	return &u, err
+// userOf converts a users row.
+func userOf(r *store.User) *User {
+	return &User{UserID: r.UserID, OrgID: r.OrgID, Email: r.Email, Name: r.Name, Role: r.Role, CreatedAt: r.CreatedAt,
+		Disabled: r.Disabled, IsFounder: r.IsFounder, SessionVersion: r.SessionVersion}
 }
 
 // randomHex returns n random bytes in hex.
@@ -142,8 +134,8 @@ func (m *Memory) newUserRecord(org string, in NewUser) *User {
 
 // insertUser inserts u with its password hash within tx.
 func insertUser(ctx context.Context, tx *sql.Tx, u *User, hash []byte) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO users (user_id, org_id, email, name, role, password_hash, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, u.UserID, u.OrgID, u.Email, u.Name, u.Role, string(hash), u.CreatedAt)
+	err := store.InsertUser(ctx, tx, &store.User{UserID: u.UserID, OrgID: u.OrgID, Email: u.Email, Name: u.Name,
+		Role: u.Role, CreatedAt: u.CreatedAt}, hash)
 	if store.IsUnique(err) {
 		return &Error{Code: ECONFLICT, Message: "An account with this email already exists.", Err: ErrDuplicateEmail}
 	}
@@ -172,8 +164,7 @@ func (m *Memory) Signup(ctx context.Context, in SignupInput) (*User, error) {
 	}
 	u := m.newUserRecord(org, in.NewUser)
 	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
-			VALUES (?, ?, ?, ?, ?)`, org, name, PlanStarter, CreatorUser(u.UserID), u.CreatedAt)
+		err := store.InsertWorkspace(ctx, tx, org, name, PlanStarter, CreatorUser(u.UserID), u.CreatedAt)
 		if store.IsUnique(err) {
 			return &Error{Code: EINVALID, Message: fmt.Sprintf("Workspace %q already exists; an administrator adds users to it.", org), Err: ErrWorkspaceID}
 		}
@@ -222,10 +213,7 @@ var dummyHash = sync.OnceValue(func() []byte {
 // account.
 func (m *Memory) Login(ctx context.Context, email, password string) (*User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	var hash string
-	row := m.db.QueryRowContext(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`, email)
-	var u User
-	err := row.Scan(append(userFields(&u), &hash)...)
+	r, hash, err := store.UserByEmail(ctx, m.db, email)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, errBadLogin
@@ -236,13 +224,17 @@ func (m *Memory) Login(ctx context.Context, email, password string) (*User, erro
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
 		return nil, errBadLogin
 	}
-	if u.Disabled {
+	if r.Disabled {
 		return nil, errDisabled
 	}
-	if _, err := m.execWrite(ctx, `UPDATE users SET last_login_at = ? WHERE user_id = ?`, m.nowString(), u.UserID); err != nil {
+	now := m.nowString()
+	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return store.TouchLogin(ctx, tx, r.UserID, now)
+	})
+	if err != nil {
 		return nil, fmt.Errorf("login: %w", err)
 	}
-	return &u, nil
+	return userOf(r), nil
 }
 
 var (
@@ -253,29 +245,30 @@ var (
 // User returns the account with the id, in any workspace. Errors:
 // ENOTFOUND.
 func (m *Memory) User(ctx context.Context, userID string) (*User, error) {
-	u, err := scanUser(m.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE user_id = ?`, userID))
+	r, err := store.UserByID(ctx, m.db, userID)
 	if err != nil {
 		return nil, dbError(err, "No such user.")
 	}
-	return u, nil
+	return userOf(r), nil
 }
 
 // User returns the account with the id when it belongs to the workspace.
 // Errors: ENOTFOUND (unknown, or another workspace's user).
 func (w *Workspace) User(ctx context.Context, userID string) (*User, error) {
-	u, err := scanUser(w.m.db.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE org_id = ? AND user_id = ?`,
-		w.org, userID))
+	r, err := store.OrgUser(ctx, w.m.db, w.org, userID)
 	if err != nil {
 		return nil, dbError(err, "No such user in this workspace.")
 	}
-	return u, nil
+	return userOf(r), nil
 }
 
 // GrantFounder gives the account with the email founder access. Errors:
 // ENOTFOUND.
 func (m *Memory) GrantFounder(ctx context.Context, email string) error {
-	n, err := m.execWrite(ctx, `UPDATE users SET is_founder = 1 WHERE email = ?`,
-		strings.ToLower(strings.TrimSpace(email)))
+	addr := strings.ToLower(strings.TrimSpace(email))
+	n, err := m.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+		return store.GrantFounder(ctx, tx, addr)
+	})
 	if err != nil {
 		return fmt.Errorf("grant founder: %w", err)
 	}
@@ -297,48 +290,27 @@ type UserActivity struct {
 // Users lists the workspace's users, oldest first, with their activity.
 // This is the one place activity is computed.
 func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
-	rows, err := w.m.db.QueryContext(ctx, `SELECT `+userColumns+`, last_login_at,
-		coalesce((SELECT min(created_at) FROM memories m WHERE m.org_id = u.org_id AND m.user_id = u.user_id), ''),
-		coalesce((SELECT max(updated_at) FROM memories m WHERE m.org_id = u.org_id AND m.user_id = u.user_id), '')
-		FROM users u WHERE org_id = ? ORDER BY created_at, user_id`, w.org)
+	rows, err := store.UsersActivity(ctx, w.m.db, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
-	defer rows.Close()
-	out := []UserActivity{}
+	out := make([]UserActivity, 0, len(rows))
 	index := map[string]int{}
-	for rows.Next() {
-		var a UserActivity
-		var login, firstMem, lastMem string
-		if err := rows.Scan(append(userFields(&a.User), &login, &firstMem, &lastMem)...); err != nil {
-			return nil, fmt.Errorf("list users: %w", err)
-		}
-		a.Domains = []string{}
-		a.FirstSeen = minTime(a.CreatedAt, firstMem)
-		a.LastSeen = max(a.CreatedAt, login, lastMem)
+	for _, r := range rows {
+		a := UserActivity{User: *userOf(&r.User), Domains: []string{}}
+		a.FirstSeen = minTime(a.CreatedAt, r.FirstMemory)
+		a.LastSeen = max(a.CreatedAt, r.LastLogin, r.LastMemory)
 		index[a.UserID] = len(out)
 		out = append(out, a)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list users: %w", err)
-	}
-	drows, err := w.m.db.QueryContext(ctx, `SELECT DISTINCT user_id, domain FROM memories
-		WHERE org_id = ? AND domain <> '' ORDER BY user_id, domain`, w.org)
+	domains, err := store.MemoryDomains(ctx, w.m.db, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("list user domains: %w", err)
 	}
-	defer drows.Close()
-	for drows.Next() {
-		var user, domain string
-		if err := drows.Scan(&user, &domain); err != nil {
-			return nil, fmt.Errorf("list user domains: %w", err)
+	for _, d := range domains {
+		if i, ok := index[d.UserID]; ok {
+			out[i].Domains = append(out[i].Domains, d.Domain)
 		}
-		if i, ok := index[user]; ok {
-			out[i].Domains = append(out[i].Domains, domain)
-		}
-	}
-	if err := drows.Err(); err != nil {
-		return nil, fmt.Errorf("list user domains: %w", err)
 	}
 	return out, w.addSessionActivity(ctx, out)
 }
@@ -410,8 +382,8 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *sql.Tx, name, creator 
 	sum := sha256.Sum256([]byte(value))
 	k := &NewAPIKey{APIKey: APIKey{KeyID: "key_" + randomHex(8), OrgID: w.org, Name: name,
 		Prefix: value[:apiKeyPrefixLen], CreatedAt: w.m.nowString()}, Key: value}
-	_, err := tx.ExecContext(ctx, `INSERT INTO api_keys (key_id, org_id, created_by, name, prefix, hash, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, k.KeyID, w.org, creator, name, k.Prefix, sum[:], k.CreatedAt)
+	err := store.InsertAPIKey(ctx, tx, &store.APIKey{KeyID: k.KeyID, OrgID: w.org, Name: name, Prefix: k.Prefix,
+		CreatedAt: k.CreatedAt, Hash: sum[:]}, creator)
 	if err != nil {
 		return nil, fmt.Errorf("create api key: %w", err)
 	}
@@ -420,31 +392,32 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *sql.Tx, name, creator 
 
 // APIKeys lists the workspace's keys, oldest first, without values.
 func (w *Workspace) APIKeys(ctx context.Context) ([]APIKey, error) {
-	rows, err := w.m.db.QueryContext(ctx, `SELECT key_id, name, prefix, created_at, last_used_at
-		FROM api_keys WHERE org_id = ? ORDER BY created_at, key_id`, w.org)
+	rows, err := store.APIKeys(ctx, w.m.db, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("list api keys: %w", err)
 	}
-	defer rows.Close()
-	out := []APIKey{}
-	for rows.Next() {
-		k := APIKey{OrgID: w.org}
-		var used string
-		if err := rows.Scan(&k.KeyID, &k.Name, &k.Prefix, &k.CreatedAt, &used); err != nil {
-			return nil, fmt.Errorf("list api keys: %w", err)
-		}
-		if used != "" {
-			k.LastUsedAt = &used
-		}
-		out = append(out, k)
+	out := make([]APIKey, 0, len(rows))
+	for i := range rows {
+		out = append(out, apiKeyOf(&rows[i]))
 	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// apiKeyOf converts an api_keys row.
+func apiKeyOf(r *store.APIKey) APIKey {
+	k := APIKey{KeyID: r.KeyID, OrgID: r.OrgID, Name: r.Name, Prefix: r.Prefix, CreatedAt: r.CreatedAt}
+	if r.LastUsedAt != "" {
+		k.LastUsedAt = &r.LastUsedAt
+	}
+	return k
 }
 
 // RevokeAPIKey deletes the workspace's key; it fails authentication from
 // then on. Errors: ENOTFOUND (unknown, or another workspace's key).
 func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
-	n, err := w.m.execWrite(ctx, `DELETE FROM api_keys WHERE org_id = ? AND key_id = ?`, w.org, keyID)
+	n, err := w.m.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+		return store.DeleteAPIKey(ctx, tx, w.org, keyID)
+	})
 	if err != nil {
 		return fmt.Errorf("revoke api key: %w", err)
 	}
@@ -494,30 +467,16 @@ func (m *Memory) AuthenticateAPIKey(ctx context.Context, value string) (*APIKey,
 
 // lookupAPIKey reads the key with the prefix whose stored hash is sum.
 func (m *Memory) lookupAPIKey(ctx context.Context, prefix string, sum *[sha256.Size]byte) (*APIKey, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT key_id, org_id, name, prefix, hash, created_at, last_used_at
-		FROM api_keys k WHERE prefix = ? AND NOT EXISTS (SELECT 1 FROM users u
-			WHERE k.created_by GLOB 'user:*' AND u.user_id = substr(k.created_by, 6) AND u.disabled_at <> '')`, prefix)
+	rows, err := store.APIKeysByPrefix(ctx, m.db, prefix)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}
-	defer rows.Close()
 	var found *APIKey
-	for rows.Next() {
-		var k APIKey
-		var hash []byte
-		var used string
-		if err := rows.Scan(&k.KeyID, &k.OrgID, &k.Name, &k.Prefix, &hash, &k.CreatedAt, &used); err != nil {
-			return nil, fmt.Errorf("authenticate api key: %w", err)
-		}
-		if subtle.ConstantTimeCompare(hash, sum[:]) == 1 {
-			if used != "" {
-				k.LastUsedAt = &used
-			}
+	for i := range rows {
+		if subtle.ConstantTimeCompare(rows[i].Hash, sum[:]) == 1 {
+			k := apiKeyOf(&rows[i])
 			found = &k
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}
 	if found == nil {
 		return nil, errBadKey
@@ -534,8 +493,10 @@ func (m *Memory) touchAPIKey(ctx context.Context, e *cachedKey) error {
 		return nil
 	}
 	ts := timestamp(now)
-	if _, err := m.execWrite(ctx, `UPDATE api_keys SET last_used_at = ? WHERE org_id = ? AND key_id = ?`,
-		ts, e.key.OrgID, e.key.KeyID); err != nil {
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return store.TouchAPIKey(ctx, tx, e.key.OrgID, e.key.KeyID, ts)
+	})
+	if err != nil {
 		e.used.CompareAndSwap(now.UnixMilli(), last) // let the next request try again
 		return fmt.Errorf("authenticate api key: %w", err)
 	}
@@ -619,9 +580,7 @@ const maxCachedCredentials = 1 << 14
 // cancellable context the SQLite driver registers a callback and takes a
 // lock around every step, which costs more than the read.
 func (m *Memory) credentialGeneration(ctx context.Context) (int64, error) {
-	var gen int64
-	err := m.db.QueryRowContext(context.WithoutCancel(ctx), `SELECT gen FROM credential_generation`).Scan(&gen)
-	return gen, err
+	return store.CredentialGeneration(context.WithoutCancel(ctx), m.db)
 }
 
 // get returns the entry under key verified at generation gen, or the zero V.
@@ -653,13 +612,15 @@ var errBadKey = Errorf(EUNAUTHORIZED, "Invalid or revoked API key.")
 // generating and storing it on first use.
 func (m *Memory) Secret(ctx context.Context, name string) ([]byte, error) {
 	key := "secret:" + name
-	_, err := m.execWrite(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`,
-		key, randomHex(32))
+	value := randomHex(32)
+	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return store.PutMetaOnce(ctx, tx, key, value)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("secret %s: %w", name, err)
 	}
-	var v string
-	if err := m.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v); err != nil {
+	v, err := store.Meta(ctx, m.db, key)
+	if err != nil {
 		return nil, fmt.Errorf("secret %s: %w", name, err)
 	}
 	return hex.DecodeString(v)

@@ -3,8 +3,6 @@ package papermem_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -281,7 +280,7 @@ func TestLookupPlan(t *testing.T) {
 // sharedFile opens two Memories over one database file, as two processes
 // would, and returns the file's path with them.
 func sharedFile(t *testing.T) (path string, a, b *papermem.Memory) {
-	path = filepath.Join(t.TempDir(), "shared.db")
+	path = testdb.Path(t)
 	open := func() *papermem.Memory {
 		m, err := papermem.Open(ctx, path, nil)
 		if err != nil {
@@ -297,12 +296,7 @@ func sharedFile(t *testing.T) (path string, a, b *papermem.Memory) {
 // would.
 func execSQL(t *testing.T, path, query string, args ...any) {
 	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.ExecContext(ctx, query, args...); err != nil {
+	if _, err := testutil.Raw(t, path, true).ExecContext(ctx, query, args...); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -429,7 +423,7 @@ func BenchmarkAPIKeyAuth(b *testing.B) {
 // while a second Memory over the same file revokes it: no call that
 // started after the revocation returned may succeed.
 func TestAPIKeyRevokedUnderLoad(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "shared.db")
+	path := testdb.Path(t)
 	a, err := papermem.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)

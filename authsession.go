@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/papermem/papermem/internal/store"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -66,12 +67,7 @@ func (m *Memory) AuthenticateSession(ctx context.Context, s Session) (*User, err
 
 // lookupSession reads the session's user and checks that it stands.
 func (m *Memory) lookupSession(ctx context.Context, s Session) (*User, error) {
-	var u User
-	var revoked bool
-	err := m.db.QueryRowContext(ctx, `SELECT `+userColumns+`, EXISTS (SELECT 1 FROM revoked_sessions r
-			WHERE r.org_id = u.org_id AND r.user_id = u.user_id AND r.jti = ?)
-		FROM users u WHERE u.org_id = ? AND u.user_id = ?`, s.ID, s.OrgID, s.UserID).
-		Scan(append(userFields(&u), &revoked)...)
+	u, revoked, err := store.SessionUser(ctx, m.db, s.OrgID, s.UserID, s.ID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, errBadSession
@@ -82,7 +78,7 @@ func (m *Memory) lookupSession(ctx context.Context, s Session) (*User, error) {
 	case revoked || u.SessionVersion != s.Version:
 		return nil, errEndedSession
 	}
-	return &u, nil
+	return userOf(u), nil
 }
 
 // Logout ends the session s, which the caller has authenticated: its
@@ -91,13 +87,7 @@ func (m *Memory) lookupSession(ctx context.Context, s Session) (*User, error) {
 // have expired since are dropped.
 func (m *Memory) Logout(ctx context.Context, s Session) error {
 	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM revoked_sessions WHERE org_id = ? AND expires_at <= ?`,
-			s.OrgID, m.nowString()); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO revoked_sessions (org_id, user_id, jti, expires_at)
-			VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, s.OrgID, s.UserID, s.ID, timestamp(s.ExpiresAt))
-		return err
+		return store.RevokeSession(ctx, tx, s.OrgID, s.UserID, s.ID, timestamp(s.ExpiresAt), m.nowString())
 	})
 	if err != nil {
 		return fmt.Errorf("logout: %w", err)
@@ -109,8 +99,9 @@ func (m *Memory) Logout(ctx context.Context, s Session) error {
 // before are refused from now on. Errors: ENOTFOUND (unknown, or another
 // workspace's user).
 func (w *Workspace) LogoutAll(ctx context.Context, userID string) error {
-	n, err := w.m.execWrite(ctx, `UPDATE users SET session_version = session_version + 1
-		WHERE org_id = ? AND user_id = ?`, w.org, userID)
+	n, err := w.m.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+		return store.EndSessions(ctx, tx, w.org, userID)
+	})
 	if err != nil {
 		return fmt.Errorf("logout all: %w", err)
 	}
@@ -132,9 +123,7 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 	if err := checkPassword("new_password", next); err != nil {
 		return nil, err
 	}
-	var hash string
-	err := w.m.db.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE org_id = ? AND user_id = ?`,
-		w.org, userID).Scan(&hash)
+	hash, err := store.PasswordHash(ctx, w.m.db, w.org, userID)
 	if err != nil {
 		return nil, dbError(err, errNoUser.Message)
 	}
@@ -147,10 +136,9 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 	if err != nil {
 		return nil, err
 	}
-	u, err := w.m.updateUser(ctx, `UPDATE users
-		SET password_hash = ?, session_version = session_version + 1
-		WHERE org_id = ? AND user_id = ? AND password_hash = ? RETURNING `+userColumns,
-		string(newHash), w.org, userID, hash)
+	u, err := w.m.updateUser(ctx, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+		return store.SetPassword(ctx, tx, w.org, userID, hash, newHash)
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ECONFLICT, "The password changed meanwhile; try again.")
 	}
@@ -166,36 +154,42 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 // stays disabled. Disabling a disabled account keeps its first
 // disabled_at. Errors: ENOTFOUND (no such user in the workspace).
 func (m *Memory) DisableUser(ctx context.Context, org, userID string) (*User, error) {
-	return m.setDisabled(ctx, `disabled_at = CASE disabled_at WHEN '' THEN ? ELSE disabled_at END,
-		session_version = session_version + 1`, org, userID, m.nowString())
+	now := m.nowString()
+	return m.setDisabled(ctx, org, userID, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+		return store.DisableUser(ctx, tx, org, userID, now)
+	})
 }
 
 // EnableUser enables the account userID of workspace org again: it can
 // log in, and the API keys it created and did not revoke work again. Its
 // sessions stay ended. Errors: ENOTFOUND (no such user in the workspace).
 func (m *Memory) EnableUser(ctx context.Context, org, userID string) (*User, error) {
-	return m.setDisabled(ctx, `disabled_at = ''`, org, userID)
+	return m.setDisabled(ctx, org, userID, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+		return store.EnableUser(ctx, tx, org, userID)
+	})
 }
 
-// setDisabled applies the SET clause, with its arguments first, to the
-// workspace's user and returns the account.
-func (m *Memory) setDisabled(ctx context.Context, set, org, userID string, args ...any) (*User, error) {
-	u, err := m.updateUser(ctx, `UPDATE users SET `+set+`
-		WHERE org_id = ? AND user_id = ? RETURNING `+userColumns, append(args, org, userID)...)
+// setDisabled runs update, which disables or enables the user userID of
+// workspace org, and returns the account.
+func (m *Memory) setDisabled(ctx context.Context, org, userID string, update func(context.Context, *sql.Tx) (*store.User, error)) (*User, error) {
+	u, err := m.updateUser(ctx, update)
 	if err != nil {
 		return nil, dbError(err, fmt.Sprintf("No user %q in workspace %q.", userID, org))
 	}
 	return u, nil
 }
 
-// updateUser runs query, an UPDATE of users RETURNING userColumns, as a
-// write and scans the account it changed (sql.ErrNoRows when none).
-func (m *Memory) updateUser(ctx context.Context, query string, args ...any) (*User, error) {
-	var u *User
+// updateUser runs update, which changes one user, as a write and returns
+// the account it changed (sql.ErrNoRows when none).
+func (m *Memory) updateUser(ctx context.Context, update func(context.Context, *sql.Tx) (*store.User, error)) (*User, error) {
+	var u *store.User
 	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		u, err = scanUser(tx.QueryRowContext(ctx, query, args...))
+		u, err = update(ctx, tx)
 		return err
 	})
-	return u, err
+	if err != nil {
+		return nil, err
+	}
+	return userOf(u), nil
 }

@@ -1,12 +1,11 @@
 package papermem_test
 
 import (
-	"database/sql"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -272,7 +271,7 @@ func TestSessionEndedElsewhere(t *testing.T) {
 // of tokens that have expired, and only those.
 func TestLogoutPrunes(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	path := filepath.Join(t.TempDir(), "papermem.db")
+	path := testdb.Path(t)
 	m, err := papermem.Open(ctx, path, &papermem.Options{Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
@@ -294,11 +293,7 @@ func TestLogoutPrunes(t *testing.T) {
 	now = now.Add(2 * time.Hour)
 	logout(ada, "later", time.Hour)
 
-	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testutil.Raw(t, path, false)
 	var kept []string
 	rows, err := db.QueryContext(ctx, `SELECT jti FROM revoked_sessions ORDER BY jti`)
 	if err != nil {

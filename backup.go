@@ -20,8 +20,11 @@ import (
 // into place when complete, so dest is either whole or absent; it is an
 // ordinary papermem database (Open it, or start the server on it, to
 // restore). It returns the copy's size in bytes. Errors: EINVALID (dest
-// exists), ENOSPACE.
+// exists), ENOSPACE, EUNSUPPORTED on PostgreSQL (back it up with pg_dump).
 func (m *Memory) Backup(ctx context.Context, dest string) (int64, error) {
+	if err := m.fileCopies(); err != nil {
+		return 0, err
+	}
 	if _, err := os.Stat(dest); err == nil {
 		return 0, Errorf(EINVALID, "%s already exists; back up to a new file.", dest)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -53,8 +56,12 @@ type BackupFile struct {
 // for the current time (papermem-20060102T150405.000Z.db), creating dir
 // (mode 0700: a backup holds password and key hashes) when missing. An
 // empty dir means "backups" beside the database file, or the system's
-// temporary directory for an in-memory database. Errors: ENOSPACE.
+// temporary directory for an in-memory database. Errors: ENOSPACE,
+// EUNSUPPORTED on PostgreSQL.
 func (m *Memory) BackupInDir(ctx context.Context, dir string) (*BackupFile, error) {
+	if err := m.fileCopies(); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "papermem-backups")
@@ -71,6 +78,15 @@ func (m *Memory) BackupInDir(ctx context.Context, dir string) (*BackupFile, erro
 		return nil, err
 	}
 	return &BackupFile{Path: name, Bytes: n, ElapsedMS: time.Since(start).Milliseconds()}, nil
+}
+
+// fileCopies says whether the database can be copied to a file: SQLite's
+// can, PostgreSQL's is backed up with PostgreSQL's own tools (EUNSUPPORTED).
+func (m *Memory) fileCopies() error {
+	if m.files.Engine == store.Postgres {
+		return Errorf(EUNSUPPORTED, "Backup copies a SQLite database to a file; this server stores in PostgreSQL: back it up with pg_dump (or PostgreSQL's continuous archiving).")
+	}
+	return nil
 }
 
 // vacuumInto writes a snapshot of the database to a new file in dir and

@@ -2,14 +2,19 @@ package papermem_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -19,6 +24,7 @@ import (
 // that were stored whole (each with its nodes and vectors), and it
 // recalls them. A second backup to the same file is refused.
 func TestBackupUnderWriteLoad(t *testing.T) {
+	testdb.SQLiteOnly(t, "VACUUM INTO copies the SQLite file (TestBackupPostgres covers PostgreSQL)")
 	dir := t.TempDir()
 	m, err := papermem.Open(ctx, filepath.Join(dir, "live.db"), nil)
 	if err != nil {
@@ -97,5 +103,28 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	res, err := c.Recall(ctx, q)
 	if err != nil || len(res.Spans) == 0 {
 		t.Fatalf("recall on the restored copy: %+v, %v", res, err)
+	}
+}
+
+// TestBackupPostgres checks that a backup of a PostgreSQL database is
+// refused with EUNSUPPORTED, naming pg_dump, and leaves no file or
+// directory behind.
+func TestBackupPostgres(t *testing.T) {
+	if !testdb.Postgres() {
+		t.Skip("PostgreSQL only: set " + testdb.Env)
+	}
+	m := mustOpen(t)
+	dir := filepath.Join(t.TempDir(), "backups")
+	if _, err := m.BackupInDir(ctx, dir); papermem.ErrorCode(err) != papermem.EUNSUPPORTED || !strings.Contains(papermem.ErrorMessage(err), "pg_dump") {
+		t.Errorf("BackupInDir: %v, want EUNSUPPORTED naming pg_dump", err)
+	}
+	dest := filepath.Join(t.TempDir(), "copy.db")
+	if _, err := m.Backup(ctx, dest); papermem.ErrorCode(err) != papermem.EUNSUPPORTED {
+		t.Errorf("Backup: %v, want EUNSUPPORTED", err)
+	}
+	for _, p := range []string{dir, dest} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s left behind (%v)", p, err)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Currency is the currency of every price and amount: US dollars, counted
@@ -179,10 +181,9 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (*CheckoutResult,
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO checkouts (checkout_id, org_id, plan, amount_cents, currency,
-			provider, order_id, key_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, w.org, p.Slug, p.PriceCents, Currency, po.Name, po.OrderID, po.KeyID, CheckoutPending, w.m.nowString())
-		return err
+		return store.InsertCheckout(ctx, tx, w.org, &store.Checkout{CheckoutID: id, Plan: p.Slug, AmountCents: p.PriceCents,
+			Currency: Currency, Provider: po.Name, OrderID: po.OrderID, KeyID: po.KeyID, Status: CheckoutPending,
+			CreatedAt: w.m.nowString()})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create checkout: %w", err)
@@ -218,9 +219,7 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 	if id == "" {
 		return nil, Errorf(EINVALID, "checkout_id is required.")
 	}
-	var co struct{ plan, orderID string }
-	err := w.m.db.QueryRowContext(ctx, `SELECT plan, order_id FROM checkouts WHERE org_id = ? AND checkout_id = ?`,
-		w.org, id).Scan(&co.plan, &co.orderID)
+	plan, orderID, err := store.CheckoutOrder(ctx, w.m.db, w.org, id)
 	if err != nil {
 		return nil, dbError(err, "No checkout "+id+" in this workspace.")
 	}
@@ -229,7 +228,7 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 		if w.m.payments == nil {
 			return nil, Errorf(EUPSTREAM, "No payment provider is configured.")
 		}
-		ok, err = w.m.payments.VerifyPayment(ctx, Payment{CheckoutID: id, OrderID: co.orderID,
+		ok, err = w.m.payments.VerifyPayment(ctx, Payment{CheckoutID: id, OrderID: orderID,
 			PaymentID: in.PaymentID, Signature: in.Signature})
 		if err != nil {
 			return nil, &Error{Code: EUPSTREAM, Message: "The payment provider could not verify the payment.", Err: err}
@@ -237,7 +236,7 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 	}
 	res := &Confirmation{Status: CheckoutFailed, CheckoutID: id}
 	if ok {
-		p, err := LookupPlan(co.plan)
+		p, err := LookupPlan(plan)
 		if err != nil {
 			return nil, fmt.Errorf("checkout %s: %w", id, err)
 		}
@@ -257,29 +256,20 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 }
 
 // settle marks a pending checkout paid, activates its plan and writes its
-// invoice. A checkout already paid is left as it is: the UPDATE matches
+// invoice. A checkout already paid is left as it is: the update matches
 // only a pending row, and UNIQUE (checkout_id) on invoices holds even if
 // two confirmations raced.
 func (w *Workspace) settle(ctx context.Context, tx *sql.Tx, id, paymentID string, p Plan) error {
 	now := w.m.now()
-	res, err := tx.ExecContext(ctx, `UPDATE checkouts SET status = ?, payment_id = ?, paid_at = ?
-		WHERE org_id = ? AND checkout_id = ? AND status = ?`,
-		CheckoutPaid, paymentID, timestamp(now), w.org, id, CheckoutPending)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
+	if n, err := store.SettleCheckout(ctx, tx, w.org, id, CheckoutPending, CheckoutPaid, paymentID, timestamp(now)); err != nil || n == 0 {
 		return err
 	}
 	if err := w.setPlan(ctx, tx, p); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO invoices (invoice_id, org_id, checkout_id, plan, amount_cents,
-		currency, status, payment_id, period_start, period_end, created_at)
-		SELECT ?, org_id, checkout_id, plan, amount_cents, currency, ?, ?, ?, ?, ?
-		FROM checkouts WHERE org_id = ? AND checkout_id = ?`,
-		"inv_"+randomHex(12), InvoicePaid, paymentID, timestamp(now), timestamp(now.AddDate(0, 1, 0)),
-		timestamp(now), w.org, id)
+	err := store.InsertInvoice(ctx, tx, w.org, &store.Invoice{InvoiceID: "inv_" + randomHex(12), CheckoutID: id,
+		Status: InvoicePaid, PaymentID: paymentID, PeriodStart: timestamp(now), PeriodEnd: timestamp(now.AddDate(0, 1, 0)),
+		CreatedAt: timestamp(now)})
 	return dbError(err, "")
 }
 
@@ -301,41 +291,33 @@ type Invoice struct {
 	CreatedAt   string `json:"created_at"`
 }
 
-const invoiceColumns = `invoice_id, checkout_id, plan, amount_cents, currency, status, payment_id,
-	period_start, period_end, created_at`
-
-func scanInvoice(sc interface{ Scan(...any) error }) (*Invoice, error) {
-	var v Invoice
-	err := sc.Scan(&v.InvoiceID, &v.CheckoutID, &v.Plan, &v.AmountCents, &v.Currency, &v.Status, &v.PaymentID,
-		&v.PeriodStart, &v.PeriodEnd, &v.CreatedAt)
-	v.Amount = formatCents(v.AmountCents)
-	return &v, err
+// invoiceOfRow converts an invoices row, formatting its amount.
+func invoiceOfRow(r *store.Invoice) *Invoice {
+	return &Invoice{InvoiceID: r.InvoiceID, CheckoutID: r.CheckoutID, Plan: r.Plan, AmountCents: r.AmountCents,
+		Amount: formatCents(r.AmountCents), Currency: r.Currency, Status: r.Status, PaymentID: r.PaymentID,
+		PeriodStart: r.PeriodStart, PeriodEnd: r.PeriodEnd, CreatedAt: r.CreatedAt}
 }
 
 // invoiceOf returns the invoice of checkout id.
 func (w *Workspace) invoiceOf(ctx context.Context, id string) (*Invoice, error) {
-	v, err := scanInvoice(w.m.db.QueryRowContext(ctx, `SELECT `+invoiceColumns+` FROM invoices
-		WHERE org_id = ? AND checkout_id = ?`, w.org, id))
-	return v, dbError(err, "No invoice for checkout "+id+".")
+	r, err := store.InvoiceOf(ctx, w.m.db, w.org, id)
+	if err != nil {
+		return nil, dbError(err, "No invoice for checkout "+id+".")
+	}
+	return invoiceOfRow(r), nil
 }
 
 // Invoices returns the workspace's invoices, newest first.
 func (w *Workspace) Invoices(ctx context.Context) ([]Invoice, error) {
-	rows, err := w.m.db.QueryContext(ctx, `SELECT `+invoiceColumns+` FROM invoices
-		WHERE org_id = ? ORDER BY created_at DESC, invoice_id`, w.org)
+	rows, err := store.Invoices(ctx, w.m.db, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("list invoices: %w", err)
 	}
-	defer rows.Close()
-	out := []Invoice{}
-	for rows.Next() {
-		v, err := scanInvoice(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list invoices: %w", err)
-		}
-		out = append(out, *v)
+	out := make([]Invoice, 0, len(rows))
+	for i := range rows {
+		out = append(out, *invoiceOfRow(&rows[i]))
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // LineItem is one charge of a bill: Quantity units at UnitCents each.

@@ -1,11 +1,12 @@
 // Package papermem is a workspace memory for research agents: papers,
 // ingested documents, analyses and per-user notes, stored in one SQLite
-// file and recalled as the spans of text that answer a question, within a
+// file (or one PostgreSQL database) and recalled as the spans of text that answer a question, within a
 // token budget, each with the provenance a reader can cite.
 //
 // # Storing and recalling
 //
-// Open a Memory over a database file. Its methods act on the default
+// Open a Memory over a database file, or a postgres:// URL to store in
+// PostgreSQL, which several servers may share. Its methods act on the default
 // workspace; Memory.Workspace returns a handle with the same methods for
 // any other workspace, and nothing stored in one workspace is ever seen
 // from another.
@@ -57,6 +58,9 @@
 // Options.WriteWait); reads use other connections and never wait for a
 // write. Several processes may open the same file: SQLite's WAL mode and
 // busy timeout serialise their writes, and each process's node index
-// catches up with the others' writes before it searches. Backup copies
-// the database while it serves.
+// catches up with the others' writes before it searches. Several servers
+// may open the same PostgreSQL database the same way: their writes run at
+// once, and those that read before they write take turns per workspace.
+// Backup copies a SQLite database while it serves (a PostgreSQL database is
+// backed up with pg_dump: EUNSUPPORTED).
 package papermem

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/papermem/papermem/internal/hashembed"
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/wordvec"
 )
 
@@ -38,10 +39,7 @@ func NewHashEmbedder(dim int) Embedder { return hashembed.New(dim) }
 // checkEmbedder makes sure no workspace was indexed with another embedder;
 // with reindex it re-embeds every node instead of refusing.
 func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
-	var org, name string
-	var dim int
-	err := m.db.QueryRowContext(ctx, `SELECT org_id, embedder, dim FROM workspaces
-		WHERE embedder <> '' AND (embedder <> ? OR dim <> ?) LIMIT 1`, m.embedder.Name(), m.embedder.Dim()).Scan(&org, &name, &dim)
+	org, name, dim, err := store.OtherEmbedder(ctx, m.db, m.embedder.Name(), m.embedder.Dim())
 	if err == sql.ErrNoRows {
 		return nil
 	}
@@ -60,27 +58,18 @@ func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
 func (m *Memory) reindex(ctx context.Context) error {
 	m.log.Info("reindexing vectors", "embedder", m.embedder.Name(), "dim", m.embedder.Dim())
 	return m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM node_vectors`); err != nil {
+		if err := store.DeleteAllVectors(ctx, tx); err != nil {
 			return err
 		}
 		var lastID int64
 		for {
-			rows, err := tx.QueryContext(ctx, `SELECT id, org_id, text FROM nodes WHERE id > ? ORDER BY id LIMIT 256`, lastID)
+			rows, err := store.NodesAfter(ctx, tx, lastID)
 			if err != nil {
 				return err
 			}
-			var batch []node
-			for rows.Next() {
-				var n node
-				if err := rows.Scan(&n.id, &n.org, &n.Text); err != nil {
-					rows.Close()
-					return err
-				}
-				batch = append(batch, n)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
+			batch := make([]node, len(rows))
+			for i, r := range rows {
+				batch[i].id, batch[i].org, batch[i].Text = r.ID, r.Org, r.Text
 			}
 			if len(batch) == 0 {
 				break
@@ -95,9 +84,7 @@ func (m *Memory) reindex(ctx context.Context) error {
 			}
 			lastID = batch[len(batch)-1].id
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE workspaces SET embedder = ?, dim = ?, vec_version = vec_version + 1
-			WHERE embedder <> ''`, m.embedder.Name(), m.embedder.Dim())
-		return err
+		return store.SetEmbedder(ctx, tx, m.embedder.Name(), m.embedder.Dim())
 	})
 }
 
@@ -159,4 +146,13 @@ func bitsBlob(v []float32) []byte {
 		b[i/8] |= bit << (i % 8)
 	}
 	return b
+}
+
+// blobVector decodes a float32 vector blob.
+func blobVector(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
 }

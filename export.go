@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Export limits.
@@ -108,16 +110,9 @@ func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Expo
 			return err
 		}
 		now := w.m.nowString()
-		_, err = tx.ExecContext(ctx, `INSERT INTO session_exports (org_id, session_id, user_id, steps, recalled_papers,
-				recalled_claims, metadata, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (session_id) DO UPDATE SET user_id = excluded.user_id, steps = excluded.steps,
-				recalled_papers = excluded.recalled_papers, recalled_claims = excluded.recalled_claims,
-				metadata = excluded.metadata, updated_at = excluded.updated_at,
-				created_at = CASE WHEN ? = '' THEN session_exports.created_at ELSE excluded.created_at END
-			WHERE session_exports.org_id = excluded.org_id`,
-			w.org, sid, rec.UserID, string(steps), string(papersJSON), string(claimsJSON), string(meta),
-			cmpOr(created, now), now, created)
+		err = store.UpsertExport(ctx, tx, w.org, sid, &store.Export{UserID: rec.UserID, Steps: string(steps),
+			RecalledPapers: string(papersJSON), RecalledClaims: string(claimsJSON), Metadata: string(meta),
+			CreatedAt: cmpOr(created, now), UpdatedAt: now}, created)
 		if err != nil {
 			return fmt.Errorf("store export of %q: %w", rec.SessionID, err)
 		}
@@ -227,62 +222,45 @@ func (w *Workspace) exports(ctx context.Context, q ExportQuery, limit int, fn fu
 	if !q.Since.IsZero() && !q.Until.IsZero() && q.Since.After(q.Until) {
 		return Errorf(EINVALID, "since must not be after until.")
 	}
-	where := []string{"e.org_id = ?", "s.org_id = ?"}
-	args := []any{w.org, w.org}
-	if q.SessionID != "" {
-		where, args = append(where, "s.session_id = ?"), append(args, q.SessionID)
-	}
+	f := store.ExportFilter{SessionID: q.SessionID}
 	if !q.Since.IsZero() {
-		where, args = append(where, "e.created_at >= ?"), append(args, timestamp(q.Since))
+		f.Since = timestamp(q.Since)
 	}
 	if !q.Until.IsZero() {
-		where, args = append(where, "e.created_at <= ?"), append(args, timestamp(q.Until))
+		f.Until = timestamp(q.Until)
 	}
 	if q.Cursor != "" {
-		at, id, err := parseCursor(q.Cursor)
-		if err != nil {
+		var err error
+		if f.AfterCreated, f.AfterID, err = parseCursor(q.Cursor); err != nil {
 			return err
 		}
-		where = append(where, "(e.created_at < ? OR (e.created_at = ? AND e.id < ?))")
-		args = append(args, at, at, id)
 	}
-	args = append(args, limit)
-	rows, err := w.m.db.QueryContext(ctx, `SELECT e.id, s.session_id, e.user_id, e.created_at, e.steps,
-			e.recalled_papers, e.recalled_claims, e.metadata
-		FROM session_exports e JOIN sessions s ON s.id = e.session_id
-		WHERE `+strings.Join(where, " AND ")+`
-		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`, args...)
+	rows, err := store.Exports(ctx, w.m.db, w.org, f, limit)
 	if err != nil {
 		return fmt.Errorf("query exports: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var steps, papers, claims, meta string
-		r := SessionRecord{OrgID: w.org}
-		if err := rows.Scan(&id, &r.SessionID, &r.UserID, &r.CreatedAt, &steps, &papers, &claims, &meta); err != nil {
-			return err
+	for _, e := range rows {
+		r := SessionRecord{OrgID: w.org, SessionID: e.SessionID, UserID: e.UserID, CreatedAt: e.CreatedAt}
+		if err := decodeJSON(e.Steps, &r.Steps); err != nil {
+			return fmt.Errorf("export %d: steps: %w", e.ID, err)
 		}
-		if err := decodeJSON(steps, &r.Steps); err != nil {
-			return fmt.Errorf("export %d: steps: %w", id, err)
+		if err := decodeJSON(e.RecalledPapers, &r.RecalledPapers); err != nil {
+			return fmt.Errorf("export %d: recalled_papers: %w", e.ID, err)
 		}
-		if err := decodeJSON(papers, &r.RecalledPapers); err != nil {
-			return fmt.Errorf("export %d: recalled_papers: %w", id, err)
+		if err := decodeJSON(e.RecalledClaims, &r.RecalledClaims); err != nil {
+			return fmt.Errorf("export %d: recalled_claims: %w", e.ID, err)
 		}
-		if err := decodeJSON(claims, &r.RecalledClaims); err != nil {
-			return fmt.Errorf("export %d: recalled_claims: %w", id, err)
+		if err := decodeJSON(e.Metadata, &r.Metadata); err != nil {
+			return fmt.Errorf("export %d: metadata: %w", e.ID, err)
 		}
-		if err := decodeJSON(meta, &r.Metadata); err != nil {
-			return fmt.Errorf("export %d: metadata: %w", id, err)
-		}
-		if err := fn(&r, makeCursor(r.CreatedAt, id)); err != nil {
+		if err := fn(&r, makeCursor(r.CreatedAt, e.ID)); err != nil {
 			if err == errStop {
 				return nil
 			}
 			return err
 		}
 	}
-	return rows.Err()
+	return nil
 }
 
 // decodeJSON decodes stored JSON keeping numbers exact.
@@ -331,49 +309,24 @@ type SessionActivity struct {
 // first user id given when linking or exporting it. Users without sessions
 // are absent. Users uses it for its activity metadata.
 func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionActivity, error) {
-	out := map[string]*SessionActivity{}
-	rows, err := w.m.db.QueryContext(ctx, `SELECT user_id, count(*), min(created_at), max(updated_at)
-		FROM sessions WHERE org_id = ? AND user_id != '' GROUP BY user_id`, w.org)
+	owners, err := store.SessionOwners(ctx, w.m.db, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("session activity: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var user string
-		a := &SessionActivity{Domains: []string{}}
-		if err := rows.Scan(&user, &a.Sessions, &a.FirstSeen, &a.LastSeen); err != nil {
-			return nil, err
-		}
-		out[user] = a
+	out := make(map[string]*SessionActivity, len(owners))
+	for _, o := range owners {
+		out[o.UserID] = &SessionActivity{Sessions: o.Sessions, Domains: []string{}, FirstSeen: o.FirstSeen, LastSeen: o.LastSeen}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
-	rows, err = w.m.db.QueryContext(ctx, `SELECT s.user_id, p.domain FROM sessions s
-			JOIN session_papers sp ON sp.session_id = s.id AND sp.org_id = s.org_id
-			JOIN papers p ON p.id = sp.paper_id AND p.org_id = s.org_id
-		WHERE s.org_id = ? AND s.user_id != '' AND p.domain != ''
-		UNION
-		SELECT s.user_id, json_extract(e.metadata, '$.domain') FROM sessions s
-			JOIN session_exports e ON e.session_id = s.id AND e.org_id = s.org_id
-		WHERE s.org_id = ? AND s.user_id != '' AND json_type(e.metadata, '$.domain') = 'text'
-			AND json_extract(e.metadata, '$.domain') != ''
-		ORDER BY 1, 2`, w.org, w.org)
+	domains, err := store.SessionDomains(ctx, w.m.db, w.m.files.Engine, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("session domains: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var user, domain string
-		if err := rows.Scan(&user, &domain); err != nil {
-			return nil, err
-		}
-		if a := out[user]; a != nil {
-			a.Domains = append(a.Domains, domain)
+	for _, d := range domains {
+		if a := out[d.UserID]; a != nil {
+			a.Domains = append(a.Domains, d.Domain)
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // addSessionActivity adds session activity to a listing of users: session

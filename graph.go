@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Session and graph limits.
@@ -181,13 +183,7 @@ func (w *Workspace) upsertSession(ctx context.Context, tx *sql.Tx, sessionID, us
 	if err := w.ensureWorkspace(ctx, tx); err != nil {
 		return 0, err
 	}
-	now := w.m.nowString()
-	var id int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO sessions (org_id, session_id, user_id, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (org_id, session_id) DO UPDATE SET updated_at = excluded.updated_at,
-			user_id = CASE WHEN sessions.user_id = '' THEN excluded.user_id ELSE sessions.user_id END
-		RETURNING id`, w.org, sessionID, user, now, now).Scan(&id)
+	id, err := store.UpsertSession(ctx, tx, w.org, sessionID, user, w.m.nowString())
 	if err != nil {
 		return 0, fmt.Errorf("upsert session %q: %w", sessionID, err)
 	}
@@ -196,21 +192,12 @@ func (w *Workspace) upsertSession(ctx context.Context, tx *sql.Tx, sessionID, us
 
 // knownClaims returns which of ids are nodes of this workspace that a
 // session may link: any but per-user memories.
-func (w *Workspace) knownClaims(ctx context.Context, q queryer, ids []int64) (map[int64]bool, error) {
+func (w *Workspace) knownClaims(ctx context.Context, q store.Querier, ids []int64) (map[int64]bool, error) {
 	known := make(map[int64]bool, len(ids))
 	if len(ids) == 0 {
 		return known, nil
 	}
-	args := make([]any, 0, len(ids)+2)
-	args = append(args, w.org, KindMemory)
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	rows, err := q.QueryContext(ctx, `SELECT id FROM nodes NOT INDEXED WHERE org_id = ? AND kind != ? AND id IN (`+placeholders(len(ids))+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	found, err := scanIDs(rows)
+	found, err := store.NodeIDsNotOfKind(ctx, q, w.m.files.Engine, w.org, KindMemory, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -226,37 +213,7 @@ func (w *Workspace) linkPapers(ctx context.Context, tx *sql.Tx, sid int64, dois 
 	if len(dois) == 0 {
 		return nil
 	}
-	now := w.m.nowString()
-	stub, err := tx.PrepareContext(ctx, `INSERT INTO papers (org_id, doi, created_at, updated_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (org_id, doi) DO NOTHING`)
-	if err != nil {
-		return err
-	}
-	defer stub.Close()
-	get, err := tx.PrepareContext(ctx, `SELECT id FROM papers WHERE org_id = ? AND doi = ?`)
-	if err != nil {
-		return err
-	}
-	defer get.Close()
-	link, err := tx.PrepareContext(ctx, `INSERT INTO session_papers (session_id, paper_id, org_id, created_at)
-		VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-	if err != nil {
-		return err
-	}
-	defer link.Close()
-	for _, d := range dois {
-		if _, err := stub.ExecContext(ctx, w.org, d, now, now); err != nil {
-			return fmt.Errorf("paper stub %q: %w", d, err)
-		}
-		var pid int64
-		if err := get.QueryRowContext(ctx, w.org, d).Scan(&pid); err != nil {
-			return fmt.Errorf("paper %q: %w", d, err)
-		}
-		if _, err := link.ExecContext(ctx, sid, pid, w.org, now); err != nil {
-			return fmt.Errorf("link paper %q: %w", d, err)
-		}
-	}
-	return nil
+	return store.LinkSessionPapers(ctx, tx, w.org, sid, dois, w.m.nowString())
 }
 
 // linkClaims links session sid to claim nodes known to exist.
@@ -264,19 +221,7 @@ func (w *Workspace) linkClaims(ctx context.Context, tx *sql.Tx, sid int64, claim
 	if len(claims) == 0 {
 		return nil
 	}
-	now := w.m.nowString()
-	link, err := tx.PrepareContext(ctx, `INSERT INTO session_claims (session_id, node_id, org_id, created_at)
-		VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-	if err != nil {
-		return err
-	}
-	defer link.Close()
-	for _, id := range claims {
-		if _, err := link.ExecContext(ctx, sid, id, w.org, now); err != nil {
-			return fmt.Errorf("link claim %d: %w", id, err)
-		}
-	}
-	return nil
+	return store.LinkSessionClaims(ctx, tx, w.org, sid, claims, w.m.nowString())
 }
 
 // MaterializeResult counts what Materialize changed.
@@ -315,41 +260,35 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	}
 	res := &MaterializeResult{}
 	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		links, err := w.sessionPapers(ctx, tx)
+		// Servers sharing a PostgreSQL database materialise a workspace
+		// one at a time: each rewrites the edges it read.
+		if err := w.m.files.Engine.TakeTurns(ctx, tx, "materialize "+w.org); err != nil {
+			return err
+		}
+		links, err := store.SessionPapers(ctx, tx, w.org)
 		if err != nil {
 			return err
 		}
 		want := relatedPairs(links, threshold, HubSessions)
-		have, err := w.relatedEdges(ctx, tx)
+		have, err := store.RelatedEdges(ctx, tx, w.org)
 		if err != nil {
 			return err
 		}
-		now := w.m.nowString()
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO session_edges (a, b, org_id, weight, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+		ew, err := store.NewEdgeWriter(ctx, tx, w.org, w.m.nowString())
 		if err != nil {
 			return err
 		}
-		defer ins.Close()
-		upd, err := tx.PrepareContext(ctx, `UPDATE session_edges SET weight = ?, updated_at = ? WHERE org_id = ? AND a = ? AND b = ?`)
-		if err != nil {
-			return err
-		}
-		defer upd.Close()
-		del, err := tx.PrepareContext(ctx, `DELETE FROM session_edges WHERE org_id = ? AND a = ? AND b = ?`)
-		if err != nil {
-			return err
-		}
-		defer del.Close()
+		defer ew.Close()
 		for _, p := range want {
 			old, ok := have[[2]int64{p.a, p.b}]
 			switch {
 			case !ok:
-				if _, err := ins.ExecContext(ctx, p.a, p.b, w.org, p.weight, now, now); err != nil {
+				if err := ew.Insert(ctx, store.Edge{A: p.a, B: p.b, Weight: p.weight}); err != nil {
 					return fmt.Errorf("insert related edge: %w", err)
 				}
 				res.Created++
 			case old != p.weight:
-				if _, err := upd.ExecContext(ctx, p.weight, now, w.org, p.a, p.b); err != nil {
+				if err := ew.Update(ctx, store.Edge{A: p.a, B: p.b, Weight: p.weight}); err != nil {
 					return fmt.Errorf("update related edge: %w", err)
 				}
 				res.Updated++
@@ -357,7 +296,7 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 			delete(have, [2]int64{p.a, p.b})
 		}
 		for k := range have {
-			if _, err := del.ExecContext(ctx, w.org, k[0], k[1]); err != nil {
+			if err := ew.Delete(ctx, k[0], k[1]); err != nil {
 				return fmt.Errorf("delete related edge: %w", err)
 			}
 			res.Removed++
@@ -372,45 +311,7 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 }
 
 // sessionLink is one session → paper link by row ids.
-type sessionLink struct{ session, paper int64 }
-
-// sessionPapers loads every session → paper link of the workspace.
-func (w *Workspace) sessionPapers(ctx context.Context, q queryer) ([]sessionLink, error) {
-	rows, err := q.QueryContext(ctx, `SELECT session_id, paper_id FROM session_papers WHERE org_id = ?
-		ORDER BY session_id, paper_id`, w.org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []sessionLink
-	for rows.Next() {
-		var l sessionLink
-		if err := rows.Scan(&l.session, &l.paper); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
-}
-
-// relatedEdges loads the workspace's related edges, keyed by (a, b).
-func (w *Workspace) relatedEdges(ctx context.Context, q queryer) (map[[2]int64]float64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT a, b, weight FROM session_edges WHERE org_id = ?`, w.org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[[2]int64]float64{}
-	for rows.Next() {
-		var a, b int64
-		var wt float64
-		if err := rows.Scan(&a, &b, &wt); err != nil {
-			return nil, err
-		}
-		out[[2]int64{a, b}] = wt
-	}
-	return out, rows.Err()
-}
+type sessionLink = store.SessionPaper
 
 // relatedPair is a wanted related edge between session rows a < b.
 type relatedPair struct {
@@ -430,10 +331,10 @@ func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair
 	// paper), every row of the matrices below comes out sorted, and i < j
 	// means a < b.
 	byLink := func(x, y sessionLink) int {
-		if x.session != y.session {
-			return cmp.Compare(x.session, y.session)
+		if x.Session != y.Session {
+			return cmp.Compare(x.Session, y.Session)
 		}
-		return cmp.Compare(x.paper, y.paper)
+		return cmp.Compare(x.Paper, y.Paper)
 	}
 	if !slices.IsSortedFunc(links, byLink) {
 		links = slices.SortedFunc(slices.Values(links), byLink)
@@ -442,10 +343,10 @@ func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair
 	var sessIDs []int64
 	paperIDs := make([]int64, 0, len(links))
 	for _, l := range links {
-		if len(sessIDs) == 0 || sessIDs[len(sessIDs)-1] != l.session {
-			sessIDs = append(sessIDs, l.session)
+		if len(sessIDs) == 0 || sessIDs[len(sessIDs)-1] != l.Session {
+			sessIDs = append(sessIDs, l.Session)
 		}
-		paperIDs = append(paperIDs, l.paper)
+		paperIDs = append(paperIDs, l.Paper)
 	}
 	slices.Sort(paperIDs)
 	paperIDs = slices.Compact(paperIDs)
@@ -456,10 +357,10 @@ func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair
 	n, np := len(sessIDs), len(paperIDs)
 	ls, lp := make([]int32, len(links)), make([]int32, len(links))
 	for k, i := 0, int32(-1); k < len(links); k++ {
-		if k == 0 || links[k].session != links[k-1].session {
+		if k == 0 || links[k].Session != links[k-1].Session {
 			i++
 		}
-		ls[k], lp[k] = i, paperIdx[links[k].paper]
+		ls[k], lp[k] = i, paperIdx[links[k].Paper]
 	}
 	byPaper := csr(np, func(emit func(row, col int32)) {
 		for k := range ls {
@@ -680,21 +581,21 @@ func (w *Workspace) resolveNode(ctx context.Context, nodeID string) (gkey, error
 	var err error
 	switch typ {
 	case NodeSession:
-		err = w.m.db.QueryRowContext(ctx, `SELECT id FROM sessions WHERE org_id = ? AND session_id = ?`, w.org, rest).Scan(&id)
+		id, err = store.SessionID(ctx, w.m.db, w.org, rest)
 		err = dbError(err, "No session "+rest+" in this workspace.")
 	case NodePaper:
 		d := NormalizeDOI(rest)
 		if d == "" {
 			return gkey{}, Errorf(EINVALID, "%q is not a DOI.", rest)
 		}
-		err = w.m.db.QueryRowContext(ctx, `SELECT id FROM papers WHERE org_id = ? AND doi = ?`, w.org, d).Scan(&id)
+		id, err = store.PaperID(ctx, w.m.db, w.org, d)
 		err = dbError(err, "Paper "+d+" is not in memory.")
 	case NodeClaim:
 		n, perr := strconv.ParseInt(rest, 10, 64)
 		if perr != nil {
 			return gkey{}, Errorf(EINVALID, "%q is not a claim node id.", rest)
 		}
-		err = w.m.db.QueryRowContext(ctx, `SELECT id FROM nodes WHERE org_id = ? AND id = ? AND kind != ?`, w.org, n, KindMemory).Scan(&id)
+		id, err = store.NodeIDNotOfKind(ctx, w.m.db, w.org, n, KindMemory)
 		err = dbError(err, "No claim "+rest+" in this workspace.")
 	default:
 		return gkey{}, Errorf(EINVALID, "%q is not a graph node id (session:<id>, paper:<doi> or claim:<node_id>).", nodeID)
@@ -766,151 +667,79 @@ type adjacency struct {
 
 // adjacent returns every edge touching a node of frontier.
 func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacency, error) {
-	ids := map[string][]any{}
+	ids := map[string][]int64{}
 	for _, k := range frontier {
 		ids[k.typ] = append(ids[k.typ], k.id)
 	}
 	w := g.w
 	var out []adjacency
-	pairs := func(q string, args []any, typ string, src, dst string, weighted bool) error {
-		rows, err := w.m.db.QueryContext(ctx, q, append([]any{w.org}, args...)...)
-		if err != nil {
-			return fmt.Errorf("graph: %w", err)
+	add := func(es []store.Edge, typ, src, dst string) {
+		for _, e := range es {
+			out = append(out, adjacency{e: gedge{src: gkey{src, e.A}, dst: gkey{dst, e.B}, typ: typ}, weight: e.Weight})
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var a, b int64
-			wt := 1.0
-			dest := []any{&a, &b}
-			if weighted {
-				dest = append(dest, &wt)
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			out = append(out, adjacency{e: gedge{src: gkey{src, a}, dst: gkey{dst, b}, typ: typ}, weight: wt})
-		}
-		return rows.Err()
 	}
 	if s := ids[NodeSession]; len(s) > 0 {
-		in := placeholders(len(s))
-		if err := pairs(`SELECT session_id, paper_id FROM session_papers WHERE org_id = ? AND session_id IN (`+in+`)`, s, EdgeUses, NodeSession, NodePaper, false); err != nil {
+		a, err := store.SessionNeighbours(ctx, w.m.db, w.org, s)
+		if err != nil {
 			return nil, err
 		}
-		if err := pairs(`SELECT session_id, node_id FROM session_claims WHERE org_id = ? AND session_id IN (`+in+`)`, s, EdgeUses, NodeSession, NodeClaim, false); err != nil {
-			return nil, err
-		}
-		both := append(slices.Clone(s), s...)
-		if err := pairs(`SELECT a, b, weight FROM session_edges WHERE org_id = ? AND (a IN (`+in+`) OR b IN (`+in+`))`, both, EdgeRelated, NodeSession, NodeSession, true); err != nil {
-			return nil, err
-		}
+		add(a.Papers, EdgeUses, NodeSession, NodePaper)
+		add(a.Claims, EdgeUses, NodeSession, NodeClaim)
+		add(a.Related, EdgeRelated, NodeSession, NodeSession)
 	}
 	if p := ids[NodePaper]; len(p) > 0 {
-		in := placeholders(len(p))
-		if err := pairs(`SELECT session_id, paper_id FROM session_papers WHERE org_id = ? AND paper_id IN (`+in+`)`, p, EdgeUses, NodeSession, NodePaper, false); err != nil {
+		a, err := store.PaperNeighbours(ctx, w.m.db, w.org, p)
+		if err != nil {
 			return nil, err
 		}
-		// Claims from the paper's own nodes and from its analysis, as
-		// far as some session links them.
-		if err := pairs(`SELECT DISTINCT n.id, n.owner_id FROM nodes n JOIN session_claims sc ON sc.node_id = n.id AND sc.org_id = n.org_id
-			WHERE n.org_id = ? AND n.kind = 'paper' AND n.owner_id IN (`+in+`)`, p, EdgeCites, NodeClaim, NodePaper, false); err != nil {
-			return nil, err
-		}
-		if err := pairs(`SELECT DISTINCT n.id, p.id FROM papers p
-			JOIN analyses a ON a.org_id = p.org_id AND a.doi = p.doi
-			JOIN nodes n ON n.org_id = a.org_id AND n.kind = 'analysis' AND n.owner_id = a.id
-			JOIN session_claims sc ON sc.node_id = n.id AND sc.org_id = n.org_id
-			WHERE p.org_id = ? AND p.id IN (`+in+`)`, p, EdgeCites, NodeClaim, NodePaper, false); err != nil {
-			return nil, err
-		}
+		add(a.Sessions, EdgeUses, NodeSession, NodePaper)
+		add(a.Claims, EdgeCites, NodeClaim, NodePaper)
 	}
 	if c := ids[NodeClaim]; len(c) > 0 {
-		in := placeholders(len(c))
-		if err := pairs(`SELECT session_id, node_id FROM session_claims WHERE org_id = ? AND node_id IN (`+in+`)`, c, EdgeUses, NodeSession, NodeClaim, false); err != nil {
+		a, err := store.ClaimNeighbours(ctx, w.m.db, w.m.files.Engine, w.org, c)
+		if err != nil {
 			return nil, err
 		}
-		if err := pairs(`SELECT n.id, `+claimPaper+` FROM nodes n NOT INDEXED WHERE n.org_id = ? AND n.id IN (`+in+`) AND `+claimPaper+` IS NOT NULL`, c, EdgeCites, NodeClaim, NodePaper, false); err != nil {
-			return nil, err
-		}
+		add(a.Sessions, EdgeUses, NodeSession, NodeClaim)
+		add(a.Papers, EdgeCites, NodeClaim, NodePaper)
 	}
 	return out, nil
 }
 
-// claimPaper is the SQL expression for the paper row a node n comes from:
-// its owner for paper nodes, the analysed paper for analysis nodes, NULL
-// otherwise.
-const claimPaper = `(CASE n.kind WHEN 'paper' THEN n.owner_id
-	WHEN 'analysis' THEN (SELECT p.id FROM analyses a JOIN papers p ON p.org_id = a.org_id AND p.doi = a.doi
-		WHERE a.org_id = n.org_id AND a.id = n.owner_id) END)`
-
 // result loads the nodes' details and builds the Subgraph.
 func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgraph, error) {
 	nodes := make(map[gkey]*GraphNode, len(g.order))
-	ids := map[string][]any{}
+	ids := map[string][]int64{}
 	for _, k := range g.order {
 		ids[k.typ] = append(ids[k.typ], k.id)
 	}
 	w := g.w
-	each := func(q string, args []any, scan func(rows *sql.Rows) error) error {
-		if len(args) == 0 {
-			return nil
-		}
-		rows, err := w.m.db.QueryContext(ctx, q+` IN (`+placeholders(len(args))+`)`, append([]any{w.org}, args...)...)
-		if err != nil {
-			return fmt.Errorf("graph nodes: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
-	}
-	err := each(`SELECT id, session_id, user_id FROM sessions WHERE org_id = ? AND id`, ids[NodeSession], func(rows *sql.Rows) error {
-		var id int64
-		var n GraphNode
-		if err := rows.Scan(&id, &n.SessionID, &n.UserID); err != nil {
-			return err
-		}
-		n.ID, n.Type, n.Label = NodeSession+":"+n.SessionID, NodeSession, n.SessionID
-		nodes[gkey{NodeSession, id}] = &n
-		return nil
-	})
+	sessions, err := store.GraphSessions(ctx, w.m.db, w.org, ids[NodeSession])
 	if err != nil {
 		return nil, err
 	}
-	err = each(`SELECT id, doi, title, text != '' FROM papers WHERE org_id = ? AND id`, ids[NodePaper], func(rows *sql.Rows) error {
-		var id int64
-		var n GraphNode
-		var title string
-		var cached bool
-		if err := rows.Scan(&id, &n.DOI, &title, &cached); err != nil {
-			return err
-		}
-		n.ID, n.Type, n.Label, n.Cached = NodePaper+":"+n.DOI, NodePaper, title, &cached
+	for _, s := range sessions {
+		nodes[gkey{NodeSession, s.ID}] = &GraphNode{ID: NodeSession + ":" + s.SessionID, Type: NodeSession, Label: s.SessionID,
+			SessionID: s.SessionID, UserID: s.UserID}
+	}
+	papers, err := store.GraphPapers(ctx, w.m.db, w.org, ids[NodePaper])
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range papers {
+		n := &GraphNode{ID: NodePaper + ":" + p.DOI, Type: NodePaper, Label: p.Title, DOI: p.DOI, Cached: &p.Cached}
 		if n.Label == "" {
 			n.Label = n.DOI
 		}
-		nodes[gkey{NodePaper, id}] = &n
-		return nil
-	})
+		nodes[gkey{NodePaper, p.ID}] = n
+	}
+	claims, err := store.GraphClaims(ctx, w.m.db, w.m.files.Engine, w.org, ids[NodeClaim])
 	if err != nil {
 		return nil, err
 	}
-	err = each(`SELECT n.id, n.label, n.text, coalesce((SELECT doi FROM papers WHERE org_id = n.org_id AND id = `+claimPaper+`), '')
-		FROM nodes n NOT INDEXED WHERE n.org_id = ? AND n.id`, ids[NodeClaim], func(rows *sql.Rows) error {
-		var n GraphNode
-		var text string
-		if err := rows.Scan(&n.NodeID, &n.NodeLabel, &text, &n.DOI); err != nil {
-			return err
-		}
-		n.ID, n.Type, n.Label = NodeClaim+":"+strconv.FormatInt(n.NodeID, 10), NodeClaim, shorten(text, claimLabelRunes)
-		nodes[gkey{NodeClaim, n.NodeID}] = &n
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	for _, c := range claims {
+		nodes[gkey{NodeClaim, c.ID}] = &GraphNode{ID: NodeClaim + ":" + strconv.FormatInt(c.ID, 10), Type: NodeClaim,
+			Label: shorten(c.Text, claimLabelRunes), DOI: c.DOI, NodeID: c.ID, NodeLabel: c.Label}
 	}
 
 	root, ok := nodes[g.order[0]]
@@ -976,19 +805,9 @@ func (w *Workspace) RecentSessions(ctx context.Context, limit int) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	rows, err := w.m.db.QueryContext(ctx, `SELECT session_id FROM sessions WHERE org_id = ?
-		ORDER BY updated_at DESC, id DESC LIMIT ?`, w.org, limit)
+	ids, err := store.RecentSessions(ctx, w.m.db, w.org, limit)
 	if err != nil {
 		return nil, fmt.Errorf("recent sessions: %w", err)
 	}
-	defer rows.Close()
-	ids := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("recent sessions: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }

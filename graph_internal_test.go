@@ -29,13 +29,13 @@ func TestRelatedPairsBruteForce(t *testing.T) {
 				}
 				if !sets[s][p] {
 					sets[s][p] = true
-					links = append(links, sessionLink{session: s * 7, paper: p}) // sparse row ids
+					links = append(links, sessionLink{Session: s * 7, Paper: p}) // sparse row ids
 				}
 			}
 		}
 		perPaper := map[int64]int{}
 		for _, l := range links {
-			perPaper[l.paper]++
+			perPaper[l.Paper]++
 		}
 		for _, n := range perPaper {
 			if n > hub {

@@ -9,12 +9,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -773,4 +775,40 @@ func TestRecentSessions(t *testing.T) {
 			t.Fatalf("err %v", err)
 		}
 	})
+}
+
+// TestMaterializeConcurrent materialises one workspace through two handles
+// at once, as two servers over one PostgreSQL database would: each run
+// succeeds, and between them they create each edge once.
+func TestMaterializeConcurrent(t *testing.T) {
+	path := testdb.Path(t)
+	var ws []*papermem.Workspace
+	for range 2 {
+		m, err := papermem.Open(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		ws = append(ws, m.Workspace("lab-one"))
+	}
+	for i := range 12 {
+		link(t, ws[0], fmt.Sprintf("s%d", i), []string{"10.1000/shared", fmt.Sprintf("10.1000/own%d", i%3)})
+	}
+	results := make([]*papermem.MaterializeResult, len(ws))
+	var wg sync.WaitGroup
+	for i, w := range ws {
+		wg.Go(func() {
+			var err error
+			if results[i], err = w.Materialize(ctx, 0); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if created, total := results[0].Created+results[1].Created, results[0].Total; created != total || total != 66 {
+		t.Errorf("created %d edges between the two runs, total %d; want 66 (every pair of 12 sessions) created once", created, total)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/extract"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // IngestOptions qualify an ingested file. The zero value means none.
@@ -197,9 +198,9 @@ func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64,
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO documents (org_id, name, format, title, domain, bytes, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			w.org, name, string(doc.Format), title, opts.Domain, size, w.m.nowString()).Scan(&id)
+		var err error
+		id, err = store.InsertDocument(ctx, tx, w.org, &store.Document{Name: name, Format: string(doc.Format), Title: title,
+			Domain: opts.Domain, Bytes: size, CreatedAt: w.m.nowString()})
 		if err != nil {
 			return fmt.Errorf("insert document: %w", err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/extract"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -70,18 +71,13 @@ var testdocWants = map[string]ingestWant{
 // to the same file for counting rows.
 func openAt(t *testing.T, opts *papermem.Options) (*papermem.Memory, *sql.DB) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "papermem.db")
+	path := testdb.Path(t)
 	m, err := papermem.Open(ctx, path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return m, db
+	return m, testutil.Raw(t, path, false)
 }
 
 // rowCounts counts the rows of every table an ingest writes.
@@ -495,7 +491,7 @@ func TestIngestFilePipelined(t *testing.T) {
 			}
 		}
 		rows, err := db.Query(`SELECT n.owner_id, n.seq, n.label, coalesce(p.seq, -1), n.section, n.section_type, n.text,
-			n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, hex(v.embedding)
+			n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, v.embedding
 			FROM nodes n JOIN node_vectors v ON v.node_id = n.id LEFT JOIN nodes p ON p.id = n.parent_id
 			ORDER BY n.owner_id, n.seq`)
 		if err != nil {
@@ -505,11 +501,12 @@ func TestIngestFilePipelined(t *testing.T) {
 		var out []string
 		for rows.Next() {
 			var owner, seq, parent, tokens, page, row, start, end int
-			var label, section, typ, text, sheet, vec string
+			var label, section, typ, text, sheet string
+			var vec []byte
 			if err := rows.Scan(&owner, &seq, &label, &parent, &section, &typ, &text, &tokens, &page, &row, &sheet, &start, &end, &vec); err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, fmt.Sprintf("%d/%d %s parent %d %q %s %q %d p%d r%d %q %d-%d %s", owner, seq, label, parent, section, typ, text, tokens, page, row, sheet, start, end, vec))
+			out = append(out, fmt.Sprintf("%d/%d %s parent %d %q %s %q %d p%d r%d %q %d-%d %s", owner, seq, label, parent, section, typ, text, tokens, page, row, sheet, start, end, fmt.Sprintf("%X", vec)))
 		}
 		if err := rows.Err(); err != nil {
 			t.Fatal(err)

@@ -13,7 +13,8 @@ import (
 )
 
 // Memory is a papermem database: the memory of every workspace stored in
-// one SQLite file. Its own recall and storage methods act on the default
+// one SQLite file, or in one PostgreSQL database that several servers may
+// share. Its own recall and storage methods act on the default
 // workspace (Options.Workspace); Workspace returns a handle for any other.
 // A *Memory is safe for concurrent use.
 type Memory struct {
@@ -56,7 +57,10 @@ var workspaceID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{2,63}$`)
 func ValidWorkspaceID(id string) bool { return workspaceID.MatchString(id) }
 
 // Open opens the database at path, creating it (and its directory) when
-// missing, and migrates it. Path ":memory:" keeps everything in memory.
+// missing, and migrates it. Path ":memory:" keeps everything in memory; a
+// postgres:// or postgresql:// URL opens that PostgreSQL database (its
+// search_path parameter picks the schema), which papermem shares with any
+// other server opened on it.
 // Opening a database indexed with another embedder fails with ECONFLICT
 // unless opts.Reindex is set.
 func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
@@ -138,18 +142,18 @@ func (m *Memory) Close() error {
 	return errors.Join(err, m.files.Close())
 }
 
-// StorageMode is "memory" for an in-memory database and "sqlite" otherwise.
+// StorageMode is "memory" for an in-memory database, "postgres" for a
+// PostgreSQL database and "sqlite" for a SQLite file.
 func (m *Memory) StorageMode() string {
 	if m.path == store.Memory {
 		return "memory"
 	}
-	return "sqlite"
+	return string(m.files.Engine)
 }
 
 // Ping checks that the database answers.
 func (m *Memory) Ping(ctx context.Context) error {
-	var n int
-	return m.db.QueryRowContext(ctx, "SELECT 1").Scan(&n)
+	return store.Ping(ctx, m.db)
 }
 
 // Workspace returns the handle of workspace id. The id is not checked here;
@@ -186,16 +190,13 @@ func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *sql
 	return writeError(m.writer.Do(ctx, fn))
 }
 
-// execWrite runs one statement as a write and returns the number of rows
-// it changed.
-func (m *Memory) execWrite(ctx context.Context, query string, args ...any) (int64, error) {
+// execWrite runs exec, one statement, as a write and returns the number of
+// rows it changed.
+func (m *Memory) execWrite(ctx context.Context, exec func(ctx context.Context, tx *sql.Tx) (int64, error)) (int64, error) {
 	var n int64
 	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
+		var err error
+		n, err = exec(ctx, tx)
 		return err
 	})
 	return n, err
@@ -221,15 +222,20 @@ func writeError(err error) error {
 }
 
 // ensureWorkspace registers workspace w on first write, recording the
-// embedder its vectors come from.
+// embedder its vectors come from. On PostgreSQL it also locks the
+// workspace's row until the transaction ends (ON CONFLICT DO UPDATE locks
+// the row it meets even when its WHERE leaves the row as it is): the writes
+// that begin with it take turns per workspace across servers, as every
+// write takes turns on SQLite. Two things rely on it: a write that reads
+// before it writes (UpdateAccount merges the stored account; DeletePaper
+// and Forget delete the nodes of the row they read) sees the writes
+// committed before its own, and node ids of a workspace are taken
+// in commit order, so that the node index of every server, which loads new
+// nodes by id (internal/nodeindex), misses none.
 func (w *Workspace) ensureWorkspace(ctx context.Context, tx *sql.Tx) error {
 	if !ValidWorkspaceID(w.org) {
 		return Errorf(EINVALID, "Invalid workspace id %q.", w.org)
 	}
 	e := w.m.embedder
-	_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, embedder, dim, created_at)
-		VALUES (?, ?, ?, ?)
-		ON CONFLICT (org_id) DO UPDATE SET embedder = excluded.embedder, dim = excluded.dim
-		WHERE workspaces.embedder = ''`, w.org, e.Name(), e.Dim(), w.m.nowString())
-	return err
+	return store.EnsureWorkspace(ctx, tx, w.org, e.Name(), e.Dim(), w.m.nowString())
 }

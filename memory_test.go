@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -45,7 +46,10 @@ Supplementation increased serum 25-hydroxyvitamin D by 40% compared with placebo
 }
 
 func TestOpenReopenKeepsData(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sub", "pm.db")
+	path := testdb.Path(t)
+	if !testdb.Postgres() {
+		path = filepath.Join(filepath.Dir(path), "sub", "pm.db") // Open makes the directory
+	}
 	m, err := papermem.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +74,7 @@ func TestOpenReopenKeepsData(t *testing.T) {
 }
 
 func TestOpenRefusesOtherEmbedder(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pm.db")
+	path := testdb.Path(t)
 	m, err := papermem.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +133,7 @@ func TestSync(t *testing.T) {
 		})
 	}
 	t.Run("ErrInvalid", func(t *testing.T) {
-		_, err := papermem.Open(ctx, filepath.Join(t.TempDir(), "x.db"), &papermem.Options{Sync: "off"})
+		_, err := papermem.Open(ctx, testdb.Path(t), &papermem.Options{Sync: "off"})
 		if papermem.ErrorCode(err) != papermem.EINVALID {
 			t.Fatalf("err %v, want EINVALID", err)
 		}

@@ -151,19 +151,13 @@ type nodeInserter struct {
 	ownerID      int64
 	now          string
 	seq          int
-	ins, vecs    *sql.Stmt
+	st           *store.NodeInserter
 }
 
 func (w *Workspace) newNodeInserter(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string) (*nodeInserter, error) {
 	ni := &nodeInserter{w: w, kind: kind, userID: userID, ownerID: ownerID, now: w.m.nowString()}
 	var err error
-	if ni.ins, err = tx.PrepareContext(ctx, `INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
-		section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`); err != nil {
-		return nil, err
-	}
-	if ni.vecs, err = tx.PrepareContext(ctx, insertVectorSQL); err != nil {
-		ni.close()
+	if ni.st, err = store.NewNodeInserter(ctx, tx); err != nil {
 		return nil, err
 	}
 	return ni, nil
@@ -181,15 +175,15 @@ func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
 		if n.parent >= 0 {
 			n.parentID = sql.NullInt64{Int64: ns[n.parent].id, Valid: true}
 		}
-		res, err := ni.ins.ExecContext(ctx, w.org, ni.kind, ni.ownerID, ni.userID, n.Label, n.parentID, n.seq,
-			n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, ni.now)
+		var err error
+		n.id, err = ni.st.InsertNode(ctx, &store.Node{Org: w.org, Kind: ni.kind, OwnerID: ni.ownerID, UserID: ni.userID,
+			Label: n.Label, ParentID: n.parentID, Seq: n.seq, Section: n.Section, SectionType: n.SectionType, Domain: n.Domain,
+			Text: n.Text, Tokens: n.Tokens, Page: n.Page, Row: n.Row, Sheet: n.Sheet, CharStart: n.CharStart, CharEnd: n.CharEnd,
+			CreatedAt: ni.now})
 		if err != nil {
-			return fmt.Errorf("insert node: %w", err)
-		}
-		if n.id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		if _, err := ni.vecs.ExecContext(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
+		if err := ni.st.InsertVector(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
 			return fmt.Errorf("store node vector: %w", err)
 		}
 	}
@@ -197,20 +191,11 @@ func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
 }
 
 // close releases the prepared statements.
-func (ni *nodeInserter) close() {
-	for _, st := range []*sql.Stmt{ni.ins, ni.vecs} {
-		if st != nil {
-			st.Close()
-		}
-	}
-}
-
-// insertVectorSQL stores one node's vector.
-const insertVectorSQL = `INSERT INTO node_vectors (node_id, org_id, embedding, bits) VALUES (?, ?, ?, ?)`
+func (ni *nodeInserter) close() { ni.st.Close() }
 
 // insertVector stores the vector of node n (id, org and vec set).
 func insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
-	_, err := tx.ExecContext(ctx, insertVectorSQL, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec))
+	err := store.InsertVector(ctx, tx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec))
 	if err != nil {
 		return fmt.Errorf("store node vector: %w", err)
 	}
@@ -220,14 +205,8 @@ func insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
 // deleteNodes removes every node of one owner from the nodes table and the
 // vectors.
 func (w *Workspace) deleteNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64) error {
-	where := ` IN (SELECT id FROM nodes WHERE org_id = ? AND kind = ? AND owner_id = ?)`
-	for _, q := range []string{
-		`DELETE FROM node_vectors WHERE node_id` + where,
-		`DELETE FROM nodes WHERE id` + where,
-	} {
-		if _, err := tx.ExecContext(ctx, q, w.org, kind, ownerID); err != nil {
-			return fmt.Errorf("delete nodes: %w", err)
-		}
+	if err := store.DeleteNodes(ctx, tx, w.org, kind, ownerID); err != nil {
+		return fmt.Errorf("delete nodes: %w", err)
 	}
 	return nil // the node_vectors_deleted trigger moves the workspace's versions
 }

@@ -59,7 +59,7 @@ type Options struct {
 
 	// IndexMaxNodes bounds the in-process search index: when the
 	// workspaces loaded hold more nodes, those used least recently are
-	// dropped and reloaded from SQLite when next searched. Zero means
+	// dropped and reloaded from the database when next searched. Zero means
 	// DefaultIndexMaxNodes.
 	IndexMaxNodes int
 
@@ -75,7 +75,9 @@ type Options struct {
 	Logger *slog.Logger
 
 	// Sync is how durable a commit is: SyncNormal or SyncFull. Empty means
-	// DefaultSync; any other value fails Open with EINVALID.
+	// DefaultSync; any other value fails Open with EINVALID. On PostgreSQL
+	// SyncFull sets synchronous_commit=on for papermem's writes and
+	// SyncNormal leaves the server's own setting.
 	Sync string
 
 	// WriteQueue is how many writes may wait for their turn at once (writes

@@ -53,8 +53,8 @@ func (q query) filters() (string, []any) {
 }
 
 // loadCandidates reads the ranked nodes that pass q's filters, with their
-// provenance and fused score. NOT INDEXED makes SQLite look each id up by
-// rowid: without it, the planner scans the workspace's nodes_label entries
+// provenance and fused score. NOT INDEXED (SQLite only) makes SQLite look
+// each id up by rowid: without it, the planner scans the workspace's nodes_label entries
 // (50 ms at 100k nodes for 200 ids).
 func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*candidate, error) {
 	where, args := q.filters()
@@ -68,7 +68,7 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 		n.section, n.section_type, n.text, n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, n.created_at,
 		COALESCE(p.doi, a.doi, ''), COALESCE(p.title, ap.title, d.title, ''), COALESCE(d.name, p.source_url, ''),
 		COALESCE(mm.key, ''), COALESCE(mm.tags, '[]'), COALESCE(mm.occurred_at, ''), COALESCE(mm.metadata, '{}')
-		FROM nodes n NOT INDEXED
+		FROM nodes n `+m.files.Engine.NotIndexed()+`
 		LEFT JOIN papers p ON n.kind = 'paper' AND p.org_id = n.org_id AND p.id = n.owner_id
 		LEFT JOIN analyses a ON n.kind = 'analysis' AND a.org_id = n.org_id AND a.id = n.owner_id
 		LEFT JOIN papers ap ON n.kind = 'analysis' AND ap.org_id = a.org_id AND ap.doi = a.doi

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/extract"
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/tokens"
 )
 
@@ -179,42 +180,26 @@ func (w *Workspace) upsertPaper(ctx context.Context, tx *sql.Tx, p *storedPaper,
 		return 0, err
 	}
 	authors, _ := json.Marshal(p.Authors)
-	now := w.m.nowString()
-	var id int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO papers (org_id, doi, title, year, authors, oa, source_url, domain, text, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (org_id, doi) DO UPDATE SET title = excluded.title, year = excluded.year,
-			authors = excluded.authors, oa = excluded.oa, source_url = excluded.source_url,
-			domain = excluded.domain, text = excluded.text, updated_at = excluded.updated_at
-		RETURNING id`,
-		w.org, p.DOI, p.Title, p.Year, string(authors), p.OA, p.SourceURL, p.Domain, text, now, now).Scan(&id)
-	return id, err
+	return store.UpsertPaper(ctx, tx, w.org, &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year, Authors: string(authors),
+		OA: p.OA, SourceURL: p.SourceURL, Domain: p.Domain, Text: text}, w.m.nowString())
 }
 
-// queryer is what *sql.DB and *sql.Tx share.
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-const paperColumns = `id, doi, title, year, authors, oa, source_url, domain, text`
-
-func scanPaper(sc interface{ Scan(...any) error }) (*storedPaper, error) {
-	var p storedPaper
-	var authors string
-	if err := sc.Scan(&p.id, &p.DOI, &p.Title, &p.Year, &authors, &p.OA, &p.SourceURL, &p.Domain, &p.text); err != nil {
-		return nil, err
-	}
-	p.Cached = p.text != ""
-	if err := json.Unmarshal([]byte(authors), &p.Authors); err != nil || p.Authors == nil {
+// paperOf converts a papers row, decoding its authors.
+func paperOf(r *store.Paper) *storedPaper {
+	p := &storedPaper{Paper: Paper{DOI: r.DOI, Title: r.Title, Year: r.Year, OA: r.OA, SourceURL: r.SourceURL, Domain: r.Domain,
+		Cached: r.Text != ""}, id: r.ID, text: r.Text}
+	if err := json.Unmarshal([]byte(r.Authors), &p.Authors); err != nil || p.Authors == nil {
 		p.Authors = []string{}
 	}
-	return &p, nil
+	return p
 }
 
-func (w *Workspace) paper(ctx context.Context, q queryer, doi string) (*storedPaper, error) {
-	p, err := scanPaper(q.QueryRowContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND doi = ?`, w.org, doi))
-	return p, dbError(err, "Paper "+doi+" is not in memory.")
+func (w *Workspace) paper(ctx context.Context, q store.Querier, doi string) (*storedPaper, error) {
+	r, err := store.PaperByDOI(ctx, q, w.org, doi)
+	if err != nil {
+		return nil, dbError(err, "Paper "+doi+" is not in memory.")
+	}
+	return paperOf(r), nil
 }
 
 // Paper returns the paper with the given DOI. Errors: EINVALID, ENOTFOUND.
@@ -243,9 +228,7 @@ func (w *Workspace) PaperExists(ctx context.Context, doi string) (bool, error) {
 	if d == "" {
 		return false, Errorf(EINVALID, "%q is not a DOI.", doi)
 	}
-	var n int
-	err := w.m.db.QueryRowContext(ctx, `SELECT count(*) FROM papers WHERE org_id = ? AND doi = ?`, w.org, d).Scan(&n)
-	return n > 0, err
+	return store.PaperExists(ctx, w.m.db, w.org, d)
 }
 
 // DeletePaper removes the paper, its passages, claims and analysis from
@@ -256,6 +239,11 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 		return Errorf(EINVALID, "%q is not a DOI.", doi)
 	}
 	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// The workspace's lock first, as StorePaper takes it: a store of
+		// the same paper on another server cannot slip nodes in between.
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
+			return err
+		}
 		p, err := w.paper(ctx, tx, d)
 		if err != nil {
 			return err
@@ -266,8 +254,7 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 		if err := w.deleteAnalysis(ctx, tx, d); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM papers WHERE org_id = ? AND id = ?`, w.org, p.id)
-		return err
+		return store.DeletePaper(ctx, tx, w.org, p.id)
 	})
 }
 
@@ -393,23 +380,15 @@ func (w *Workspace) papersByID(ctx context.Context, ids []int64) (map[int64]Pape
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := []any{w.org}
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	rows, err := w.m.db.QueryContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND id IN (`+placeholders(len(ids))+`)`, args...)
+	rows, err := store.PapersByID(ctx, w.m.db, w.org, ids)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		p, err := scanPaper(rows)
-		if err != nil {
-			return nil, err
-		}
+	for i := range rows {
+		p := paperOf(&rows[i])
 		out[p.id] = p.Paper
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Papers lists the workspace's papers, most recently stored or updated
@@ -420,22 +399,15 @@ func (w *Workspace) Papers(ctx context.Context, limit int) ([]Paper, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The first character of the text is enough to tell Cached.
-	rows, err := w.m.db.QueryContext(ctx, `SELECT id, doi, title, year, authors, oa, source_url, domain, substr(text, 1, 1)
-		FROM papers WHERE org_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, w.org, limit)
+	rows, err := store.Papers(ctx, w.m.db, w.org, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list papers: %w", err)
 	}
-	defer rows.Close()
-	out := []Paper{}
-	for rows.Next() {
-		p, err := scanPaper(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list papers: %w", err)
-		}
-		out = append(out, p.Paper)
+	out := make([]Paper, 0, len(rows))
+	for i := range rows {
+		out = append(out, paperOf(&rows[i]).Paper)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // PaperSection is one section of a stored paper: its passages and the
@@ -456,34 +428,28 @@ func (w *Workspace) PaperSections(ctx context.Context, doi string) ([]PaperSecti
 		return nil, err
 	}
 	d := p.DOI
-	rows, err := w.m.db.QueryContext(ctx, `SELECT label, section, section_type, text FROM nodes
-		WHERE org_id = ? AND kind = ? AND owner_id = ? AND label IN (?, ?) ORDER BY seq, id`,
-		w.org, KindPaper, p.id, LabelPassage, LabelClaim)
+	rows, err := store.NodesOfOwner(ctx, w.m.db, w.org, KindPaper, p.id, LabelPassage, LabelClaim)
 	if err != nil {
 		return nil, fmt.Errorf("sections of %q: %w", d, err)
 	}
-	defer rows.Close()
 	out := []PaperSection{}
 	at := map[[2]string]int{} // section title and type → index in out
-	for rows.Next() {
-		var label, title, typ, text string
-		if err := rows.Scan(&label, &title, &typ, &text); err != nil {
-			return nil, fmt.Errorf("sections of %q: %w", d, err)
-		}
-		i, ok := at[[2]string{title, typ}]
+	for _, r := range rows {
+		key := [2]string{r.Section, r.SectionType}
+		i, ok := at[key]
 		if !ok {
 			i = len(out)
-			at[[2]string{title, typ}] = i
-			out = append(out, PaperSection{Title: title, Type: typ, Passages: []string{}, Claims: []string{}})
+			at[key] = i
+			out = append(out, PaperSection{Title: r.Section, Type: r.SectionType, Passages: []string{}, Claims: []string{}})
 		}
 		s := &out[i]
-		if label == LabelClaim {
-			s.Claims = append(s.Claims, text)
+		if r.Label == LabelClaim {
+			s.Claims = append(s.Claims, r.Text)
 		} else {
-			s.Passages = append(s.Passages, text)
+			s.Passages = append(s.Passages, r.Text)
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // listLimit checks the limit of a listing: 0 means DefaultPaperLimit, at

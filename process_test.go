@@ -1,15 +1,15 @@
 package papermem_test
 
 import (
-	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testutil"
 )
 
 // childWriterEnv makes the test binary a writer process for
@@ -56,7 +56,7 @@ func TestTwoProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a process")
 	}
-	path := filepath.Join(t.TempDir(), "shared.db")
+	path := testdb.Path(t)
 	const n = 40
 	// Create the schema first so both writers start from a migrated file.
 	m, err := papermem.Open(ctx, path, nil)
@@ -99,13 +99,7 @@ func TestTwoProcesses(t *testing.T) {
 	if err != nil || len(res) != 2*n {
 		t.Fatalf("vector paper recall found %d papers, want %d (%v)", len(res), 2*n, err)
 	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var check string
-	if err := db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check = %q, %v", check, err)
+	if !testdb.Postgres() { // SQLite's check of its file
+		testutil.OpenChecked(t, path)
 	}
 }

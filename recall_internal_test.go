@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/papermem/papermem/internal/scifact"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // scifactMemory stores the first n SciFact abstracts as papers 10.1/d0…
@@ -27,7 +28,7 @@ func scifactMemory(t testing.TB, n int) (*Memory, []scifact.Doc, []scifact.Query
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Open(context.Background(), filepath.Join(t.TempDir(), "scifact.db"), nil)
+	m, err := Open(context.Background(), testdb.Path(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

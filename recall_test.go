@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
+
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 	"github.com/papermem/papermem/internal/tokens"
 )
@@ -348,7 +349,7 @@ func TestPaperNodeAbstract(t *testing.T) {
 // after which recall finds what was stored, and that it stops with a
 // cancelled context. (internal/nodeindex checks what it loads.)
 func TestWarm(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "warm.db")
+	path := testdb.Path(t)
 	m, err := papermem.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)

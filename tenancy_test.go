@@ -1,9 +1,13 @@
 package papermem_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testutil"
 )
 
 // TestTenancy stores data in one workspace and checks that a second
@@ -124,7 +128,7 @@ func TestDeletePaper(t *testing.T) {
 // checks that each sees the other's writes and deletions in both in-process
 // searches (BM25 and vectors).
 func TestTwoHandles(t *testing.T) {
-	path := t.TempDir() + "/shared.db"
+	path := testdb.Path(t)
 	m1, err := papermem.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -155,5 +159,97 @@ func TestTwoHandles(t *testing.T) {
 		if err != nil || len(res.Spans) != 0 {
 			t.Fatalf("second handle %q recall finds a deleted paper: %+v, %v", mode, res, err)
 		}
+	}
+}
+
+// TestConcurrentHandles stores papers into one workspace through two
+// handles at once, as two servers over one PostgreSQL database would,
+// while a third handle searches all along: once the writes are done, the
+// third handle's node index, which loaded new nodes by id as they were
+// committed, holds every paper of both.
+func TestConcurrentHandles(t *testing.T) {
+	path := testdb.Path(t)
+	handles := make([]*papermem.Memory, 3)
+	for i := range handles {
+		m, err := papermem.Open(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		handles[i] = m
+	}
+	const n = 30
+	var wg sync.WaitGroup
+	for w, m := range handles[:2] {
+		wg.Go(func() {
+			for i := range n {
+				in := vitaminD
+				in.DOI = fmt.Sprintf("10.1000/writer%d.%d", w, i)
+				if _, _, err := m.StorePaper(ctx, in); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	reader := handles[2]
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for searching := true; searching; {
+		select {
+		case <-done:
+			searching = false
+		default:
+		}
+		if _, err := reader.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture", Retrieval: papermem.RetrievalVector}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := reader.RecallPapers(ctx, papermem.PaperRecallRequest{Query: "vitamin D fracture risk", Limit: 100, Retrieval: papermem.RetrievalVector})
+	if err != nil || len(res) != 2*n {
+		t.Fatalf("the reader's index finds %d papers, want %d (%v)", len(res), 2*n, err)
+	}
+}
+
+// TestStoreDeleteConcurrent stores and deletes one paper through two
+// handles at once, over and over, as two servers would: whatever order
+// they meet in, no node or vector outlives its paper.
+func TestStoreDeleteConcurrent(t *testing.T) {
+	path := testdb.Path(t)
+	var ms []*papermem.Memory
+	for range 2 {
+		m, err := papermem.Open(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		ms = append(ms, m)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range 40 {
+			in := vitaminD
+			in.Text = fmt.Sprintf("%s\n\nRevision %d.", vitaminD.Text, i)
+			if _, _, err := ms[0].StorePaper(ctx, in); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	wg.Go(func() {
+		for range 40 {
+			if err := ms[1].DeletePaper(ctx, vitaminD.DOI); err != nil && papermem.ErrorCode(err) != papermem.ENOTFOUND {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	wg.Wait()
+	var orphans int
+	err := testutil.Raw(t, path, false).QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM nodes n WHERE NOT EXISTS (SELECT 1 FROM papers p WHERE p.org_id = n.org_id AND p.id = n.owner_id)) +
+		(SELECT count(*) FROM node_vectors v WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = v.node_id))`).Scan(&orphans)
+	if err != nil || orphans != 0 {
+		t.Fatalf("%d nodes or vectors without their paper (%v)", orphans, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // v0Fixture is testdata/upgrade/v0-fts5.json: what testdata/upgrade/gen
@@ -40,6 +41,7 @@ type v0Fixture struct {
 // found, that the schema is now the one a fresh database gets, and that
 // new writes work.
 func TestUpgradeFTS5Database(t *testing.T) {
+	testdb.SQLiteOnly(t, "upgrades a SQLite file made by an old version")
 	var f v0Fixture
 	js, err := os.ReadFile(filepath.Join("testdata", "upgrade", "v0-fts5.json"))
 	if err != nil {

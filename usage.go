@@ -7,6 +7,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Usage counters: the metered events of a workspace, summed per calendar
@@ -142,19 +144,11 @@ func (m *Memory) flushUsage(ctx context.Context) error {
 		return nil
 	}
 	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO usage_counters (org_id, period, counter, value)
-			VALUES (?, ?, ?, ?)
-			ON CONFLICT (org_id, period, counter) DO UPDATE SET value = value + excluded.value`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
+		counts := make([]store.UsageCount, 0, len(batch))
 		for k, n := range batch {
-			if _, err := stmt.ExecContext(ctx, k.org, periodName(k.month), k.counter, n); err != nil {
-				return err
-			}
+			counts = append(counts, store.UsageCount{Org: k.org, Period: periodName(k.month), Counter: k.counter, Value: n})
 		}
-		return nil
+		return store.AddUsage(ctx, tx, counts)
 	})
 	if err != nil {
 		u.mu.Lock()
@@ -230,35 +224,26 @@ func (w *Workspace) Usage(ctx context.Context) (*Usage, error) {
 
 // usageCounters reads the reported counters of org over period p; org ""
 // sums every workspace.
-func (m *Memory) usageCounters(ctx context.Context, q queryer, org string, p Period) (map[string]int64, error) {
+func (m *Memory) usageCounters(ctx context.Context, q store.Querier, org string, p Period) (map[string]int64, error) {
 	c := make(map[string]int64, len(Counters))
 	for _, name := range Counters {
 		c[name] = 0
 	}
-	rows, err := q.QueryContext(ctx, `SELECT counter, sum(value) FROM usage_counters
-		WHERE (org_id = ?1 OR ?1 = '') AND period = ?2 GROUP BY counter`, org, periodName(monthOf(p.Start)))
+	stored, err := store.UsageCounters(ctx, q, org, periodName(monthOf(p.Start)))
 	if err != nil {
 		return nil, fmt.Errorf("read usage: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var name string
-		var n int64
-		if err := rows.Scan(&name, &n); err != nil {
-			return nil, fmt.Errorf("read usage: %w", err)
-		}
+	for name, n := range stored {
 		if _, ok := c[name]; ok {
 			c[name] = n
 		}
 	}
-	return c, rows.Err()
+	return c, nil
 }
 
 // usageTotal sums counter over every period of org.
 func (m *Memory) usageTotal(ctx context.Context, org, counter string) (int64, error) {
-	var n int64
-	err := m.db.QueryRowContext(ctx, `SELECT coalesce(sum(value), 0) FROM usage_counters
-		WHERE org_id = ? AND counter = ?`, org, counter).Scan(&n)
+	n, err := store.UsageTotal(ctx, m.db, org, counter)
 	if err != nil {
 		return 0, fmt.Errorf("read usage: %w", err)
 	}
@@ -276,18 +261,8 @@ type MemoryStats struct {
 }
 
 func (w *Workspace) memoryStats(ctx context.Context) (MemoryStats, error) {
-	var s MemoryStats
-	err := w.m.db.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM nodes WHERE org_id = ?1),
-		(SELECT count(*) FROM papers WHERE org_id = ?1),
-		(SELECT count(*) FROM documents WHERE org_id = ?1),
-		(SELECT count(*) FROM analyses WHERE org_id = ?1),
-		(SELECT count(*) FROM memories WHERE org_id = ?1),
-		(SELECT coalesce(sum(octet_length(text)), 0) FROM papers WHERE org_id = ?1) +
-		(SELECT coalesce(sum(bytes), 0) FROM documents WHERE org_id = ?1) +
-		(SELECT coalesce(sum(octet_length(markdown)), 0) FROM analyses WHERE org_id = ?1) +
-		(SELECT coalesce(sum(octet_length(text)), 0) FROM memories WHERE org_id = ?1)`, w.org).
-		Scan(&s.Nodes, &s.Papers, &s.Documents, &s.Analyses, &s.Memories, &s.Bytes)
+	r, err := store.MemoryStatsOf(ctx, w.m.db, w.org)
+	s := MemoryStats{Nodes: r.Nodes, Papers: r.Papers, Documents: r.Documents, Analyses: r.Analyses, Memories: r.Memories, Bytes: r.Bytes}
 	if err != nil {
 		return s, fmt.Errorf("memory stats: %w", err)
 	}
@@ -343,20 +318,12 @@ func (w *Workspace) Analytics(ctx context.Context) (*Analytics, error) {
 	if c.Fetches > 0 {
 		c.HitRate = math.Round(float64(c.WarmHits)/float64(c.Fetches)*10000) / 10000
 	}
-	rows, err := w.m.db.QueryContext(ctx, `SELECT domain, count(*) AS n FROM (
-			SELECT domain FROM papers WHERE org_id = ?1 AND domain <> ''
-			UNION ALL SELECT domain FROM documents WHERE org_id = ?1 AND domain <> '')
-		GROUP BY domain ORDER BY n DESC, domain LIMIT ?2`, w.org, topDomains)
+	domains, err := store.TopDomains(ctx, w.m.db, w.org, topDomains)
 	if err != nil {
 		return nil, fmt.Errorf("top domains: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var d DomainCount
-		if err := rows.Scan(&d.Domain, &d.Count); err != nil {
-			return nil, fmt.Errorf("top domains: %w", err)
-		}
-		a.TopDomains = append(a.TopDomains, d)
+	for _, d := range domains {
+		a.TopDomains = append(a.TopDomains, DomainCount{Domain: d.Domain, Count: d.Count})
 	}
-	return a, rows.Err()
+	return a, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/tokens"
 )
 
@@ -83,15 +84,8 @@ func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		var id int64
-		err := tx.QueryRowContext(ctx, `INSERT INTO memories (org_id, user_id, key, text, tags, domain, occurred_at, metadata,
-				session, seq, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (org_id, user_id, key) DO UPDATE SET text = excluded.text, tags = excluded.tags,
-				domain = excluded.domain, occurred_at = excluded.occurred_at, metadata = excluded.metadata,
-				session = excluded.session, seq = excluded.seq, updated_at = excluded.updated_at
-			RETURNING id`, w.org, user, key, text, string(tags), in.Domain, occurred, string(meta),
-			session, seq, now, now).Scan(&id)
+		id, err := store.UpsertMemory(ctx, tx, w.org, &store.UserMemory{UserID: user, Key: key, Text: text, Tags: string(tags),
+			Domain: in.Domain, OccurredAt: occurred, Metadata: string(meta), Session: session, Seq: seq}, now)
 		if err != nil {
 			return err
 		}
@@ -114,17 +108,19 @@ func (w *Workspace) Forget(ctx context.Context, user, key string) error {
 		return Errorf(EINVALID, "A user id is required.")
 	}
 	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM memories WHERE org_id = ? AND user_id = ? AND key = ?`,
-			w.org, user, key).Scan(&id)
+		// The workspace's lock first, as Remember takes it: a memory
+		// rewritten on another server cannot slip nodes in between.
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
+			return err
+		}
+		id, err := store.MemoryID(ctx, tx, w.org, user, key)
 		if err != nil {
 			return dbError(err, "No memory with key "+key+".")
 		}
 		if err := w.deleteNodes(ctx, tx, KindMemory, id); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM memories WHERE org_id = ? AND id = ?`, w.org, id)
-		return err
+		return store.DeleteMemory(ctx, tx, w.org, id)
 	})
 }
 

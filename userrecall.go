@@ -422,14 +422,14 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	// For each hit (a memory id), the node ids of the neighbourWindow
 	// memories before it and after it in its session, nearest first.
 	side := func(cmp, order string) string {
-		return `(SELECT group_concat(id, ',') FROM (SELECT n.id FROM memories m
+		return `(SELECT ` + w.m.files.Engine.GroupConcat("id") + ` FROM (SELECT n.id FROM memories m
 			JOIN nodes n ON n.org_id = m.org_id AND n.kind = 'memory' AND n.owner_id = m.id
 			WHERE m.org_id = h.org_id AND m.user_id = h.user_id AND m.session = h.session
 				AND (m.occurred_at, m.seq, m.id) ` + cmp + ` (h.occurred_at, h.seq, h.id)
-			ORDER BY m.occurred_at ` + order + `, m.seq ` + order + `, m.id ` + order + ` LIMIT ?1))`
+			ORDER BY m.occurred_at ` + order + `, m.seq ` + order + `, m.id ` + order + ` LIMIT ?1) AS near)`
 	}
 	rows, err := w.m.db.QueryContext(ctx, `SELECT h.id, coalesce(`+side("<", "DESC")+`, ''), coalesce(`+side(">", "ASC")+`, '')
-		FROM json_each(?4) j CROSS JOIN memories h ON h.id = j.value WHERE h.org_id = ?2 AND h.user_id = ?3`,
+		FROM `+w.m.files.Engine.IDs("?4", "j")+` CROSS JOIN memories h WHERE h.id = j.value AND h.org_id = ?2 AND h.user_id = ?3`,
 		neighbourWindow, w.org, user, string(hits))
 	if err != nil {
 		return nil, fmt.Errorf("neighbours: %w", err)
@@ -490,8 +490,8 @@ func (w *Workspace) loadMemories(ctx context.Context, user string, ids []int64) 
 	// statistics SQLite would rather scan every memory of the workspace.
 	rows, err := w.m.db.QueryContext(ctx, `SELECT n.id, n.text, n.tokens, n.char_end, n.created_at,
 		mm.id, mm.key, mm.tags, mm.occurred_at, mm.metadata, mm.session, mm.seq
-		FROM json_each(?) j CROSS JOIN nodes n ON n.id = j.value JOIN memories mm ON mm.id = n.owner_id
-		WHERE n.org_id = ? AND n.user_id = ? AND n.kind = 'memory' AND mm.org_id = n.org_id AND mm.user_id = ?`,
+		FROM `+w.m.files.Engine.IDs("?", "j")+` CROSS JOIN nodes n JOIN memories mm ON mm.id = n.owner_id
+		WHERE n.id = j.value AND n.org_id = ? AND n.user_id = ? AND n.kind = 'memory' AND mm.org_id = n.org_id AND mm.user_id = ?`,
 		string(list), w.org, user, user)
 	if err != nil {
 		return nil, fmt.Errorf("load memories: %w", err)

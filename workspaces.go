@@ -45,17 +45,13 @@ type WorkspaceRecord struct {
 	CreatedAt       string `json:"created_at"`
 }
 
-const workspaceColumns = `org_id, name, plan, token_ttl_seconds, created_at`
-
-func scanWorkspace(sc interface{ Scan(...any) error }) (*WorkspaceRecord, error) {
-	var r WorkspaceRecord
-	if err := sc.Scan(&r.OrgID, &r.Name, &r.Plan, &r.TokenTTLSeconds, &r.CreatedAt); err != nil {
-		return nil, err
+// workspaceOf converts a workspaces row, naming its plan.
+func workspaceOf(r *store.Workspace) *WorkspaceRecord {
+	rec := &WorkspaceRecord{OrgID: r.OrgID, Name: r.Name, Plan: r.Plan, TokenTTLSeconds: r.TokenTTLSeconds, CreatedAt: r.CreatedAt}
+	if p, err := LookupPlan(rec.Plan); err == nil {
+		rec.Plan = p.Name
 	}
-	if p, err := LookupPlan(r.Plan); err == nil {
-		r.Plan = p.Name
-	}
-	return &r, nil
+	return rec
 }
 
 // TokenTTL is the lifetime of session tokens of the workspace.
@@ -82,8 +78,7 @@ func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string)
 	var rec *WorkspaceRecord
 	var key *NewAPIKey
 	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
-			VALUES (?, ?, ?, ?, ?)`, org, name, PlanStarter, creator, m.nowString())
+		err := store.InsertWorkspace(ctx, tx, org, name, PlanStarter, creator, m.nowString())
 		if store.IsUnique(err) {
 			return &Error{Code: ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", org), Err: ErrWorkspaceID}
 		}
@@ -93,8 +88,12 @@ func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string)
 		if key, err = m.Workspace(org).createAPIKey(ctx, tx, "default", creator); err != nil {
 			return err
 		}
-		rec, err = scanWorkspace(tx.QueryRowContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces WHERE org_id = ?`, org))
-		return err
+		r, err := store.WorkspaceByID(ctx, tx, org)
+		if err != nil {
+			return err
+		}
+		rec = workspaceOf(r)
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err
@@ -115,38 +114,25 @@ func (m *Memory) Workspaces(ctx context.Context, current string, creators ...str
 	if err != nil {
 		return nil, err
 	}
-	q := `SELECT ` + workspaceColumns + ` FROM workspaces WHERE org_id = ?`
-	args := []any{current}
-	if len(creators) > 0 {
-		q += ` OR created_by IN (?` + strings.Repeat(", ?", len(creators)-1) + `)`
-		for _, c := range creators {
-			args = append(args, c)
-		}
-	}
-	rows, err := m.db.QueryContext(ctx, q+` ORDER BY org_id <> ?, created_at, org_id`, append(args, current)...)
+	rows, err := store.WorkspacesOf(ctx, m.db, current, creators)
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
-	defer rows.Close()
-	out := []WorkspaceRecord{}
-	for rows.Next() {
-		r, err := scanWorkspace(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list workspaces: %w", err)
-		}
-		out = append(out, *r)
+	out := make([]WorkspaceRecord, 0, len(rows))
+	for i := range rows {
+		out = append(out, *workspaceOf(&rows[i]))
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Record returns the workspace's record. Errors: ENOTFOUND (never
 // registered: nothing was ever written to it).
 func (w *Workspace) Record(ctx context.Context) (*WorkspaceRecord, error) {
-	r, err := scanWorkspace(w.m.db.QueryRowContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces WHERE org_id = ?`, w.org))
+	r, err := store.WorkspaceByID(ctx, w.m.db, w.org)
 	if err != nil {
 		return nil, dbError(err, fmt.Sprintf("Workspace %q does not exist.", w.org))
 	}
-	return r, nil
+	return workspaceOf(r), nil
 }
 
 // Bounds of a workspace's session-token lifetime.
@@ -162,8 +148,9 @@ func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
 	if ttl < MinTokenTTL || ttl > MaxTokenTTL {
 		return Errorf(EINVALID, "The token lifetime must be between %v and %v.", MinTokenTTL, MaxTokenTTL)
 	}
-	n, err := w.m.execWrite(ctx, `UPDATE workspaces SET token_ttl_seconds = ? WHERE org_id = ?`,
-		int64(ttl/time.Second), w.org)
+	n, err := w.m.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+		return store.SetTokenTTL(ctx, tx, w.org, int64(ttl/time.Second))
+	})
 	if err != nil {
 		return fmt.Errorf("set token ttl: %w", err)
 	}
@@ -175,11 +162,11 @@ func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
 
 // mustExist fails with ENOTFOUND unless workspace org is registered.
 func mustExist(ctx context.Context, tx *sql.Tx, org string) error {
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE org_id = ?`, org).Scan(&n); err != nil {
+	ok, err := store.WorkspaceExists(ctx, tx, org)
+	if err != nil {
 		return err
 	}
-	if n == 0 {
+	if !ok {
 		return Errorf(ENOTFOUND, "Workspace %q does not exist.", org)
 	}
 	return nil

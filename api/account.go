@@ -14,8 +14,8 @@ type RootResponse struct {
 type HealthResponse struct {
 	Status        string `json:"status" doc:"always ok: the process serves"`
 	Enabled       bool   `json:"enabled" doc:"the memory API accepts requests"`
-	StorageMode   string `json:"storage_mode" doc:"sqlite for a database file, memory for -db :memory:"`
-	VectorEnabled bool   `json:"vector_enabled" doc:"the sqlite-vec index is loaded (always true: the server does not start without it)"`
+	StorageMode   string `json:"storage_mode" doc:"sqlite for a database file, postgres for a PostgreSQL database, memory for -db :memory:"`
+	VectorEnabled bool   `json:"vector_enabled" doc:"vector search is available (always true: on SQLite the server does not start without sqlite-vec; vectors are scored in process on either engine)"`
 }
 
 // StatusResponse is the public availability summary.

@@ -19,6 +19,7 @@ import (
 	"github.com/papermem/papermem/client"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -77,7 +78,7 @@ func TestRoutes(t *testing.T) {
 		if r := must(anon.Root(ctx))(t); r.Service != "papermem" || r.APIVersion != "v1" {
 			t.Errorf("root = %+v", r)
 		}
-		if h := must(anon.Health(ctx))(t); h.Status != "ok" || h.StorageMode != "sqlite" {
+		if h := must(anon.Health(ctx))(t); h.Status != "ok" || h.StorageMode != testdb.Engine() {
 			t.Errorf("health = %+v", h)
 		}
 		if s := must(anon.Status(ctx))(t); s.Components["database"] != "ok" {
@@ -362,9 +363,14 @@ func TestRoutes(t *testing.T) {
 		}
 		_, err := ada.AdminOverview(ctx)
 		wantCode(t, err, api.CodeForbidden)
-		b := must(root.AdminBackup(ctx))(t)
-		if st, err := os.Stat(b.Path); err != nil || filepath.Dir(b.Path) != backups || st.Size() != b.Bytes || b.Bytes == 0 {
-			t.Errorf("backup = %+v (%v)", b, err)
+		if testdb.Postgres() {
+			_, err = root.AdminBackup(ctx)
+			wantCode(t, err, api.CodeUnsupportedFormat) // pg_dump backs PostgreSQL up
+		} else {
+			b := must(root.AdminBackup(ctx))(t)
+			if st, err := os.Stat(b.Path); err != nil || filepath.Dir(b.Path) != backups || st.Size() != b.Bytes || b.Bytes == 0 {
+				t.Errorf("backup = %+v (%v)", b, err)
+			}
 		}
 		_, err = ada.AdminBackup(ctx)
 		wantCode(t, err, api.CodeForbidden)

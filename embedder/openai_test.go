@@ -2,11 +2,11 @@ package embedder_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/embedder"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -33,7 +33,7 @@ func TestOpenAI(t *testing.T) {
 		}
 	})
 	t.Run("Memory", func(t *testing.T) {
-		m, err := papermem.Open(ctx, filepath.Join(t.TempDir(), "pm.db"), &papermem.Options{Embedder: e})
+		m, err := papermem.Open(ctx, testdb.Path(t), &papermem.Options{Embedder: e})
 		if err != nil {
 			t.Fatal(err)
 		}

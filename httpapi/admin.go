@@ -79,7 +79,7 @@ func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error 
 }
 
 var adminHealthOp = op{tag: "admin", summary: "Detailed component health", resp: papermem.Health{},
-	notes: "Each component is checked with a real operation: storage (every table read, journal mode), full_text_index (the in-process node index answers a BM25 query over the default workspace), embedder (a probe text embedded), vector_index (a sqlite-vec kNN query), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
+	notes: "Each component is checked with a real operation: storage (every table read; the journal mode, or on PostgreSQL the server version and synchronous_commit), full_text_index (the in-process node index answers a BM25 query over the default workspace), embedder (a probe text embedded), vector_index (sqlite-vec scores a probe vector; on PostgreSQL the probe round-trips through the database and is scored in process), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
 
 func (s *server) handleAdminHealth(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.health(r.Context()))
@@ -179,7 +179,7 @@ func (s *server) setUserDisabled(w http.ResponseWriter, r *http.Request,
 
 var adminBackupOp = op{tag: "admin", summary: "Back the database up while it serves", resp: papermem.BackupFile{},
 	errs:  []int{http.StatusInsufficientStorage},
-	notes: "Writes an online, consistent copy of the whole database (every workspace) to a new file on the server, in PAPERMEM_BACKUP_DIR (default: backups/ beside the database), named for the time, and answers its path and size. SQLite's VACUUM INTO reads one snapshot, so writes go on meanwhile and none is half in the copy. The copy is not sent over HTTP: it holds password and API key hashes and the session-signing secret, which no response carries. Restore by starting the server on the file (-db). 507 insufficient_storage when the disk has no room. `server backup DEST` makes the same copy from the command line."}
+	notes: "Writes an online, consistent copy of the whole database (every workspace) to a new file on the server, in PAPERMEM_BACKUP_DIR (default: backups/ beside the database), named for the time, and answers its path and size. SQLite's VACUUM INTO reads one snapshot, so writes go on meanwhile and none is half in the copy. The copy is not sent over HTTP: it holds password and API key hashes and the session-signing secret, which no response carries. Restore by starting the server on the file (-db). 507 insufficient_storage when the disk has no room. `server backup DEST` makes the same copy from the command line. On PostgreSQL there is no file to copy: 415 unsupported_format, and pg_dump (or the server's continuous archiving) backs the database up."}
 
 func (s *server) handleAdminBackup(w http.ResponseWriter, r *http.Request) error {
 	b, err := s.m.BackupInDir(r.Context(), s.cfg.BackupDir)

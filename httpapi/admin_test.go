@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 func TestFounderConsole(t *testing.T) {
@@ -167,13 +169,21 @@ func TestFounderConsole(t *testing.T) {
 // TestAdminBackup makes a backup as a founder and opens it as a database:
 // it holds the workspace's paper and every component is healthy. The
 // response names the file and no secret (the env's leak check), and the
-// route is founder-only (TestFounderConsole checks 401 and 403).
+// route is founder-only (TestFounderConsole checks 401 and 403). On
+// PostgreSQL the route refuses, naming pg_dump.
 func TestAdminBackup(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t, httpapi.Config{FounderEmails: []string{"root@example.org"}, BackupDir: dir}, nil)
 	root := e.signup("root@example.org", "lab-root")
 	want(t, e.do("POST", "/v1/papers", map[string]any{"doi": "10.1000/kept", "title": "Kept", "text": "Backups keep papers."}, root.auth()...), http.StatusCreated, "")
 	r := e.do("POST", "/v1/admin/backup", nil, root.auth()...)
+	if testdb.Postgres() {
+		want(t, r, http.StatusUnsupportedMediaType, "unsupported_format")
+		if !strings.Contains(string(r.body), "pg_dump") {
+			t.Errorf("refusal does not name pg_dump: %s", r.body)
+		}
+		return
+	}
 	want(t, r, http.StatusOK, "")
 	var b papermem.BackupFile
 	r.json(t, &b)

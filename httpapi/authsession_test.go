@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // login returns a fresh session token of the account with the email.
@@ -339,7 +339,7 @@ func TestDisableUserRoutes(t *testing.T) {
 // twoServers runs two servers over two Memories on one database file, as
 // two processes would; only the first checks for leaks.
 func twoServers(t *testing.T) (e, other *env) {
-	path := filepath.Join(t.TempDir(), "shared.db")
+	path := testdb.Path(t)
 	open := func(logger *slog.Logger) *env {
 		x := &env{t: t, log: &bytes.Buffer{}}
 		var err error

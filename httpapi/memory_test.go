@@ -11,6 +11,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 const paperText = `# Abstract
@@ -512,7 +513,7 @@ func TestPublicRoutes(t *testing.T) {
 	e := newEnv(t, httpapi.Config{}, nil)
 	for path, body := range map[string]string{
 		"/":          `{"service":"papermem","api_version":"v1"}`,
-		"/v1/health": `{"status":"ok","enabled":true,"storage_mode":"sqlite","vector_enabled":true}`,
+		"/v1/health": `{"status":"ok","enabled":true,"storage_mode":"` + testdb.Engine() + `","vector_enabled":true}`,
 	} {
 		r := e.do("GET", path, nil)
 		want(t, r, http.StatusOK, "")

@@ -2,11 +2,9 @@ package httpapi_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,16 +12,19 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testutil"
 )
 
-// TestWritesUnavailable holds the database's write lock from another
-// connection, as another process would, and stores papers over HTTP with a
+// TestWritesUnavailable holds the database's write lock (on PostgreSQL a
+// lock on the papers table) from another connection, as another process
+// would, and stores papers over HTTP with a
 // write queue of one and a 100 ms wait: the writes that cannot get their
 // turn are answered 503 unavailable with Retry-After (never 500) and store
 // nothing; the one already begun finishes once the lock is released.
 func TestWritesUnavailable(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "papermem.db")
+	path := testdb.Path(t)
 	m, err := papermem.Open(ctx, path, &papermem.Options{WriteQueue: 1, WriteWait: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -34,17 +35,16 @@ func TestWritesUnavailable(t *testing.T) {
 	dev := []string{"X-Dev-Org-Id", "lab", "X-Dev-User-Id", "u1"}
 	storePaper(t, e, dev[:2], "10.5000/first") // the workspace exists
 
-	other, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	lock, err := other.Conn(ctx)
+	lock, err := testutil.Raw(t, path, true).Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer lock.Close()
-	if _, err := lock.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	hold := "BEGIN IMMEDIATE" // SQLite's write lock
+	if testdb.Postgres() {
+		hold = "BEGIN; LOCK TABLE papers IN EXCLUSIVE MODE" // reads go on, writes wait
+	}
+	if _, err := lock.ExecContext(ctx, hold); err != nil {
 		t.Fatal(err)
 	}
 

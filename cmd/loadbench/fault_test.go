@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // TestMain lets the test binary be the child server of the fault modes,
@@ -27,6 +29,7 @@ func TestFaultModesSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts server processes")
 	}
+	testdb.SQLiteOnly(t, "kill -9 and a full disk under a server process on a SQLite file, checked with integrity_check")
 	var out bytes.Buffer
 	if err := runMixed(&out, 4, 2*time.Second, 30); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())

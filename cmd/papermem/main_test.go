@@ -20,6 +20,7 @@ import (
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/client"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -36,7 +37,7 @@ func cli(t *testing.T, env map[string]string, args ...string) (string, string, e
 // TestIngestThenRecall ingests the shared test documents into a database
 // file, then recalls from it, as a person at a terminal would.
 func TestIngestThenRecall(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "papermem.db")
+	db := testdb.Path(t)
 	out, progress, err := cli(t, nil, "--db", db, "ingest", testdocs)
 	if err == nil || !strings.Contains(err.Error(), "files failed") {
 		t.Fatalf("ingest with malformed files: err = %v, want files failed", err)
@@ -179,7 +180,7 @@ func TestMCPStdio(t *testing.T) {
 	os.WriteFile(note, []byte("# Vitamin D trial\n\nVitamin D supplementation did not reduce fracture risk in adults over 70 (hazard ratio 0.98)."), 0o600)
 
 	t.Run("File", func(t *testing.T) {
-		db := filepath.Join(t.TempDir(), "papermem.db")
+		db := testdb.Path(t)
 		driveMCP(t, []string{"--db", db, "--user", "ada", "mcp"}, note)
 		m, err := papermem.Open(ctx, db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {

@@ -97,7 +97,7 @@ func newRoot(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writ
 		db = serve.DefaultDB
 	}
 	f := root.PersistentFlags()
-	f.StringVar(&t.db, "db", db, "database file to work on in process ($PAPERMEM_DB)")
+	f.StringVar(&t.db, "db", db, "database file (or postgres:// URL) to work on in process ($PAPERMEM_DB)")
 	f.StringVar(&t.workspace, "workspace", papermem.DefaultWorkspace, "workspace of the database file")
 	f.StringVar(&t.url, "url", getenv("PAPERMEM_URL"), "URL of a running server instead of a database file ($PAPERMEM_URL)")
 	f.StringVar(&t.key, "key", getenv("PAPERMEM_KEY"), "API key or session token for --url ($PAPERMEM_KEY)")

@@ -1,7 +1,7 @@
 // Command server serves papermem's /v1 HTTP API, with MCP at /mcp and the
 // dashboard at /dashboard/; the same as `papermem serve`.
 //
-//	server [-addr 127.0.0.1:8080] [-db ./papermem.db]
+//	server [-addr 127.0.0.1:8080] [-db ./papermem.db | -db postgres://…]
 //	server [-db ./papermem.db] grant-founder EMAIL
 //	server [-db ./papermem.db] backup DEST
 //

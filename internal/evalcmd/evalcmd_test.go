@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 func TestOpenMemory(t *testing.T) {
@@ -17,14 +20,22 @@ func TestOpenMemory(t *testing.T) {
 	}
 	done()
 
-	path := filepath.Join(t.TempDir(), "kept.db")
-	_, done, err = OpenMemory(context.Background(), path)
+	path := testdb.Path(t)
+	m, done, err = OpenMemory(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := m.StorePaper(context.Background(), papermem.PaperInput{DOI: "10.1/kept", Text: "Kept."}); err != nil {
+		t.Fatal(err)
+	}
 	done()
-	if _, err := os.Stat(path); err != nil {
-		t.Errorf("a given database file must be kept: %v", err)
+	kept, err := papermem.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Close()
+	if ok, err := kept.PaperExists(context.Background(), "10.1/kept"); err != nil || !ok {
+		t.Errorf("a given database must be kept: exists %v (%v)", ok, err)
 	}
 }
 

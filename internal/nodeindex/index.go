@@ -264,7 +264,7 @@ func (p *Part) markDeleted(ctx context.Context, snap *store.NodeSnapshot) error 
 	if stored == len(p.ids)-p.ndead {
 		return nil
 	}
-	live, err := snap.VectorIDs(ctx, stored)
+	live, err := snap.VectorIDs(ctx)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/scifact"
 	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // The index is tested over databases that papermem writes: the nodes,
@@ -29,7 +30,7 @@ var scifactData = filepath.Join("..", "..", scifact.DefaultDir)
 // the path.
 func openMemory(tb testing.TB) (*papermem.Memory, string) {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "papermem.db")
+	path := testdb.Path(tb)
 	m, err := papermem.Open(ctx, path, nil)
 	if err != nil {
 		tb.Fatal(err)

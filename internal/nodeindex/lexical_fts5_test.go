@@ -22,6 +22,7 @@ import (
 	"github.com/papermem/papermem/internal/scifact"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/terms"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // refFTS (re)builds ref_fts, an FTS5 table holding the text of workspace
@@ -61,6 +62,7 @@ func ftsMatch(text string) string {
 // same scores; also after a deletion and beside another user's memories,
 // which must count in neither the ranking nor the statistics.
 func TestBM25MatchesFTS5(t *testing.T) {
+	testdb.SQLiteOnly(t, "FTS5 is SQLite's")
 	m, path, docs, claims := scifactMemory(t, 150)
 	if _, err := m.Remember(ctx, "u1", papermem.MemoryInput{Text: docs[0].Text}); err != nil {
 		t.Fatal(err)
@@ -140,6 +142,7 @@ var benchDB = flag.String("benchdb", "", "BenchmarkBM25Stage: a database built b
 // ref_fts, built before timing), the two alternating in one loop, and
 // reports each one's mean and their ratio.
 func BenchmarkBM25Stage(b *testing.B) {
+	testdb.SQLiteOnly(b, "FTS5 is SQLite's")
 	var path string
 	var claims []scifact.Query
 	if *benchDB != "" {

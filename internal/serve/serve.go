@@ -3,7 +3,7 @@
 // papermem.Open, httpapi.New, graceful shutdown and the maintenance
 // sub-commands.
 //
-//	[-addr 127.0.0.1:8080] [-db ./papermem.db]
+//	[-addr 127.0.0.1:8080] [-db ./papermem.db | -db postgres://…]
 //	[-db ./papermem.db] grant-founder EMAIL
 //	[-db ./papermem.db] backup DEST
 //
@@ -29,6 +29,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Defaults of the configuration.
@@ -59,7 +60,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	fs := flag.NewFlagSet("papermem serve", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	fs.StringVar(&c.addr, "addr", c.addr, "address to listen on (PAPERMEM_ADDR)")
-	fs.StringVar(&c.db, "db", c.db, `SQLite database file, or ":memory:" (PAPERMEM_DB)`)
+	fs.StringVar(&c.db, "db", c.db, `SQLite database file, ":memory:", or a postgres:// URL (PAPERMEM_DB)`)
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, err
 	}
@@ -167,7 +168,7 @@ func loopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Open opens the database file db with the library options the PAPERMEM_*
+// Open opens the database db (a file or a postgres:// URL) with the library options the PAPERMEM_*
 // variables of getenv set (embedder, upload and index limits, reindexing,
 // fetching, payments), as the server opens it: a command working on the
 // server's database must use the same embedder.
@@ -230,7 +231,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
-	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", c.db, "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth)
+	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", store.Redact(c.db), "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth)
 	err = httpapi.Serve(ctx, ln, httpapi.New(m, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	log.Info("stopped") // the deferred Close checkpoints the database
 	return err

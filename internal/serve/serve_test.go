@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -110,13 +111,13 @@ func call(t *testing.T, method, url, token string, body any) (int, map[string]an
 }
 
 func TestRunServesOverTCP(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "papermem.db")
+	db := testdb.Path(t)
 	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, map[string]string{
 		"PAPERMEM_FOUNDER_EMAILS": "root@example.org, other@example.org",
 	})
 
 	status, body := call(t, "GET", base+"/v1/health", "", nil)
-	if status != 200 || body["status"] != "ok" || body["storage_mode"] != "sqlite" || body["vector_enabled"] != true {
+	if status != 200 || body["status"] != "ok" || body["storage_mode"] != testdb.Engine() || body["vector_enabled"] != true {
 		t.Fatalf("health %d %v", status, body)
 	}
 	status, body = call(t, "GET", base+"/", "", nil)
@@ -164,7 +165,7 @@ func TestRunServesOverTCP(t *testing.T) {
 // A database indexed with another embedder is refused unless
 // PAPERMEM_REINDEX=1 re-embeds it.
 func TestRunReindex(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "old.db")
+	db := testdb.Path(t)
 	old, err := papermem.Open(context.Background(), db, &papermem.Options{Embedder: papermem.NewHashEmbedder(256)})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +204,7 @@ func TestRunInMemory(t *testing.T) {
 }
 
 func TestGrantFounder(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "papermem.db")
+	db := testdb.Path(t)
 	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", db}, nil)
 	status, body := call(t, "POST", base+"/v1/auth/signup", "", map[string]any{"email": "ada@example.org", "password": "long enough"})
 	if status != 201 {
@@ -232,7 +233,7 @@ func TestGrantFounder(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "papermem.db")
+	db := testdb.Path(t)
 	for name, tc := range map[string]struct {
 		args []string
 		vars map[string]string
@@ -308,7 +309,7 @@ func TestHTTPEmbedder(t *testing.T) {
 	}
 
 	// A server over the HTTP embedder recalls through it.
-	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", filepath.Join(t.TempDir(), "e.db")}, map[string]string{
+	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", testdb.Path(t)}, map[string]string{
 		"PAPERMEM_EMBEDDINGS_URL": fake.URL, "PAPERMEM_EMBEDDINGS_MODEL": "nomic-embed-text", "PAPERMEM_DEV_AUTH": "1"})
 	defer stop()
 	before := calls.Load()
@@ -328,6 +329,7 @@ func TestHTTPEmbedder(t *testing.T) {
 // backup sub-command, then serves the copy: the paper stored before is
 // there. A backup over an existing file is refused.
 func TestBackupCommand(t *testing.T) {
+	testdb.SQLiteOnly(t, "the backup command copies the SQLite file (papermem's TestBackupPostgres covers the refusal)")
 	dir := t.TempDir()
 	db, dest := filepath.Join(dir, "live.db"), filepath.Join(dir, "copy.db")
 	vars := map[string]string{"PAPERMEM_DEV_AUTH": "1"}

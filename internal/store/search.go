@@ -18,38 +18,25 @@ import (
 // the workspace's nodes change. It is 0 for a workspace not registered.
 // A point read made before every search, it does not watch ctx, for which
 // the SQLite driver would start a goroutine per statement.
-func NodesVersion(ctx context.Context, db *sql.DB, org string) (int64, error) {
+func NodesVersion(ctx context.Context, q Querier, org string) (int64, error) {
 	var version int64
-	err := db.QueryRowContext(context.WithoutCancel(ctx), `SELECT vec_version FROM workspaces WHERE org_id = ?`, org).Scan(&version)
+	err := q.QueryRowContext(context.WithoutCancel(ctx), `SELECT vec_version FROM workspaces WHERE org_id = ?`, org).Scan(&version)
 	if err != nil && err != sql.ErrNoRows {
 		return 0, fmt.Errorf("node index version: %w", err)
 	}
 	return version, nil
 }
 
-// BumpNodesVersion records in tx that the nodes of workspace org changed,
-// so that every search index reads them again.
-func BumpNodesVersion(ctx context.Context, tx *sql.Tx, org string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE workspaces SET vec_version = vec_version + 1 WHERE org_id = ?`, org)
+// BumpNodesVersion records through q, a write transaction, that the nodes
+// of workspace org changed, so that every search index reads them again.
+func BumpNodesVersion(ctx context.Context, q Querier, org string) error {
+	_, err := q.ExecContext(ctx, `UPDATE workspaces SET vec_version = vec_version + 1 WHERE org_id = ?`, org)
 	return err
 }
 
 // WorkspaceIDs lists the registered workspaces in id order.
-func WorkspaceIDs(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT org_id FROM workspaces ORDER BY org_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var org string
-		if err := rows.Scan(&org); err != nil {
-			return nil, err
-		}
-		out = append(out, org)
-	}
-	return out, rows.Err()
+func WorkspaceIDs(ctx context.Context, q Querier) ([]string, error) {
+	return scanStrings(q.QueryContext(ctx, `SELECT org_id FROM workspaces ORDER BY org_id`))
 }
 
 // NodeSnapshot reads one workspace's nodes as one consistent snapshot of
@@ -60,10 +47,12 @@ type NodeSnapshot struct {
 }
 
 // SnapshotNodes begins a snapshot of workspace org's nodes on one
-// connection of db.
+// connection of db, the read pool.
 func SnapshotNodes(ctx context.Context, db *sql.DB, org string) (*NodeSnapshot, error) {
-	// A deferred transaction on one connection: a read snapshot that
-	// waits for no writer (BeginTx would take the write lock: _txlock).
+	// A transaction begun by hand on one connection: on SQLite a deferred
+	// one, a read snapshot that waits for no writer (BeginTx would take
+	// the write lock of an in-memory database's one connection: _txlock);
+	// on PostgreSQL the read pool's repeatable read.
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -138,22 +127,13 @@ func (s *NodeSnapshot) CountVectors(ctx context.Context) (int, error) {
 }
 
 // VectorIDs returns the ids of the workspace's nodes that have a vector,
-// in increasing order; n is how many are expected.
-func (s *NodeSnapshot) VectorIDs(ctx context.Context, n int) ([]int64, error) {
-	rows, err := s.conn.QueryContext(ctx, `SELECT node_id FROM node_vectors WHERE org_id = ? ORDER BY node_id`, s.org)
+// in increasing order.
+func (s *NodeSnapshot) VectorIDs(ctx context.Context) ([]int64, error) {
+	ids, err := scanIDs(s.conn.QueryContext(ctx, `SELECT node_id FROM node_vectors WHERE org_id = ? ORDER BY node_id`, s.org))
 	if err != nil {
 		return nil, fmt.Errorf("node index ids: %w", err)
 	}
-	defer rows.Close()
-	ids := make([]int64, 0, n)
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
 // blobVector decodes a float32 vector blob (sqlite-vec's little-endian

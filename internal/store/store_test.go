@@ -3,27 +3,45 @@ package store
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
+	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
 // TestOpenSync checks that the synchronous setting reaches the write
-// connection and the read pool (PRAGMA synchronous: 1 normal, 2 full),
-// that reads cannot write, and that another setting is refused.
+// connection and the read pool (SQLite's PRAGMA synchronous: 1 normal, 2
+// full; on PostgreSQL full sets synchronous_commit on the write
+// connection), that reads cannot write, and that another setting is
+// refused.
 func TestOpenSync(t *testing.T) {
 	ctx := context.Background()
-	for sync, want := range map[string]int{SyncNormal: 1, SyncFull: 2} {
+	for sync, want := range map[string]string{SyncNormal: "1", SyncFull: "2"} {
 		t.Run(sync, func(t *testing.T) {
-			db, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"), sync)
+			db, err := Open(ctx, testdb.Path(t), sync)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			for name, pool := range map[string]*sql.DB{"write": db.Write, "read": db.Read} {
-				var got int
-				if err := pool.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&got); err != nil || got != want {
-					t.Errorf("%s: synchronous %d (%v), want %d", name, got, err, want)
+			pools := map[string]*sql.DB{"write": db.Write, "read": db.Read}
+			query := "PRAGMA synchronous"
+			if db.Engine == Postgres {
+				pools, query = map[string]*sql.DB{"write": db.Write}, "SHOW synchronous_commit"
+				if want = "on"; sync == SyncNormal {
+					// The test cluster's own setting (.ci/postgres: off).
+					if err := db.Read.QueryRowContext(ctx, query).Scan(&want); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for name, pool := range pools {
+				var got string
+				if err := pool.QueryRowContext(ctx, query).Scan(&got); err != nil || got != want {
+					t.Errorf("%s: synchronous %s (%v), want %s", name, got, err, want)
 				}
 			}
 			if _, err := db.Read.ExecContext(ctx, "INSERT INTO schema_migrations VALUES ('x', 'y')"); err == nil {
@@ -31,27 +49,30 @@ func TestOpenSync(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Open(ctx, filepath.Join(t.TempDir(), "s.db"), "off"); err == nil {
+	if _, err := Open(ctx, testdb.Path(t), "off"); err == nil {
 		t.Error("synchronous off accepted")
 	}
 }
 
-// TestOpenFresh checks that a new database migrates without FTS5 (a plain
-// build has no fts5 module), records every migration, and never gets the
-// table the retired statements made.
+// TestOpenFresh checks that a new database migrates (on SQLite without
+// FTS5: a plain build has no fts5 module), records every migration of its
+// engine, and never gets the table the retired statements made.
 func TestOpenFresh(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "fresh.db"), SyncNormal)
+	db, err := Open(ctx, testdb.Path(t), SyncNormal)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	tables := `SELECT count(*) FROM sqlite_schema WHERE name LIKE 'nodes_fts%'`
+	if db.Engine == Postgres {
+		tables = `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'nodes_fts%'`
+	}
 	var applied, fts int
-	if err := db.Read.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM schema_migrations),
-		(SELECT count(*) FROM sqlite_schema WHERE name LIKE 'nodes_fts%')`).Scan(&applied, &fts); err != nil {
+	if err := db.Read.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM schema_migrations), (`+tables+`)`).Scan(&applied, &fts); err != nil {
 		t.Fatal(err)
 	}
-	names, err := migrations.ReadDir("migrations")
+	names, err := migrations.ReadDir("migrations/" + string(db.Engine))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,15 +81,112 @@ func TestOpenFresh(t *testing.T) {
 	}
 }
 
+// TestOpenConcurrent checks that servers starting together over one new
+// database migrate it once between them: every Open succeeds and each
+// migration is recorded once.
+func TestOpenConcurrent(t *testing.T) {
+	ctx := context.Background()
+	path := testdb.Path(t)
+	const servers = 4
+	var wg sync.WaitGroup
+	dbs := make([]*DB, servers)
+	errs := make([]error, servers)
+	for i := range servers {
+		wg.Go(func() { dbs[i], errs[i] = Open(ctx, path, SyncNormal) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("server %d: %v", i, err)
+		}
+		defer dbs[i].Close()
+	}
+	var applied, names int
+	if err := dbs[0].Read.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT name) FROM schema_migrations`).Scan(&applied, &names); err != nil {
+		t.Fatal(err)
+	}
+	if applied != names {
+		t.Errorf("%d migrations recorded for %d names", applied, names)
+	}
+}
+
 // TestRetiredStatementMissing checks that a retired statement that is not
 // in its migration, word for word, stops the migration rather than letting
 // the statement run.
 func TestRetiredStatementMissing(t *testing.T) {
+	testdb.SQLiteOnly(t, "retired statements are SQLite's (FTS5)")
 	saved := retired["0001_memory.sql"]
 	t.Cleanup(func() { retired["0001_memory.sql"] = saved })
 	retired["0001_memory.sql"] = append([]string{"CREATE TABLE gone (x);"}, saved...)
-	_, err := Open(context.Background(), filepath.Join(t.TempDir(), "fresh.db"), SyncNormal)
+	_, err := Open(context.Background(), testdb.Path(t), SyncNormal)
 	if err == nil || !strings.Contains(err.Error(), "0001_memory.sql: retired statement not found") {
 		t.Fatalf("Open = %v", err)
+	}
+}
+
+// TestErrors checks the classification of each engine's errors: a real
+// UNIQUE failure of the test's engine, and PostgreSQL's codes.
+func TestErrors(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, testdb.Path(t), SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	_, err = db.Write.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('k', 'a'), ('k', 'b')`)
+	if !IsUnique(err) || IsBusy(err) || IsFull(err) {
+		t.Errorf("duplicate key: %v: unique %v, busy %v, full %v", err, IsUnique(err), IsBusy(err), IsFull(err))
+	}
+	for code, want := range map[string]string{
+		"23505": "unique", "40001": "busy", "40P01": "busy", "55P03": "busy", "57014": "busy", "53100": "full",
+		"23503": "", "42P01": "",
+	} {
+		err := fmt.Errorf("write: %w", &pgconn.PgError{Code: code})
+		var got []string
+		for name, is := range map[string]func(error) bool{"unique": IsUnique, "busy": IsBusy, "full": IsFull} {
+			if is(err) {
+				got = append(got, name)
+			}
+		}
+		if strings.Join(got, ",") != want {
+			t.Errorf("code %s: %v, want %q", code, got, want)
+		}
+	}
+	if IsUnique(nil) || IsBusy(nil) || IsFull(nil) || IsUnique(errors.New("other")) {
+		t.Error("nil or another error classified")
+	}
+}
+
+// TestOpenSQL checks that the plain pool opens the database papermem made
+// and takes ? placeholders on either engine.
+func TestOpenSQL(t *testing.T) {
+	ctx := context.Background()
+	path := testdb.Path(t)
+	db, err := Open(ctx, path, SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	raw, err := OpenSQL(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var n int
+	if err := raw.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE name <> ? AND '?' = '?'`, "x").Scan(&n); err != nil || n == 0 {
+		t.Fatalf("count %d, err %v", n, err)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"./papermem.db": "./papermem.db",
+		":memory:":      ":memory:",
+		"postgres://u:secret@db:5432/pm?sslmode=disable": "postgres://u:xxxxx@db:5432/pm?sslmode=disable",
+		"postgresql://db/pm":                             "postgresql://db/pm",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

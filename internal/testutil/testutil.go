@@ -7,19 +7,20 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/testdb"
 )
 
-// Open opens a Memory over a fresh database file in a temporary directory
-// (with the offline embedder unless opts says otherwise) and closes it when
-// the test ends.
+// Open opens a Memory over a fresh database of the test run's engine
+// (testdb.Path), with the offline embedder unless opts says otherwise, and
+// closes it when the test ends.
 func Open(tb testing.TB, opts *papermem.Options) *papermem.Memory {
 	tb.Helper()
-	m, err := papermem.Open(context.Background(), filepath.Join(tb.TempDir(), "papermem.db"), opts)
+	m, err := papermem.Open(context.Background(), testdb.Path(tb), opts)
 	if err != nil {
 		tb.Fatalf("open: %v", err)
 	}
@@ -60,6 +61,20 @@ func FakeEmbeddings(tb testing.TB, model string) (srv *httptest.Server, calls *a
 	}))
 	tb.Cleanup(srv.Close)
 	return srv, calls
+}
+
+// Raw opens the database at path (a file or a PostgreSQL URL, as
+// testdb.Path gives) with database/sql alone, to look at or change its
+// tables behind papermem's back; SQLite opens the file read-only unless
+// writable is set. It is closed when the test ends.
+func Raw(tb testing.TB, path string, writable bool) *sql.DB {
+	tb.Helper()
+	db, err := store.OpenSQL(path, writable)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
 }
 
 // OpenChecked opens the database file at path read-only, as a raw

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Paper is a row of papers. Authors is a JSON array; Text is the full
+// text, or its first character in a listing (Papers).
+type Paper struct {
+	ID                int64
+	DOI, Title        string
+	Year              int
+	Authors           string
+	OA                bool
+	SourceURL, Domain string
+	Text              string
+}
+
+const paperColumns = `id, doi, title, year, authors, oa, source_url, domain, text`
+
+// scanPaper scans one row of paperColumns.
+func scanPaper(sc scanner) (*Paper, error) {
+	var p Paper
+	if err := sc.Scan(&p.ID, &p.DOI, &p.Title, &p.Year, &p.Authors, &p.OA, &p.SourceURL, &p.Domain, &p.Text); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// UpsertPaper inserts org's paper p, or updates the paper with its DOI,
+// and returns its row id.
+func UpsertPaper(ctx context.Context, q Querier, org string, p *Paper, now string) (int64, error) {
+	var id int64
+	err := q.QueryRowContext(ctx, `INSERT INTO papers (org_id, doi, title, year, authors, oa, source_url, domain, text, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, doi) DO UPDATE SET title = excluded.title, year = excluded.year,
+			authors = excluded.authors, oa = excluded.oa, source_url = excluded.source_url,
+			domain = excluded.domain, text = excluded.text, updated_at = excluded.updated_at
+		RETURNING id`,
+		org, p.DOI, p.Title, p.Year, p.Authors, p.OA, p.SourceURL, p.Domain, p.Text, now, now).Scan(&id)
+	return id, err
+}
+
+// PaperByDOI returns org's paper doi.
+func PaperByDOI(ctx context.Context, q Querier, org, doi string) (*Paper, error) {
+	return scanPaper(q.QueryRowContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND doi = ?`, org, doi))
+}
+
+// PaperExists reports whether org holds the paper doi.
+func PaperExists(ctx context.Context, q Querier, org, doi string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM papers WHERE org_id = ? AND doi = ?`, org, doi).Scan(&n)
+	return n > 0, err
+}
+
+// DeletePaper deletes org's paper row id.
+func DeletePaper(ctx context.Context, q Querier, org string, id int64) error {
+	_, err := q.ExecContext(ctx, `DELETE FROM papers WHERE org_id = ? AND id = ?`, org, id)
+	return err
+}
+
+// PapersByID returns org's paper rows ids, in no order.
+func PapersByID(ctx context.Context, q Querier, org string, ids []int64) ([]Paper, error) {
+	return scanPapers(q.QueryContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND id IN (`+placeholders(len(ids))+`)`,
+		withIDs(ids, org)...))
+}
+
+// Papers lists org's papers, most recently stored or updated first, at
+// most limit of them, with the first character of their text only.
+func Papers(ctx context.Context, q Querier, org string, limit int) ([]Paper, error) {
+	// The first character of the text is enough to tell Cached.
+	return scanPapers(q.QueryContext(ctx, `SELECT id, doi, title, year, authors, oa, source_url, domain, substr(text, 1, 1)
+		FROM papers WHERE org_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, org, limit))
+}
+
+// scanPapers reads rows of paperColumns and closes rows.
+func scanPapers(rows *sql.Rows, err error) ([]Paper, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Paper
+	for rows.Next() {
+		p, err := scanPaper(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *p)
+	}
+	return out, rows.Err()
+}
+
+// SectionNode is a node of a paper as its sections list it.
+type SectionNode struct{ Label, Section, SectionType, Text string }
+
+// NodesOfOwner returns the nodes of org's owner (kind, ownerID) with one
+// of the two labels, in reading order.
+func NodesOfOwner(ctx context.Context, q Querier, org, kind string, ownerID int64, label1, label2 string) ([]SectionNode, error) {
+	rows, err := q.QueryContext(ctx, `SELECT label, section, section_type, text FROM nodes
+		WHERE org_id = ? AND kind = ? AND owner_id = ? AND label IN (?, ?) ORDER BY seq, id`,
+		org, kind, ownerID, label1, label2)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SectionNode
+	for rows.Next() {
+		var n SectionNode
+		if err := rows.Scan(&n.Label, &n.Section, &n.SectionType, &n.Text); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// Analysis is a row of analyses.
+type Analysis struct {
+	DOI, Markdown, CoreClaim, Acceptance, Scorecard, SharpestFlaw string
+	ClaimsExtracted                                               int
+	UpdatedAt                                                     string
+}
+
+// InsertAnalysis inserts org's analysis a, created and updated at
+// a.UpdatedAt, and returns its row id.
+func InsertAnalysis(ctx context.Context, q Querier, org string, a *Analysis) (int64, error) {
+	var id int64
+	err := q.QueryRowContext(ctx, `INSERT INTO analyses (org_id, doi, markdown, core_claim, acceptance,
+			scorecard, sharpest_flaw, claims_extracted, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		org, a.DOI, a.Markdown, a.CoreClaim, a.Acceptance, a.Scorecard, a.SharpestFlaw,
+		a.ClaimsExtracted, a.UpdatedAt, a.UpdatedAt).Scan(&id)
+	return id, err
+}
+
+// AnalysisByDOI returns org's analysis of the paper doi.
+func AnalysisByDOI(ctx context.Context, q Querier, org, doi string) (*Analysis, error) {
+	var a Analysis
+	err := q.QueryRowContext(ctx, `SELECT doi, markdown, core_claim, acceptance, scorecard, sharpest_flaw,
+		claims_extracted, updated_at FROM analyses WHERE org_id = ? AND doi = ?`, org, doi).
+		Scan(&a.DOI, &a.Markdown, &a.CoreClaim, &a.Acceptance, &a.Scorecard, &a.SharpestFlaw, &a.ClaimsExtracted, &a.UpdatedAt)
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// AnalysisID returns the row id of org's analysis of the paper doi.
+func AnalysisID(ctx context.Context, q Querier, org, doi string) (int64, error) {
+	var id int64
+	err := q.QueryRowContext(ctx, `SELECT id FROM analyses WHERE org_id = ? AND doi = ?`, org, doi).Scan(&id)
+	return id, err
+}
+
+// DeleteAnalysis deletes org's analysis row id.
+func DeleteAnalysis(ctx context.Context, q Querier, org string, id int64) error {
+	_, err := q.ExecContext(ctx, `DELETE FROM analyses WHERE org_id = ? AND id = ?`, org, id)
+	return err
+}
+
+// Document is a row of documents.
+type Document struct {
+	Name, Format, Title, Domain string
+	Bytes                       int64
+	CreatedAt                   string
+}
+
+// InsertDocument inserts org's document d and returns its row id.
+func InsertDocument(ctx context.Context, q Querier, org string, d *Document) (int64, error) {
+	var id int64
+	err := q.QueryRowContext(ctx, `INSERT INTO documents (org_id, name, format, title, domain, bytes, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		org, d.Name, d.Format, d.Title, d.Domain, d.Bytes, d.CreatedAt).Scan(&id)
+	return id, err
+}

@@ -1,0 +1,159 @@
+package store
+
+// PostgreSQL through github.com/jackc/pgx/v5, the driver the issue names:
+// the most used and maintained pure-Go PostgreSQL driver, with a
+// database/sql adapter (pgx/v5/stdlib) so that the code written for
+// database/sql over SQLite runs unchanged, typed errors (pgconn.PgError)
+// to classify, and a per-connection statement cache that prepares each
+// query once.
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// Connection settings of papermem's pools (PostgreSQL run-time parameters).
+var (
+	// pgWrite: a write waits at most 10 s for a row lock another server
+	// holds, as SQLite's busy timeout waits for the file's write lock,
+	// and then fails with lock_not_available (IsBusy).
+	pgWrite = map[string]string{"lock_timeout": "10s"}
+	// pgRead: the read pool cannot write (as SQLite's query_only), and a
+	// read transaction sees one snapshot (as a SQLite read transaction
+	// does): repeatable read, which a read-only transaction gets without
+	// serialization failures.
+	pgRead = map[string]string{
+		"default_transaction_read_only": "on",
+		"default_transaction_isolation": "repeatable read",
+	}
+)
+
+// pgReadConns bounds the read pool on PostgreSQL, whose server counts and
+// limits connections (max_connections, 100 by default) across every
+// papermem server; SQLite's read pool has no bound.
+const pgReadConns = 16
+
+// openPostgres opens the PostgreSQL database at url: one write connection,
+// migrated, and a pool of read-only connections.
+func openPostgres(ctx context.Context, url, sync string) (*DB, error) {
+	params := maps.Clone(pgWrite)
+	if sync == SyncFull {
+		params["synchronous_commit"] = "on"
+	}
+	write, err := postgresPool(url, params)
+	if err != nil {
+		return nil, err
+	}
+	// One writer per server, as on SQLite: the Writer's queue and shared
+	// commits work unchanged, and the connection is the server's only
+	// holder of row locks (see README, PostgreSQL).
+	write.SetMaxOpenConns(1)
+	if err := write.PingContext(ctx); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
+	}
+	if err := Migrate(ctx, write, Postgres); err != nil {
+		write.Close()
+		return nil, err
+	}
+	read, err := postgresPool(url, pgRead)
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(pgReadConns)
+	read.SetMaxIdleConns(pgReadConns)
+	return &DB{Engine: Postgres, Read: read, Write: write}, nil
+}
+
+// postgresPool returns a pool of connections to url that take SQLite's
+// placeholders, with params set on each connection (after the URL's own).
+func postgresPool(url string, params map[string]string) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
+	}
+	for k, v := range params {
+		cfg.RuntimeParams[k] = v
+	}
+	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)}), nil
+}
+
+// pgConnector makes pgx's database/sql connections, wrapped to take ?.
+type pgConnector struct{ driver.Connector }
+
+// Connect opens a connection.
+func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &pgConn{conn.(*stdlib.Conn)}, nil
+}
+
+// pgConn is a pgx connection that rewrites each query's placeholders
+// (rebind) before pgx sees it, and binds booleans as SQLite does. Every
+// other method, and with them the optional interfaces of database/sql/driver
+// that pgx implements (checked below), is pgx's own.
+type pgConn struct{ *stdlib.Conn }
+
+var (
+	_ driver.Conn               = (*pgConn)(nil)
+	_ driver.ConnPrepareContext = (*pgConn)(nil)
+	_ driver.ConnBeginTx        = (*pgConn)(nil)
+	_ driver.ExecerContext      = (*pgConn)(nil)
+	_ driver.QueryerContext     = (*pgConn)(nil)
+	_ driver.NamedValueChecker  = (*pgConn)(nil)
+	_ driver.Pinger             = (*pgConn)(nil)
+	_ driver.SessionResetter    = (*pgConn)(nil)
+)
+
+// Prepare prepares query.
+func (c *pgConn) Prepare(query string) (driver.Stmt, error) {
+	return c.Conn.Prepare(rebind(query))
+}
+
+// PrepareContext prepares query.
+func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	return c.Conn.PrepareContext(ctx, rebind(query))
+}
+
+// ExecContext runs query.
+func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	return c.Conn.ExecContext(ctx, rebind(query), args)
+}
+
+// QueryContext runs query and returns its rows.
+func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	return c.Conn.QueryContext(ctx, rebind(query), args)
+}
+
+// CheckNamedValue binds a bool as the integer 1 or 0, as go-sqlite3 does:
+// papermem's flags are integer columns on both engines. Other values go to
+// pgx as they are.
+func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
+	if b, ok := nv.Value.(bool); ok {
+		nv.Value = int64(0)
+		if b {
+			nv.Value = int64(1)
+		}
+	}
+	return c.Conn.CheckNamedValue(nv)
+}
+
+// pgCode returns the SQLSTATE of a PostgreSQL error in err's chain.
+func pgCode(err error) (string, bool) {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code, true
+	}
+	return "", false
+}

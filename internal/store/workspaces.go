@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+	"strings"
+)
+
+// Workspace is a row of workspaces; Plan is the plan's id.
+type Workspace struct {
+	OrgID, Name, Plan string
+	TokenTTLSeconds   int
+	CreatedAt         string
+}
+
+const workspaceColumns = `org_id, name, plan, token_ttl_seconds, created_at`
+
+// scanWorkspace scans one row of workspaceColumns.
+func scanWorkspace(sc scanner) (*Workspace, error) {
+	var r Workspace
+	if err := sc.Scan(&r.OrgID, &r.Name, &r.Plan, &r.TokenTTLSeconds, &r.CreatedAt); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// InsertWorkspace inserts workspace org, made by creator (fails on a
+// taken id).
+func InsertWorkspace(ctx context.Context, q Querier, org, name, plan, creator, now string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO workspaces (org_id, name, plan, created_by, created_at)
+			VALUES (?, ?, ?, ?, ?)`, org, name, plan, creator, now)
+	return err
+}
+
+// EnsureWorkspace registers workspace org on first write, recording the
+// embedder its vectors come from when it has none.
+func EnsureWorkspace(ctx context.Context, q Querier, org, embedder string, dim int, now string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO workspaces (org_id, embedder, dim, created_at)
+		VALUES (?, ?, ?, ?)
+		ON CONFLICT (org_id) DO UPDATE SET embedder = excluded.embedder, dim = excluded.dim
+		WHERE workspaces.embedder = ''`, org, embedder, dim, now)
+	return err
+}
+
+// WorkspaceByID returns the workspace org.
+func WorkspaceByID(ctx context.Context, q Querier, org string) (*Workspace, error) {
+	return scanWorkspace(q.QueryRowContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces WHERE org_id = ?`, org))
+}
+
+// WorkspacesOf lists workspace current and those made by any of creators,
+// current first then oldest first.
+func WorkspacesOf(ctx context.Context, q Querier, current string, creators []string) ([]Workspace, error) {
+	query := `SELECT ` + workspaceColumns + ` FROM workspaces WHERE org_id = ?`
+	args := []any{current}
+	if len(creators) > 0 {
+		query += ` OR created_by IN (?` + strings.Repeat(", ?", len(creators)-1) + `)`
+		for _, c := range creators {
+			args = append(args, c)
+		}
+	}
+	rows, err := q.QueryContext(ctx, query+` ORDER BY org_id <> ?, created_at, org_id`, append(args, current)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Workspace
+	for rows.Next() {
+		r, err := scanWorkspace(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *r)
+	}
+	return out, rows.Err()
+}
+
+// SetTokenTTL sets the session-token lifetime of workspace org and returns
+// the number of workspaces changed.
+func SetTokenTTL(ctx context.Context, q Querier, org string, seconds int64) (int64, error) {
+	return rowsAffected(q.ExecContext(ctx, `UPDATE workspaces SET token_ttl_seconds = ? WHERE org_id = ?`,
+		seconds, org))
+}
+
+// WorkspaceExists reports whether workspace org is registered.
+func WorkspaceExists(ctx context.Context, q Querier, org string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE org_id = ?`, org).Scan(&n)
+	return n > 0, err
+}
