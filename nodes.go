@@ -139,7 +139,7 @@ func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 	if err := ni.insert(ctx, ns); err != nil {
 		return err
 	}
-	return bumpVectors(ctx, tx, w.org)
+	return store.BumpNodesVersion(ctx, tx, w.org)
 }
 
 // nodeInserter stores embedded nodes of one owner batch by batch, numbering
