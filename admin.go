@@ -264,14 +264,14 @@ func (m *Memory) Health(ctx context.Context) *Health {
 			// No sqlite-vec: the probe goes through the database as a
 			// stored vector does and is scored in process, as recall
 			// scores vectors.
-			echo, n, err := store.EchoVector(ctx, m.db, vectorBlob(probe))
+			echo, n, err := store.EchoVector(ctx, m.db, probe)
 			var cos float64
-			for i, x := range blobVector(echo) {
+			for i, x := range echo {
 				cos += float64(x * probe[i])
 			}
 			return fmt.Sprintf("PostgreSQL returned a probe vector, scored in process (cosine %.3f); %d vectors stored", cos, n), err
 		}
-		version, n, err := store.CheckVectors(ctx, m.db, vectorBlob(probe))
+		version, n, err := store.CheckVectors(ctx, m.db, probe)
 		return fmt.Sprintf("sqlite-vec %s scored a probe; %d vectors stored", version, n), err
 	}))
 	h.Add(CheckComponent("auth", func() (string, error) {

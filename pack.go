@@ -4,13 +4,14 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Packing, the last step of a recall: the ranked nodes are loaded with
@@ -26,81 +27,39 @@ type candidate struct {
 	kind    string
 }
 
-// filters returns the SQL conditions on nodes n that q selects and their
-// arguments; the workspace and user conditions are always present.
-func (q query) filters() (string, []any) {
-	conds := []string{"n.org_id = ?", "n.user_id = ?"}
-	args := []any{q.org, q.user}
-	if q.label != "" {
-		conds = append(conds, "n.label = ?")
-		args = append(args, q.label)
-	}
-	if q.kind != "" {
-		conds = append(conds, "n.kind = ?")
-		args = append(args, q.kind)
-	}
-	if q.domain != "" {
-		conds = append(conds, "n.domain = ?")
-		args = append(args, q.domain)
-	}
-	if len(q.sectionTypes) > 0 {
-		conds = append(conds, "n.section_type IN ("+placeholders(len(q.sectionTypes))+")")
-		for _, s := range q.sectionTypes {
-			args = append(args, s)
-		}
-	}
-	return strings.Join(conds, " AND "), args
-}
-
-// loadCandidates reads the ranked nodes that pass q's filters, with their
-// provenance and fused score. NOT INDEXED (SQLite only) makes SQLite look
-// each id up by rowid: without it, the planner scans the workspace's nodes_label entries
-// (50 ms at 100k nodes for 200 ids).
+// loadCandidates reads the ranked nodes hs that pass q's filters, with
+// their provenance and fused score.
 func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*candidate, error) {
-	where, args := q.filters()
-	idArgs := make([]any, len(hs))
+	ids := make([]int64, len(hs))
 	score := make(map[int64]float64, len(hs))
 	for i, h := range hs {
-		idArgs[i] = h.id
+		ids[i] = h.id
 		score[h.id] = h.score
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT n.id, n.kind, n.owner_id, n.label,
-		n.section, n.section_type, n.text, n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, n.created_at,
-		COALESCE(p.doi, a.doi, ''), COALESCE(p.title, ap.title, d.title, ''), COALESCE(d.name, p.source_url, ''),
-		COALESCE(mm.key, ''), COALESCE(mm.tags, '[]'), COALESCE(mm.occurred_at, ''), COALESCE(mm.metadata, '{}')
-		FROM nodes n `+m.files.Engine.NotIndexed()+`
-		LEFT JOIN papers p ON n.kind = 'paper' AND p.org_id = n.org_id AND p.id = n.owner_id
-		LEFT JOIN analyses a ON n.kind = 'analysis' AND a.org_id = n.org_id AND a.id = n.owner_id
-		LEFT JOIN papers ap ON n.kind = 'analysis' AND ap.org_id = a.org_id AND ap.doi = a.doi
-		LEFT JOIN documents d ON n.kind = 'document' AND d.org_id = n.org_id AND d.id = n.owner_id
-		LEFT JOIN memories mm ON n.kind = 'memory' AND mm.org_id = n.org_id AND mm.id = n.owner_id
-		WHERE `+where+` AND n.id IN (`+placeholders(len(hs))+`)`, append(args, idArgs...)...)
+	f := store.NodeFilter{Org: q.org, User: q.user, Label: q.label, Kind: q.kind, Domain: q.domain, SectionTypes: q.sectionTypes}
+	rows, err := store.Candidates(ctx, m.db, m.files.Engine, &f, ids)
 	if err != nil {
-		return nil, fmt.Errorf("load candidates: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	var out []*candidate
-	for rows.Next() {
-		c := &candidate{}
-		p := &c.Provenance
-		var tags, meta string
-		if err := rows.Scan(&c.NodeID, &c.kind, &c.ownerID, &c.Label,
-			&p.Section, &p.SectionType, &c.Text, &c.Tokens, &p.Page, &p.Row, &p.Sheet, &p.CharStart, &p.CharEnd, &p.IngestedAt,
-			&p.DOI, &p.Title, &p.Source, &p.Key, &tags, &p.OccurredAt, &meta); err != nil {
-			return nil, err
-		}
-		p.Kind = c.kind
-		c.Score = score[c.NodeID]
+	out := make([]*candidate, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		c := &candidate{ownerID: r.OwnerID, kind: r.Kind}
+		c.NodeID, c.Label, c.Text, c.Tokens, c.Score = r.ID, r.Label, r.Text, r.Tokens, score[r.ID]
+		c.Provenance = Provenance{Kind: r.Kind, DOI: r.DOI, Title: r.Title, Source: r.Source,
+			Section: r.Section, SectionType: r.SectionType, Page: r.Page, Row: r.Row, Sheet: r.Sheet,
+			CharStart: r.CharStart, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
 		if c.kind == KindMemory {
-			json.Unmarshal([]byte(tags), &p.Tags)
-			json.Unmarshal([]byte(meta), &p.Metadata)
+			p := &c.Provenance
+			json.Unmarshal([]byte(r.Tags), &p.Tags)
+			json.Unmarshal([]byte(r.Metadata), &p.Metadata)
 			if len(p.Metadata) == 0 {
 				p.Metadata = nil
 			}
 		}
-		out = append(out, c)
+		out[i] = c
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Boost factors applied after fusion.

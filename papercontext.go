@@ -2,9 +2,9 @@ package papermem
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/papermem/papermem/internal/nodeindex"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Paper context. A sentence or passage answers a question better when its
@@ -127,23 +127,17 @@ func (m *Memory) analysedPapers(ctx context.Context, org string, analyses map[in
 	if len(analyses) == 0 {
 		return nil, nil
 	}
-	args := []any{org}
+	ids := make([]int64, 0, len(analyses))
 	for id := range analyses {
-		args = append(args, id)
+		ids = append(ids, id)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT a.id, p.id FROM analyses a JOIN papers p ON p.org_id = a.org_id AND p.doi = a.doi
-		WHERE a.org_id = ? AND a.id IN (`+placeholders(len(analyses))+`)`, args...)
+	rows, err := store.AnalysedPapers(ctx, m.db, org, ids)
 	if err != nil {
-		return nil, fmt.Errorf("analysed papers: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	out := map[int64]float64{}
-	for rows.Next() {
-		var a, paper int64
-		if err := rows.Scan(&a, &paper); err != nil {
-			return nil, err
-		}
-		out[paper] = max(out[paper], analyses[a])
+	for _, r := range rows {
+		out[r.Paper] = max(out[r.Paper], analyses[r.Analysis])
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -305,7 +305,3 @@ func (m *Memory) embedQuery(ctx context.Context, p *nodeindex.Part, user, text s
 // recalls meanwhile wait for the workspace they search. It returns when
 // ctx is done, with ctx's error.
 func (m *Memory) Warm(ctx context.Context) error { return m.index.Warm(ctx) }
-
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
-}

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 
 	"github.com/papermem/papermem/internal/ftsterm"
 	"github.com/papermem/papermem/internal/nodeindex"
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/terms"
 )
 
@@ -418,44 +418,19 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	if len(ids) == 0 {
 		return cs, nil
 	}
-	hits, _ := json.Marshal(ids)
-	// For each hit (a memory id), the node ids of the neighbourWindow
-	// memories before it and after it in its session, nearest first.
-	side := func(cmp, order string) string {
-		return `(SELECT ` + w.m.files.Engine.GroupConcat("id") + ` FROM (SELECT n.id FROM memories m
-			JOIN nodes n ON n.org_id = m.org_id AND n.kind = 'memory' AND n.owner_id = m.id
-			WHERE m.org_id = h.org_id AND m.user_id = h.user_id AND m.session = h.session
-				AND (m.occurred_at, m.seq, m.id) ` + cmp + ` (h.occurred_at, h.seq, h.id)
-			ORDER BY m.occurred_at ` + order + `, m.seq ` + order + `, m.id ` + order + ` LIMIT ?1) AS near)`
-	}
-	rows, err := w.m.db.QueryContext(ctx, `SELECT h.id, coalesce(`+side("<", "DESC")+`, ''), coalesce(`+side(">", "ASC")+`, '')
-		FROM `+w.m.files.Engine.IDs("?4", "j")+` CROSS JOIN memories h WHERE h.id = j.value AND h.org_id = ?2 AND h.user_id = ?3`,
-		neighbourWindow, w.org, user, string(hits))
+	near, err := store.MemoryNeighbours(ctx, w.m.db, w.m.files.Engine, w.org, user, ids, neighbourWindow)
 	if err != nil {
-		return nil, fmt.Errorf("neighbours: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	want := map[int64]float64{} // node id -> score it would get
-	for rows.Next() {
-		var hit int64
-		var before, after string
-		if err := rows.Scan(&hit, &before, &after); err != nil {
-			return nil, err
-		}
-		for _, list := range []string{before, after} {
-			s := byMem[hit].Score
-			for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' }) {
-				id, err := strconv.ParseInt(f, 10, 64)
-				if err != nil {
-					return nil, fmt.Errorf("neighbours: %w", err)
-				}
+	for _, nb := range near {
+		for _, side := range [][]int64{nb.Before, nb.After} {
+			s := byMem[nb.Memory].Score
+			for _, id := range side {
 				s *= neighbourDecay
 				want[id] = max(want[id], s)
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	var missing []int64
 	for id, s := range want {
@@ -485,31 +460,16 @@ func (w *Workspace) loadMemories(ctx context.Context, user string, ids []int64) 
 	if len(missing) == 0 {
 		return out, nil
 	}
-	list, _ := json.Marshal(missing)
-	// The ids drive the join (CROSS JOIN keeps that order): without
-	// statistics SQLite would rather scan every memory of the workspace.
-	rows, err := w.m.db.QueryContext(ctx, `SELECT n.id, n.text, n.tokens, n.char_end, n.created_at,
-		mm.id, mm.key, mm.tags, mm.occurred_at, mm.metadata, mm.session, mm.seq
-		FROM `+w.m.files.Engine.IDs("?", "j")+` CROSS JOIN nodes n JOIN memories mm ON mm.id = n.owner_id
-		WHERE n.id = j.value AND n.org_id = ? AND n.user_id = ? AND n.kind = 'memory' AND mm.org_id = n.org_id AND mm.user_id = ?`,
-		string(list), w.org, user, user)
+	rows, err := store.MemoryNodes(ctx, w.m.db, w.m.files.Engine, w.org, user, missing)
 	if err != nil {
-		return nil, fmt.Errorf("load memories: %w", err)
-	}
-	defer rows.Close()
-	var loaded []memCand
-	for rows.Next() {
-		var c memCand
-		p := &c.Provenance
-		if err := rows.Scan(&c.NodeID, &c.Text, &c.Tokens, &p.CharEnd, &p.IngestedAt,
-			&c.memID, &p.Key, &c.tags, &c.occurred, &c.meta, &c.session, &c.seq); err != nil {
-			return nil, err
-		}
-		c.Label, p.Kind, p.OccurredAt = LabelMemory, KindMemory, c.occurred
-		loaded = append(loaded, c)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	loaded := make([]memCand, len(rows))
+	for i := range rows {
+		r, c := &rows[i], &loaded[i]
+		c.NodeID, c.Label, c.Text, c.Tokens = r.NodeID, LabelMemory, r.Text, r.Tokens
+		c.Provenance = Provenance{Kind: KindMemory, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
+		c.memID, c.session, c.seq, c.occurred, c.tags, c.meta = r.MemoryID, r.Session, r.Seq, r.OccurredAt, r.Tags, r.Metadata
 	}
 	w.m.memRows.put(w.org, user, loaded)
 	for i := range loaded {

@@ -9,9 +9,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
-	"math"
 )
 
 // NodesVersion returns the vec_version of workspace org: it moves whenever
@@ -134,14 +132,4 @@ func (s *NodeSnapshot) VectorIDs(ctx context.Context) ([]int64, error) {
 		return nil, fmt.Errorf("node index ids: %w", err)
 	}
 	return ids, nil
-}
-
-// blobVector decodes a float32 vector blob (sqlite-vec's little-endian
-// format).
-func blobVector(b []byte) []float32 {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
 }
