@@ -249,8 +249,13 @@ type MaterializeResult struct {
 // generate candidate pairs (it would cost s_p² and join almost everyone),
 // but still counts exactly in the index of every pair found through another
 // paper: the only effect of the cap is that two sessions whose shared
-// papers are all such hubs get no edge. The run is one write transaction.
-// Errors: EINVALID.
+// papers are all such hubs get no edge.
+//
+// The pairs are computed from one read of the links, before the write
+// begins, so the write — one transaction that reads the edges and applies
+// the difference — is all that other writers wait for (on SQLite, those of
+// every process over the file). Links made while the pairs are computed
+// are related by the next run. Errors: EINVALID.
 func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*MaterializeResult, error) {
 	if threshold == 0 {
 		threshold = DefaultRelatedThreshold
@@ -258,18 +263,18 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	if math.IsNaN(threshold) || threshold <= 0 || threshold > 1 {
 		return nil, Errorf(EINVALID, "threshold must be greater than 0 and at most 1.")
 	}
+	links, err := store.SessionPapers(ctx, w.m.db, w.org)
+	if err != nil {
+		return nil, fmt.Errorf("materialize: %w", err)
+	}
+	want := relatedPairs(links, threshold, HubSessions)
 	res := &MaterializeResult{}
-	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		// Servers sharing a PostgreSQL database materialise a workspace
 		// one at a time: each rewrites the edges it read.
 		if err := w.m.files.Engine.TakeTurns(ctx, tx, "materialize "+w.org); err != nil {
 			return err
 		}
-		links, err := store.SessionPapers(ctx, tx, w.org)
-		if err != nil {
-			return err
-		}
-		want := relatedPairs(links, threshold, HubSessions)
 		have, err := store.RelatedEdges(ctx, tx, w.org)
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"regexp"
+	"sync/atomic"
 	"time"
 
 	"github.com/papermem/papermem/internal/nodeindex"
@@ -36,6 +37,8 @@ type Memory struct {
 	keys           keyCache         // API keys verified, for the current credential generation (auth.go)
 	sessions       credCache[*User] // the users of session tokens verified, by token id (authsession.go)
 	memRows        memoryRows       // memory rows read by user recall, by node id (userrecall.go)
+	ratePruned     atomic.Int64     // when TakeRequest last pruned full rate buckets, Unix ns (ratelimit.go)
+	buckets        *sql.DB          // PostgreSQL: the rate buckets' own pool (ratelimit.go); nil on SQLite
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
@@ -109,6 +112,11 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
+	buckets, err := store.OpenBuckets(path)
+	if err != nil {
+		files.Close()
+		return nil, err
+	}
 	m := &Memory{
 		db:             files.Read,
 		files:          files,
@@ -122,10 +130,12 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		maxIngestBytes: o.MaxIngestBytes,
 		now:            o.Now,
 		log:            o.Logger,
+		buckets:        buckets,
 	}
 	m.ws = &Workspace{m: m, org: o.Workspace}
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		m.writer.Close()
+		m.closeBuckets()
 		files.Close()
 		return nil, err
 	}
@@ -139,7 +149,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 func (m *Memory) Close() error {
 	err := m.stopUsage()
 	m.writer.Close()
-	return errors.Join(err, m.files.Close())
+	return errors.Join(err, m.closeBuckets(), m.files.Close())
 }
 
 // StorageMode is "memory" for an in-memory database, "postgres" for a

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -18,26 +17,34 @@ import (
 // health checks the library's components and the rate limiter.
 func (s *server) health(ctx context.Context) *papermem.Health {
 	h := s.m.Health(ctx)
-	h.Add(s.rateLimiterHealth())
+	h.Add(s.rateLimiterHealth(ctx))
 	return h
 }
 
-// rateLimiterHealth checks the token buckets on a throwaway key: a fresh
-// bucket of one token grants one request and refuses the next.
-func (s *server) rateLimiterHealth() papermem.ComponentHealth {
+// rateLimiterHealth checks the token buckets in use on a throwaway key: a
+// fresh bucket of one request grants one and refuses the next. Shared
+// buckets are checked in the database, where the probe's bucket stays
+// until pruned.
+func (s *server) rateLimiterHealth(ctx context.Context) papermem.ComponentHealth {
 	return papermem.CheckComponent("rate_limiter", func() (string, error) {
-		probe := newLimiters()
-		one := func() int { return 1 }
-		if _, _, wait := probe.take("probe", one); wait > 0 {
-			return "", errors.New("a fresh bucket refused its first request")
+		var probe buckets = newLocalBuckets()
+		if s.local == nil {
+			probe = sharedBuckets{s.m}
 		}
-		if _, _, wait := probe.take("probe", one); wait == 0 {
-			return "", errors.New("an empty bucket granted a request")
+		key := "probe:" + randomID()
+		for i, wantWait := range []bool{false, true} {
+			_, wait, err := probe.take(ctx, "", key, 1)
+			if err != nil {
+				return "", err
+			}
+			if (wait > 0) != wantWait {
+				return "", fmt.Errorf("a bucket of one request answered request %d with wait %v", i+1, wait)
+			}
 		}
-		s.rates.mu.Lock()
-		n := len(s.rates.buckets)
-		s.rates.mu.Unlock()
-		return fmt.Sprintf("token buckets enforce limits; %d credential buckets in use", n), nil
+		if s.local == nil {
+			return "token buckets shared in the database enforce limits across servers", nil
+		}
+		return fmt.Sprintf("token buckets in this process enforce limits; %d credential buckets in use", s.local.len()), nil
 	})
 }
 
@@ -49,7 +56,7 @@ func (s *server) handleAdminOverview(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	o.Health.Add(s.rateLimiterHealth())
+	o.Health.Add(s.rateLimiterHealth(r.Context()))
 	return writeJSON(w, http.StatusOK, o)
 }
 
@@ -79,7 +86,7 @@ func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error 
 }
 
 var adminHealthOp = op{tag: "admin", summary: "Detailed component health", resp: papermem.Health{},
-	notes: "Each component is checked with a real operation: storage (every table read; the journal mode, or on PostgreSQL the server version and synchronous_commit), full_text_index (the in-process node index answers a BM25 query over the default workspace), embedder (a probe text embedded), vector_index (sqlite-vec scores a probe vector; on PostgreSQL the probe round-trips through the database and is scored in process), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket grants then refuses). status is degraded when any component is not ok; always 200."}
+	notes: "Each component is checked with a real operation: storage (every table read; the journal mode, or on PostgreSQL the server version and synchronous_commit), full_text_index (the in-process node index answers a BM25 query over the default workspace), embedder (a probe text embedded), vector_index (sqlite-vec scores a probe vector; on PostgreSQL the probe round-trips through the database and is scored in process), auth (the credential tables read), usage_meter (pending counts flushed), rate_limiter (a probe bucket of the kind in use, in this process or shared in the database, grants then refuses). status is degraded when any component is not ok; always 200."}
 
 func (s *server) handleAdminHealth(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, s.health(r.Context()))

@@ -125,7 +125,7 @@ func (s *server) chain(rt route) http.Handler {
 			r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
 		}
 		info.p = p
-		if err := limit(w, s.rates, p.rateKey(), func() int { return s.planLimit(r.Context(), p.org) }); err != nil {
+		if err := limit(w, r, s.rates, p.org, p.rateKey(), func() int { return s.planLimit(r.Context(), p.org) }); err != nil {
 			return err
 		}
 		if rt.access == founder && !s.isFounder(r.Context(), p) {
@@ -290,7 +290,7 @@ func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 // limitAuth applies the per-address limit of signup, login and password
 // change.
 func (s *server) limitAuth(w http.ResponseWriter, r *http.Request) error {
-	return limit(w, s.auths, clientAddr(r), func() int { return s.cfg.AuthRateLimit })
+	return limit(w, r, s.auths, "", "addr:"+clientAddr(r), func() int { return s.cfg.AuthRateLimit })
 }
 
 // writeToken answers with a fresh session token for u.

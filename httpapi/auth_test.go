@@ -250,24 +250,6 @@ func TestAPIKeyRoutes(t *testing.T) {
 	})
 }
 
-// TestRevokeThroughAnotherServer runs two servers over two Memories on one
-// database file, as two processes would: a key revoked through one is
-// refused by the other at once, though the other has verified it before.
-func TestRevokeThroughAnotherServer(t *testing.T) {
-	e, other := twoServers(t)
-	a := e.signup("ada@example.org", "lab-one")
-	r := e.do("POST", "/v1/account/api-keys", map[string]any{"name": "agent"}, a.auth()...)
-	want(t, r, http.StatusCreated, "")
-	var k papermem.NewAPIKey
-	r.json(t, &k)
-	e.keys = append(e.keys, k.Key)
-	for range 3 {
-		want(t, e.do("GET", "/v1/papers/10.1000/xyz/exists", nil, bearer(k.Key)...), http.StatusOK, "")
-	}
-	want(t, other.do("DELETE", "/v1/account/api-keys/"+k.KeyID, nil, a.auth()...), http.StatusOK, "")
-	want(t, e.do("GET", "/v1/papers/10.1000/xyz/exists", nil, bearer(k.Key)...), http.StatusUnauthorized, "unauthorized")
-}
-
 func TestAdminMe(t *testing.T) {
 	e := newEnv(t, httpapi.Config{FounderEmails: []string{"Boss@Example.org"}}, nil)
 	a := e.signup("ada@example.org", "lab-one")

@@ -1,11 +1,7 @@
 package httpapi_test
 
 import (
-	"bytes"
-	"context"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +9,6 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
-	"github.com/papermem/papermem/internal/testdb"
 )
 
 // login returns a fresh session token of the account with the email.
@@ -336,27 +331,11 @@ func TestDisableUserRoutes(t *testing.T) {
 	})
 }
 
-// twoServers runs two servers over two Memories on one database file, as
-// two processes would; only the first checks for leaks.
+// twoServers runs two servers over one database, as two processes would
+// (servers).
 func twoServers(t *testing.T) (e, other *env) {
-	path := testdb.Path(t)
-	open := func(logger *slog.Logger) *env {
-		x := &env{t: t, log: &bytes.Buffer{}}
-		var err error
-		if x.m, err = papermem.Open(context.Background(), path, nil); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { x.m.Close() })
-		if logger == nil {
-			logger = slog.New(slog.NewTextHandler(x.log, nil))
-		}
-		x.srv = httptest.NewServer(httpapi.New(x.m, httpapi.Config{Logger: logger, FounderEmails: []string{"root@example.org"}}))
-		t.Cleanup(x.srv.Close)
-		return x
-	}
-	e = open(nil)
-	t.Cleanup(e.checkNoLeaks)
-	return e, open(slog.New(slog.DiscardHandler))
+	es := servers(t, 2, httpapi.Config{FounderEmails: []string{"root@example.org"}}, nil)
+	return es[0], es[1]
 }
 
 // TestSessionEndedThroughAnotherServer ends sessions through one server

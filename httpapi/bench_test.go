@@ -90,6 +90,32 @@ func BenchmarkHandlerPaperExists(b *testing.B) {
 	})
 }
 
+// BenchmarkHandlerRateLimits measures what a shared rate limit costs: the
+// paper-exists handler (the cheapest authenticated request) with the
+// buckets in this process and in the database (Config.SharedLimits, a
+// write per request through the write queue), from parallel callers.
+func BenchmarkHandlerRateLimits(b *testing.B) {
+	m, _, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
+	for _, shared := range []bool{false, true} {
+		name := map[bool]string{false: "InProcess", true: "Shared"}[shared]
+		h := httpapi.New(m, httpapi.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1 << 30, SharedLimits: shared})
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					req := httptest.NewRequest("GET", "/v1/papers/10.1/bench/exists", nil)
+					req.Header.Set("Authorization", "Bearer "+key.Key)
+					rec := httptest.NewRecorder()
+					h.ServeHTTP(rec, req)
+					if rec.Code != http.StatusOK {
+						b.Fatalf("status %d: %s", rec.Code, rec.Body)
+					}
+				}
+			})
+		})
+	}
+}
+
 // BenchmarkHandlerRecall compares a recall through the handler (no
 // network, JSON request log on) with the same call in-process, from
 // parallel callers: the difference is what the server adds to a recall.

@@ -58,7 +58,7 @@ func (d dashServer) LimitAuth(w http.ResponseWriter, r *http.Request) error {
 // Limit takes from the bucket of u's session tokens.
 func (d dashServer) Limit(w http.ResponseWriter, r *http.Request, u *papermem.User) error {
 	p := &principal{org: u.OrgID, user: u.UserID, cred: credSession}
-	return limit(w, d.s.rates, p.rateKey(), func() int { return d.s.planLimit(r.Context(), u.OrgID) })
+	return limit(w, r, d.s.rates, p.org, p.rateKey(), func() int { return d.s.planLimit(r.Context(), u.OrgID) })
 }
 
 func (d dashServer) Health(ctx context.Context) *papermem.Health { return d.s.health(ctx) }

@@ -48,6 +48,16 @@ type Config struct {
 	// credential. Zero means the limit of the workspace's plan.
 	RateLimit int
 
+	// SharedLimits keeps the token buckets of the rate limits in the
+	// database (Memory.TakeRequest), so that every server over it spends
+	// from the same buckets: a limit of N a minute stays N however many
+	// servers share the load. Each limited request then costs a write; on
+	// SQLite a turn in the one write queue (see README, Several servers).
+	// False means buckets in this process: each server enforces the limits
+	// on the requests it serves, which is exact for a single server.
+	// cmd/server sets it over PostgreSQL unless PAPERMEM_SHARED_LIMITS=0.
+	SharedLimits bool
+
 	// AuthRateLimit is the number of signup, login and password-change
 	// attempts a minute allowed to each client address. Zero means
 	// DefaultAuthRateLimit.
@@ -84,8 +94,9 @@ type server struct {
 	started  time.Time
 	router   *mux.Router
 	founders map[string]bool
-	rates    *limiters // per credential
-	auths    *limiters // per client address on signup, login and password change
+	rates    *limiter      // per credential
+	auths    *limiter      // per client address on signup, login and password change
+	local    *localBuckets // the credential buckets of rates, unless SharedLimits
 	mcp      http.Handler
 	mcpLimit int64
 
@@ -179,9 +190,13 @@ func newServer(m *papermem.Memory, cfg Config) *server {
 	}
 	s.started = s.now()
 	s.secret = cfg.JWTSecret
-	s.rates = newLimiters()
+	if cfg.SharedLimits {
+		s.rates, s.auths = newLimiter(sharedBuckets{m}), newLimiter(sharedBuckets{m})
+	} else {
+		s.local = newLocalBuckets()
+		s.rates, s.auths = newLimiter(s.local), newLimiter(newLocalBuckets())
+	}
 	s.mcp = s.newMCPHandler()
-	s.auths = newLimiters()
 	s.router = mux.NewRouter().UseEncodedPath()
 	s.router.NotFoundHandler = s.adapt(func(w http.ResponseWriter, r *http.Request) error {
 		return papermem.Errorf(papermem.ENOTFOUND, "No route %s %s.", r.Method, r.URL.EscapedPath())

@@ -13,74 +13,124 @@ import (
 )
 
 // Rate limiting: a token bucket per key (a credential, or a client address
-// on signup and login) refilling limit tokens a minute, holding at most
-// limit.
+// on signup and login) refilling its limit a minute, holding at most its
+// limit. The buckets are kept in this process (localBuckets), or with
+// Config.SharedLimits in the database, where every server over it spends
+// from the same ones (sharedBuckets).
 
 const (
 	// planCheckInterval is how long a workspace's plan limit is reused
 	// before it is read again.
 	planCheckInterval = time.Minute
-	// idleBucket is how long an unused bucket is kept; sweepAbove is the
-	// number of buckets beyond which idle ones are dropped.
+	// idleBucket is how long an unused bucket (or limit) is kept;
+	// sweepAbove is the number of them beyond which idle ones are dropped.
 	idleBucket = 10 * time.Minute
 	sweepAbove = 10000
 )
 
-type bucket struct {
-	lim     *rate.Limiter
-	limit   int       // tokens a minute
-	checked time.Time // when limit was last decided
-	seen    time.Time
+// buckets keeps the token buckets of one kind of key.
+type buckets interface {
+	// take spends one request of the bucket key of workspace org ("" for
+	// a client address), which holds at most n requests and refills n a
+	// minute. It reports the requests left, and how long to wait when the
+	// bucket was empty.
+	take(ctx context.Context, org, key string, n int) (remaining int, wait time.Duration, err error)
 }
 
-// limiters holds the buckets of one kind of key.
-type limiters struct {
-	mu      sync.Mutex
-	buckets map[string]*bucket
+// limiter applies one kind of limit: it decides each key's size, reading
+// it at most once a planCheckInterval, and spends from its buckets.
+type limiter struct {
+	buckets buckets
+
+	mu     sync.Mutex
+	limits map[string]keyLimit
 }
 
-func newLimiters() *limiters { return &limiters{buckets: map[string]*bucket{}} }
+// keyLimit is a key's limit in requests a minute, and when it was decided.
+type keyLimit struct {
+	n       int
+	checked time.Time
+}
 
-// take spends one token of key's bucket. limit, called at most once a
+func newLimiter(b buckets) *limiter { return &limiter{buckets: b, limits: map[string]keyLimit{}} }
+
+// take spends one request of key's bucket. size, called at most once a
 // planCheckInterval per key, returns the bucket's size. It reports the
-// limit, the tokens left, and how long to wait when none was left.
-func (l *limiters) take(key string, limit func() int) (perMin, remaining int, wait time.Duration) {
+// limit, the requests left, and how long to wait when none was left.
+func (l *limiter) take(ctx context.Context, org, key string, size func() int) (perMin, remaining int, wait time.Duration, err error) {
 	now := time.Now()
 	l.mu.Lock()
-	b := l.buckets[key]
-	stale := b == nil || now.Sub(b.checked) > planCheckInterval
+	lim, ok := l.limits[key]
 	l.mu.Unlock()
-	var n int
-	if stale {
-		n = max(limit(), 1)
+	if !ok || now.Sub(lim.checked) > planCheckInterval {
+		lim = keyLimit{n: max(size(), 1), checked: now}
+		l.mu.Lock()
+		if len(l.limits) >= sweepAbove {
+			for k, v := range l.limits {
+				if now.Sub(v.checked) > idleBucket {
+					delete(l.limits, k)
+				}
+			}
+		}
+		l.limits[key] = lim
+		l.mu.Unlock()
 	}
+	remaining, wait, err = l.buckets.take(ctx, org, key, lim.n)
+	return lim.n, remaining, wait, err
+}
+
+// localBuckets keeps token buckets in this process: each server enforces
+// the limits on the requests it serves.
+type localBuckets struct {
+	mu      sync.Mutex
+	buckets map[string]*localBucket
+}
+
+type localBucket struct {
+	lim   *rate.Limiter
+	limit int // requests a minute
+	seen  time.Time
+}
+
+func newLocalBuckets() *localBuckets { return &localBuckets{buckets: map[string]*localBucket{}} }
+
+// take spends one token of key's bucket; org is not needed, keys are
+// unique across workspaces.
+func (l *localBuckets) take(_ context.Context, _, key string, n int) (int, time.Duration, error) {
+	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if b = l.buckets[key]; b == nil {
+	b := l.buckets[key]
+	switch {
+	case b == nil:
 		if len(l.buckets) >= sweepAbove {
 			l.sweep(now)
 		}
-		b = &bucket{lim: rate.NewLimiter(rate.Limit(float64(n)/60), n), limit: n, checked: now}
+		b = &localBucket{lim: rate.NewLimiter(rate.Limit(float64(n)/60), n), limit: n}
 		l.buckets[key] = b
-	} else if stale {
-		if n != b.limit {
-			b.lim.SetLimitAt(now, rate.Limit(float64(n)/60))
-			b.lim.SetBurstAt(now, n)
-			b.limit = n
-		}
-		b.checked = now
+	case b.limit != n:
+		b.lim.SetLimitAt(now, rate.Limit(float64(n)/60))
+		b.lim.SetBurstAt(now, n)
+		b.limit = n
 	}
 	b.seen = now
 	res := b.lim.ReserveN(now, 1)
 	if d := res.DelayFrom(now); d > 0 {
 		res.CancelAt(now)
-		return b.limit, 0, d
+		return 0, d, nil
 	}
-	return b.limit, int(b.lim.TokensAt(now)), 0
+	return int(b.lim.TokensAt(now)), 0, nil
+}
+
+// len is the number of buckets held.
+func (l *localBuckets) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.buckets)
 }
 
 // sweep drops idle buckets; l.mu is held.
-func (l *limiters) sweep(now time.Time) {
+func (l *localBuckets) sweep(now time.Time) {
 	for k, b := range l.buckets {
 		if now.Sub(b.seen) > idleBucket {
 			delete(l.buckets, k)
@@ -88,10 +138,29 @@ func (l *limiters) sweep(now time.Time) {
 	}
 }
 
-// limit applies bucket key to the request: it sets the X-RateLimit headers
-// and returns a rateLimitError when the bucket is empty.
-func limit(w http.ResponseWriter, l *limiters, key string, size func() int) error {
-	perMin, remaining, wait := l.take(key, size)
+// sharedBuckets keeps token buckets in the database (Memory.TakeRequest):
+// every server over it spends from the same buckets.
+type sharedBuckets struct{ m *papermem.Memory }
+
+func (s sharedBuckets) take(ctx context.Context, org, key string, n int) (int, time.Duration, error) {
+	d, err := s.m.TakeRequest(ctx, org, key, n)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !d.Allowed {
+		return 0, max(d.RetryAfter, time.Nanosecond), nil
+	}
+	return d.Remaining, 0, nil
+}
+
+// limit applies bucket key of workspace org to the request: it sets the
+// X-RateLimit headers and returns a rateLimitError when the bucket is
+// empty.
+func limit(w http.ResponseWriter, r *http.Request, l *limiter, org, key string, size func() int) error {
+	perMin, remaining, wait, err := l.take(r.Context(), org, key, size)
+	if err != nil {
+		return err
+	}
 	h := w.Header() // canonical keys assigned directly: Set would re-case X-RateLimit-* each time
 	h["X-Ratelimit-Limit"] = []string{strconv.Itoa(perMin)}
 	h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(max(remaining, 0))}

@@ -34,12 +34,15 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // serveChild serves the API on database db until SIGTERM, printing
 // "listening ADDR" once it accepts connections. The request log goes to
-// db + ".log".
-func serveChild(db string, out io.Writer) error {
+// logPath, db + ".log" when empty. The rate limits' buckets are kept in
+// the database (httpapi.Config.SharedLimits) when sharedLimits is set or
+// db is PostgreSQL, as cmd/server keeps them by default.
+func serveChild(db, logPath string, sharedLimits bool, out io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	m, err := papermem.Open(ctx, db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
@@ -47,7 +50,10 @@ func serveChild(db string, out io.Writer) error {
 		return err
 	}
 	defer m.Close()
-	logFile, err := os.OpenFile(db+".log", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if logPath == "" {
+		logPath = db + ".log"
+	}
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
@@ -58,16 +64,18 @@ func serveChild(db string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "listening %s\n", ln.Addr())
 	log := slog.New(slog.NewJSONHandler(logFile, nil))
-	return httpapi.Serve(ctx, ln, httpapi.New(m, httpapi.Config{Logger: log, RateLimit: 1 << 30}), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	shared := sharedLimits || store.EngineOf(db) == store.Postgres
+	h := httpapi.New(m, httpapi.Config{Logger: log, RateLimit: 1 << 30, SharedLimits: shared})
+	return httpapi.Serve(ctx, ln, h, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 }
 
 // startSignedUp starts a child server on db and signs up its workspace
-// (signUp).
+// faultOrg (signUp).
 func startSignedUp(db string) (c *child, key, user string, err error) {
 	if c, err = startChild(db); err != nil {
 		return nil, "", "", err
 	}
-	if key, user, err = signUp(c.addr); err != nil {
+	if key, user, err = signUp(c.addr, faultOrg); err != nil {
 		c.kill()
 		return nil, "", "", err
 	}
@@ -81,13 +89,14 @@ type child struct {
 	done chan error
 }
 
-// startChild starts this binary with -serve db and waits until it listens.
-func startChild(db string) (*child, error) {
+// startChild starts this binary with -serve db, and any further arguments
+// of the child (-log, -shared-limits), and waits until it listens.
+func startChild(db string, args ...string) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(exe, "-serve", db)
+	cmd := exec.Command(exe, append([]string{"-serve", db}, args...)...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -148,11 +157,11 @@ func call(addr, key, method, path, ctype string, body []byte) (int, []byte, erro
 	return res.StatusCode, b, err
 }
 
-// signUp creates the workspace faultOrg and its first user, and returns
-// an API key for it and the user's id.
-func signUp(addr string) (key, user string, err error) {
+// signUp creates the workspace org and its first user (org@example.org),
+// and returns an API key for it and the user's id.
+func signUp(addr, org string) (key, user string, err error) {
 	status, body, err := call(addr, "", "POST", "/v1/auth/signup", "",
-		[]byte(`{"email":"load@example.org","password":"load test password","org_id":"`+faultOrg+`"}`))
+		[]byte(`{"email":"`+org+`@example.org","password":"load test password","org_id":"`+org+`"}`))
 	if err != nil || status != http.StatusCreated {
 		return "", "", fmt.Errorf("signup: %d %s %v", status, body, err)
 	}
@@ -224,45 +233,15 @@ func runMixed(out io.Writer, conns int, d time.Duration, seedPapers int) error {
 			c.kill()
 		}
 	}()
-	rng := rand.New(rand.NewPCG(1, 2))
-	var dois []string
-	for len(dois) < seedPapers {
-		var batch []map[string]any
-		for range min(100, seedPapers-len(dois)) {
-			doi := fmt.Sprintf("10.5555/seed.%d", len(dois)+len(batch))
-			batch = append(batch, paperJSON(rng, doi, ""))
-		}
-		body, _ := json.Marshal(map[string]any{"papers": batch})
-		status, b, err := call(c.addr, key, "POST", "/v1/papers/batch", "", body)
-		if err != nil || status != http.StatusOK {
-			return fmt.Errorf("seed: %d %.200s %v", status, b, err)
-		}
-		for _, p := range batch {
-			dois = append(dois, p["doi"].(string))
-		}
+	dois, err := seedHTTP(c.addr, key, seedPapers)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "mixed load: %d connections for %v over HTTP against a child server process (%d papers seeded);\n", conns, d, len(dois))
 	fmt.Fprintf(out, "calls: recall 60%%, store paper 20%%, remember 10%%, paper-exists 10%%; closed loop, API key, JSON request log\n")
 
-	t := newTally()
 	load0 := loadAverage()
-	deadline := time.Now().Add(d)
-	auth := "Bearer " + key
-	var wg sync.WaitGroup
-	for w := range conns {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(w), 7))
-			conn := leanConn{addr: c.addr, timeout: roundTripTimeout}
-			defer conn.close()
-			for k := 0; time.Now().Before(deadline); k++ {
-				name, req := mixedRequest(rng, w, k, dois, user)
-				start := time.Now()
-				status, body, err := conn.do(req.build(c.addr, auth))
-				t.record(name, req, status, body, err, time.Since(start))
-			}
-		})
-	}
-	wg.Wait()
+	t := mixedLoad([]string{c.addr}, key, user, conns, d, dois)
 	load1 := loadAverage()
 	err = c.stop()
 	c = nil
@@ -283,6 +262,65 @@ func runMixed(out io.Writer, conns int, d time.Duration, seedPapers int) error {
 	return nil
 }
 
+// seedHTTP stores n synthetic papers through the server at addr, 100 a
+// request, and returns their DOIs.
+func seedHTTP(addr, key string, n int) ([]string, error) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var dois []string
+	for len(dois) < n {
+		var batch []map[string]any
+		for range min(100, n-len(dois)) {
+			doi := fmt.Sprintf("10.5555/seed.%d", len(dois)+len(batch))
+			batch = append(batch, paperJSON(rng, doi, ""))
+		}
+		body, _ := json.Marshal(map[string]any{"papers": batch})
+		status, b, err := call(addr, key, "POST", "/v1/papers/batch", "", body)
+		if err != nil || status != http.StatusOK {
+			return nil, fmt.Errorf("seed: %d %.200s %v", status, b, err)
+		}
+		for _, p := range batch {
+			dois = append(dois, p["doi"].(string))
+		}
+	}
+	return dois, nil
+}
+
+// mixedLoad runs the mixed load for d from conns connections, connection
+// w sending to server addrs[w mod len(addrs)] with the API key (and user,
+// for remember), and returns what it saw.
+func mixedLoad(addrs []string, key, user string, conns int, d time.Duration, dois []string) *tally {
+	t := newTally()
+	deadline := time.Now().Add(d)
+	auth := "Bearer " + key
+	var wg sync.WaitGroup
+	for w := range conns {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			addr := addrs[w%len(addrs)]
+			conn := leanConn{addr: addr, timeout: roundTripTimeout}
+			defer conn.close()
+			for k := 0; time.Now().Before(deadline); k++ {
+				name, req := mixedRequest(rng, w, k, dois, user)
+				start := time.Now()
+				status, body, err := conn.do(req.build(addr, auth))
+				t.record(name, req, status, body, err, time.Since(start))
+			}
+		})
+	}
+	wg.Wait()
+	return t
+}
+
+// The writes of the mixed load: request k of connection w stores the
+// paper mixedDOI or the note mixedNote, each with the word mixedMarker(w, k)
+// found in no other paper or note.
+const (
+	mixedDOI  = "10.5555/mixed.%d.%d"                           // w, k
+	mixedNote = "Note %d-%d, %s: the agent prefers %s studies." // w, k, marker, cohort
+)
+
+func mixedMarker(w, k int) string { return fmt.Sprintf("zq%dx%dy", w, k) }
+
 // mixedRequest picks the call of request k of connection w.
 func mixedRequest(rng *rand.Rand, w, k int, dois []string, user string) (string, request) {
 	p := rng.IntN(100)
@@ -299,10 +337,10 @@ func mixedRequest(rng *rand.Rand, w, k int, dois []string, user string) (string,
 		body, _ := json.Marshal(map[string]any{"question": questions[rng.IntN(len(questions))], "budget_tokens": 2000})
 		return name, request{method: "POST", path: "/v1/recall", body: string(body)}
 	case "store-paper":
-		body, _ := json.Marshal(paperJSON(rng, fmt.Sprintf("10.5555/mixed.%d.%d", w, k), ""))
+		body, _ := json.Marshal(paperJSON(rng, fmt.Sprintf(mixedDOI, w, k), mixedMarker(w, k)))
 		return name, request{method: "POST", path: "/v1/papers", body: string(body)}
 	case "remember":
-		body, _ := json.Marshal(map[string]any{"text": fmt.Sprintf("Note %d-%d: the agent prefers %s studies.", w, k, cohorts[rng.IntN(len(cohorts))])})
+		body, _ := json.Marshal(map[string]any{"text": fmt.Sprintf(mixedNote, w, k, mixedMarker(w, k), cohorts[rng.IntN(len(cohorts))])})
 		return name, request{method: "POST", path: "/v1/user/remember", body: string(body), header: "X-User-Id: " + user + "\r\n"}
 	}
 	return name, request{method: "GET", path: "/v1/papers/" + dois[rng.IntN(len(dois))] + "/exists"}
@@ -347,25 +385,34 @@ func (t *tally) record(name string, req request, status int, body []byte, err er
 	}
 }
 
+// all returns the latencies of every answered call and the number of
+// 5xx answers.
+func (t *tally) all() (lat []time.Duration, fivexx int) {
+	for _, op := range mixedOps {
+		lat = append(lat, t.lat[op.name]...)
+	}
+	for s, n := range t.status {
+		if s >= 500 {
+			fivexx += n
+		}
+	}
+	return lat, fivexx
+}
+
 // print writes the mixed load's table.
 func (t *tally) print(out io.Writer, d time.Duration) {
-	var all []time.Duration
 	fmt.Fprintf(out, "\n%-13s %8s %8s %9s %9s\n", "call", "requests", "/s", "p50", "p99")
 	for _, op := range mixedOps {
 		l := t.lat[op.name]
-		all = append(all, l...)
 		n := len(l)
 		fmt.Fprintf(out, "%-13s %8d %8.1f %9s %9s\n", op.name, n, float64(n)/d.Seconds(), fmtDur(percentile(l, 50)), fmtDur(percentile(l, 99)))
 	}
+	all, fivexx := t.all()
 	n := len(all)
 	fmt.Fprintf(out, "%-13s %8d %8.1f %9s %9s\n", "all", n, float64(n)/d.Seconds(), fmtDur(percentile(all, 50)), fmtDur(percentile(all, 99)))
 	var codes []string
-	fivexx := 0
 	for _, s := range slices.Sorted(maps.Keys(t.status)) {
 		codes = append(codes, fmt.Sprintf("%d: %d", s, t.status[s]))
-		if s >= 500 {
-			fivexx += t.status[s]
-		}
 	}
 	fmt.Fprintf(out, "responses by status: %s; 5xx: %d; connection errors: %d; wrong answers: %d\n", strings.Join(codes, ", "), fivexx, t.connErrs, t.wrong)
 	if t.firstConn != nil {
@@ -586,7 +633,7 @@ func runCrash(out io.Writer, rounds, conns int) error {
 				return err
 			}
 			if key == "" {
-				if key, _, err = signUp(c.addr); err != nil {
+				if key, _, err = signUp(c.addr, faultOrg); err != nil {
 					c.kill()
 					return err
 				}

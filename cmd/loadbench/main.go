@@ -8,11 +8,16 @@
 //	go run ./cmd/loadbench -mixed [-duration 60s] [-conns 64] [-papers 500]
 //	go run ./cmd/loadbench -crash 5
 //	go run ./cmd/loadbench -fulldisk 24   (root: mounts a tmpfs)
+//	go run ./cmd/loadbench -servers 3 [-db FILE|postgres://…] [-duration 30s] [-conns 64] [-shared-limits]
 //
-// The last three are the fault and load modes (fault.go): a mixed load over
-// HTTP against a server in a child process, kill -9 of that server during
-// ingest, and a full disk. They print requests, answers by status,
-// p50/p99 and the acknowledged writes lost.
+// -mixed, -crash and -fulldisk are the fault and load modes (fault.go): a
+// mixed load over HTTP against a server in a child process, kill -9 of that
+// server during ingest, and a full disk. They print requests, answers by
+// status, p50/p99 and the acknowledged writes lost. -servers is the
+// scale-out mode (servers.go): the mixed load spread over several server
+// processes over one database, every acknowledged write then checked
+// through every server, beside one server over SQLite (and one over
+// PostgreSQL) measured in the same run.
 //
 // Each call and number of connections gets two rows:
 //   - closed: each connection (or goroutine, in-process) sends its next
@@ -120,14 +125,20 @@ func run(args []string, out io.Writer) error {
 	mixed := fs.Bool("mixed", false, "instead: the mixed load (recall 60%, store paper 20%, remember 10%, paper-exists 10%) for -duration at -conns connections against a child server process")
 	crash := fs.Int("crash", 0, "instead: this many rounds of kill -9 of a child server during batch ingest and during file ingest, checking the database after each")
 	fullDisk := fs.Int("fulldisk", 0, "instead: ingest into a tmpfs of this many MiB until it is full, then grow it (needs root)")
-	faultConns := fs.Int("conns", 64, "connections of -mixed (and, up to 8, of -crash and -fulldisk)")
-	serve := fs.String("serve", "", "serve the API on this database file until SIGTERM (the child process of -mixed, -crash and -fulldisk)")
+	servers := fs.Int("servers", 0, "instead: the mixed load for -duration at -conns connections spread over this many server processes over -db, then every acknowledged write checked through every server; beside it one server over a fresh SQLite file (and one over PostgreSQL when -db is a PostgreSQL URL)")
+	db := fs.String("db", "", "with -servers: the database the servers share, a SQLite file or a postgres:// URL (default: a fresh SQLite file)")
+	faultConns := fs.Int("conns", 64, "connections of -mixed and -servers (and, up to 8, of -crash and -fulldisk)")
+	serve := fs.String("serve", "", "serve the API on this database until SIGTERM (the child process of -mixed, -crash, -fulldisk and -servers)")
+	logPath := fs.String("log", "", "with -serve: the request log file (default: the database file + .log)")
+	sharedLimits := fs.Bool("shared-limits", false, "with -servers (and -serve): keep the rate limits' buckets in the database over SQLite too (PAPERMEM_SHARED_LIMITS=1); over PostgreSQL they always are, as cmd/server's default")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	switch {
 	case *serve != "":
-		return serveChild(*serve, out)
+		return serveChild(*serve, *logPath, *sharedLimits, out)
+	case *servers > 0:
+		return runServers(out, *servers, *db, *faultConns, *duration, *papers, *sharedLimits)
 	case *mixed:
 		return runMixed(out, *faultConns, *duration, *papers)
 	case *crash > 0:

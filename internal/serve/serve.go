@@ -124,6 +124,15 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if c.opts.Embedder, err = embedderFromEnv(getenv); err != nil {
 		return nil, nil, err
 	}
+	// Rate limits are shared by default on PostgreSQL, which is there to
+	// serve several servers; kept in each process on SQLite, where a shared
+	// bucket costs every request a turn in the one write queue.
+	c.api.SharedLimits = store.EngineOf(c.db) == store.Postgres
+	if getenv("PAPERMEM_SHARED_LIMITS") != "" {
+		if c.api.SharedLimits, err = flagEnv(getenv, "PAPERMEM_SHARED_LIMITS"); err != nil {
+			return nil, nil, err
+		}
+	}
 	if c.api.DevAuth && !loopback(c.addr) {
 		return nil, nil, fmt.Errorf("PAPERMEM_DEV_AUTH=1 is refused on %s: developer headers are for loopback addresses only", c.addr)
 	}

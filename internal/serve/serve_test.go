@@ -241,6 +241,7 @@ func TestConfigErrors(t *testing.T) {
 		"DevAuthOnAllInterfaces": {[]string{"-addr", ":0"}, map[string]string{"PAPERMEM_DEV_AUTH": "1"}},
 		"DevAuthOnPublicAddress": {[]string{"-addr", "0.0.0.0:8080"}, map[string]string{"PAPERMEM_DEV_AUTH": "1"}},
 		"DevAuthNotASwitch":      {nil, map[string]string{"PAPERMEM_DEV_AUTH": "yes"}},
+		"SharedLimitsNotASwitch": {nil, map[string]string{"PAPERMEM_SHARED_LIMITS": "on"}},
 		"BadRateLimit":           {nil, map[string]string{"PAPERMEM_RATE_LIMIT": "many"}},
 		"NegativeAuthRateLimit":  {nil, map[string]string{"PAPERMEM_AUTH_RATE_LIMIT": "-3"}},
 		"BadUploadSize":          {nil, map[string]string{"PAPERMEM_MAX_UPLOAD_BYTES": "1e9"}},
@@ -270,6 +271,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"PAPERMEM_PAYMENT_SECRET":      "pay",
 		"PAPERMEM_DEV_AUTH":            "1",
 		"PAPERMEM_RATE_LIMIT":          "120",
+		"PAPERMEM_SHARED_LIMITS":       "1",
 		"PAPERMEM_AUTH_RATE_LIMIT":     "5",
 		"PAPERMEM_MAX_UPLOAD_BYTES":    "1048576",
 		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1",
@@ -283,15 +285,23 @@ func TestConfigFromEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.opts.Payments != nil, c.api.DevAuth,
-		c.api.RateLimit, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, len(rest))
+		c.api.RateLimit, c.api.SharedLimits, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, len(rest))
 	want := fmt.Sprint("localhost:9999", "/tmp/x.db", strings.Repeat("s", 32), []string{"a@x.org", "b@x.org"}, true, true,
-		120, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 64, 2*time.Second, 0)
+		120, true, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 64, 2*time.Second, 0)
 	if got != want {
 		t.Fatalf("config\n got %s\nwant %s", got, want)
 	}
 	c, _, err = loadConfig(nil, env(nil), io.Discard)
-	if err != nil || c.addr != defaultAddr || c.db != DefaultDB || c.api.DevAuth || c.opts.Embedder != nil {
+	if err != nil || c.addr != defaultAddr || c.db != DefaultDB || c.api.DevAuth || c.api.SharedLimits || c.opts.Embedder != nil {
 		t.Fatalf("defaults %+v %v", c, err)
+	}
+	// Shared rate limits by default on PostgreSQL, unless switched off.
+	const pg = "postgres://papermem@db.example.org/papermem"
+	for vars, want := range map[string]bool{"": true, "0": false, "1": true} {
+		c, _, err := loadConfig([]string{"-db", pg}, env(map[string]string{"PAPERMEM_SHARED_LIMITS": vars}), io.Discard)
+		if err != nil || c.api.SharedLimits != want {
+			t.Errorf("PostgreSQL, PAPERMEM_SHARED_LIMITS=%q: shared %v (%v), want %v", vars, c.api.SharedLimits, err, want)
+		}
 	}
 }
 
