@@ -206,6 +206,7 @@ type tally struct {
 	firstConn  error
 	wrong      int
 	firstWrong string
+	first5xx   string          // the call and body of the first 5xx answer
 	papers     map[string]bool // DOIs acknowledged
 	memories   map[string]bool // remembered texts acknowledged
 }
@@ -359,6 +360,9 @@ func (t *tally) record(name string, req request, status int, body []byte, err er
 	}
 	t.status[status]++
 	t.lat[name] = append(t.lat[name], lat)
+	if status >= 500 && t.first5xx == "" {
+		t.first5xx = fmt.Sprintf("%s: %d %.200s", name, status, bytes.TrimSpace(body))
+	}
 	if status/100 != 2 {
 		return
 	}
@@ -417,6 +421,9 @@ func (t *tally) print(out io.Writer, d time.Duration) {
 	fmt.Fprintf(out, "responses by status: %s; 5xx: %d; connection errors: %d; wrong answers: %d\n", strings.Join(codes, ", "), fivexx, t.connErrs, t.wrong)
 	if t.firstConn != nil {
 		fmt.Fprintf(out, "  first connection error: %v\n", t.firstConn)
+	}
+	if t.first5xx != "" {
+		fmt.Fprintf(out, "  first 5xx answer: %s\n", t.first5xx)
 	}
 	if t.firstWrong != "" {
 		fmt.Fprintf(out, "  first wrong answer: %s\n", t.firstWrong)
