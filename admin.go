@@ -238,13 +238,13 @@ func (m *Memory) Health(ctx context.Context) *Health {
 		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
-		p, err := m.index.part(ctx, m.db, m.org)
+		p, err := m.index.Part(ctx, m.org)
 		if err != nil {
 			return "", err
 		}
-		hits := p.lexical(query{org: m.org, limit: 1}, "papermem health check")
+		hits := p.Lexical(query{org: m.org, limit: 1}.indexQuery(), "papermem health check")
 		return fmt.Sprintf("node index answered a BM25 query (%d hits) over the %d nodes of workspace %s",
-			len(hits), p.size.Load(), m.org), nil
+			len(hits), p.Size(), m.org), nil
 	}))
 	var probe []float32
 	h.Add(CheckComponent("embedder", func() (string, error) {
@@ -264,14 +264,14 @@ func (m *Memory) Health(ctx context.Context) *Health {
 			// No sqlite-vec: the probe goes through the database as a
 			// stored vector does and is scored in process, as recall
 			// scores vectors.
-			echo, n, err := store.EchoVector(ctx, m.db, vectorBlob(probe))
+			echo, n, err := store.EchoVector(ctx, m.db, probe)
 			var cos float64
-			for i, x := range blobVector(echo) {
+			for i, x := range echo {
 				cos += float64(x * probe[i])
 			}
 			return fmt.Sprintf("PostgreSQL returned a probe vector, scored in process (cosine %.3f); %d vectors stored", cos, n), err
 		}
-		version, n, err := store.CheckVectors(ctx, m.db, vectorBlob(probe))
+		version, n, err := store.CheckVectors(ctx, m.db, probe)
 		return fmt.Sprintf("sqlite-vec %s scored a probe; %d vectors stored", version, n), err
 	}))
 	h.Add(CheckComponent("auth", func() (string, error) {

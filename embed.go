@@ -3,7 +3,6 @@ package papermem
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -121,38 +120,4 @@ func normalize(v []float32) {
 	for i := range v {
 		v[i] *= inv
 	}
-}
-
-// vectorBlob is v in sqlite-vec's float32 little-endian format.
-func vectorBlob(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-// bitsBlob is the sign quantisation of v (bit i set when v[i] > 0), in
-// sqlite-vec's bit-vector format.
-func bitsBlob(v []float32) []byte {
-	b := make([]byte, (len(v)+7)/8)
-	for i, x := range v {
-		// A set, not a branch: the signs are random, so a branch is
-		// mispredicted half the time.
-		var bit byte
-		if x > 0 {
-			bit = 1
-		}
-		b[i/8] |= bit << (i % 8)
-	}
-	return b
-}
-
-// blobVector decodes a float32 vector blob.
-func blobVector(b []byte) []float32 {
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -26,7 +27,7 @@ type Memory struct {
 	path           string
 	sync           string // Options.Sync
 	embedder       Embedder
-	index          *nodeIndex
+	index          *nodeindex.Index
 	fetcher        Fetcher
 	payments       PaymentProvider
 	maxIngestBytes int64
@@ -123,7 +124,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		path:           path,
 		sync:           o.Sync,
 		embedder:       o.Embedder,
-		index:          newNodeIndex(dim, o.IndexMaxNodes),
+		index:          nodeindex.New(files.Read, nodeindex.Config{Dim: dim, MaxNodes: o.IndexMaxNodes, TitleLabel: LabelPaper}),
 		fetcher:        o.Fetcher,
 		payments:       o.Payments,
 		maxIngestBytes: o.MaxIngestBytes,
@@ -240,7 +241,7 @@ func writeError(err error) error {
 // and Forget delete the nodes of the row they read) sees the writes
 // committed before its own, and node ids of a workspace are taken
 // in commit order, so that the node index of every server, which loads new
-// nodes by id (index.go), misses none.
+// nodes by id (internal/nodeindex), misses none.
 func (w *Workspace) ensureWorkspace(ctx context.Context, tx *sql.Tx) error {
 	if !ValidWorkspaceID(w.org) {
 		return Errorf(EINVALID, "Invalid workspace id %q.", w.org)

@@ -139,7 +139,7 @@ func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ow
 	if err := ni.insert(ctx, ns); err != nil {
 		return err
 	}
-	return bumpVectors(ctx, tx, w.org)
+	return store.BumpNodesVersion(ctx, tx, w.org)
 }
 
 // nodeInserter stores embedded nodes of one owner batch by batch, numbering
@@ -183,7 +183,7 @@ func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
 		if err != nil {
 			return err
 		}
-		if err := ni.st.InsertVector(ctx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec)); err != nil {
+		if err := ni.st.InsertVector(ctx, n.id, n.org, n.vec); err != nil {
 			return fmt.Errorf("store node vector: %w", err)
 		}
 	}
@@ -195,7 +195,7 @@ func (ni *nodeInserter) close() { ni.st.Close() }
 
 // insertVector stores the vector of node n (id, org and vec set).
 func insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
-	err := store.InsertVector(ctx, tx, n.id, n.org, vectorBlob(n.vec), bitsBlob(n.vec))
+	err := store.InsertVector(ctx, tx, n.id, n.org, n.vec)
 	if err != nil {
 		return fmt.Errorf("store node vector: %w", err)
 	}

@@ -2,7 +2,9 @@ package papermem
 
 import (
 	"context"
-	"fmt"
+
+	"github.com/papermem/papermem/internal/nodeindex"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Paper context. A sentence or passage answers a question better when its
@@ -23,17 +25,16 @@ const (
 	contextPapers = 10
 )
 
-// source is where nodes come from: an owner kind (a name id) and the
-// owner's id.
+// source is where nodes come from: an owner kind and the owner's id.
 type source struct {
-	kind  int32
+	kind  string
 	owner int64
 }
 
 // rankInContext is rank with paper context (see contextWeight). It brings
 // the node index up to date once for both of its searches.
 func (m *Memory) rankInContext(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
-	p, err := m.index.part(ctx, m.db, q.org)
+	p, err := m.index.Part(ctx, q.org)
 	if err != nil {
 		return nil, err
 	}
@@ -54,55 +55,41 @@ func (m *Memory) rankInContext(ctx context.Context, q query, question string, ke
 			return nil, err
 		}
 	}
-	p.mu.RLock()
-	relative, analyses := p.sourceScores(hs, papers)
-	p.mu.RUnlock()
+	relative, analyses := sourceScores(hs, papers)
 	analysed, err := m.analysedPapers(ctx, q.org, analyses)
 	if err != nil {
 		return nil, err
 	}
 
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	f, ok := p.filter(q.searchQuery())
-	if !ok {
-		return hs, nil
-	}
-	paperKind := p.kindID(KindPaper)
-	score := make(map[int64]float64, len(hs))
+	// Every node of the best papers, and of the papers that the best
+	// analyses are of, is a candidate.
+	byID := make(map[int64]ranked, len(hs))
 	for _, h := range hs {
-		score[h.id] = h.score
+		byID[h.id] = h
 	}
-	consider := func(e int) {
-		if _, seen := score[p.ids[e]]; !seen && p.admits(e, &f) {
-			score[p.ids[e]] = 0
-		}
-	}
-	for _, h := range papers[:min(contextPapers, len(papers))] {
-		if e, ok := p.entry(h.id); ok {
-			for _, s := range p.siblings(e) {
-				consider(s)
+	consider := func(ns []nodeindex.Node) {
+		for _, n := range ns {
+			if _, seen := byID[n.ID]; !seen {
+				byID[n.ID] = ranked{n.ID, n.Owner, n.Kind, 0}
 			}
 		}
 	}
+	iq := q.indexQuery()
+	for _, h := range papers[:min(contextPapers, len(papers))] {
+		consider(p.Siblings(h.id, iq))
+	}
 	for paper, c := range analysed {
-		k := source{paperKind, paper}
+		k := source{KindPaper, paper}
 		if c <= relative[k] {
 			continue
 		}
 		relative[k] = c
-		for e := range p.ids {
-			if p.owners[e] == paper && p.meta[e].kind == paperKind {
-				consider(e)
-			}
-		}
+		consider(p.Owned(KindPaper, paper, iq))
 	}
-	out := make([]ranked, 0, len(score))
-	for id, s := range score {
-		if e, ok := p.entry(id); ok {
-			s += contextWeight * relative[source{p.meta[e].kind, p.owners[e]}]
-			out = append(out, ranked{id, p.owners[e], s})
-		}
+	out := make([]ranked, 0, len(byID))
+	for _, r := range byID {
+		r.score += contextWeight * relative[source{r.kind, r.owner}]
+		out = append(out, r)
 	}
 	sortRanked(out)
 	return out, nil
@@ -110,17 +97,16 @@ func (m *Memory) rankInContext(ctx context.Context, q query, question string, ke
 
 // sourceScores returns the relative score of each source of the ranked
 // nodes hs and papers (see contextWeight), and that of each analysis by id.
-func (p *orgIndex) sourceScores(hs, papers []ranked) (relative map[source]float64, analyses map[int64]float64) {
+func sourceScores(hs, papers []ranked) (relative map[source]float64, analyses map[int64]float64) {
 	relative = map[source]float64{}
-	paperKind := p.kindID(KindPaper)
 	for _, h := range papers {
-		relative[source{paperKind, h.owner}] = h.score / papers[0].score
+		relative[source{KindPaper, h.owner}] = h.score / papers[0].score
 	}
 	best := map[source]float64{}
-	top := map[int32]float64{} // the best source's score, by kind
+	top := map[string]float64{} // the best source's score, by kind
 	for _, h := range hs {
-		if e, ok := p.entry(h.id); ok && p.meta[e].kind != paperKind {
-			k := source{p.meta[e].kind, h.owner}
+		if h.kind != KindPaper {
+			k := source{h.kind, h.owner}
 			best[k] = max(best[k], h.score)
 			top[k.kind] = max(top[k.kind], h.score)
 		}
@@ -128,20 +114,11 @@ func (p *orgIndex) sourceScores(hs, papers []ranked) (relative map[source]float6
 	analyses = map[int64]float64{}
 	for k, c := range best {
 		relative[k] = c / top[k.kind]
-		if p.names[k.kind] == KindAnalysis {
+		if k.kind == KindAnalysis {
 			analyses[k.owner] = relative[k]
 		}
 	}
 	return relative, analyses
-}
-
-// kindID returns the name id of an owner kind, or anyName when no entry
-// has that kind.
-func (p *orgIndex) kindID(kind string) int32 {
-	if id, ok := p.nameIDs[kind]; ok {
-		return id
-	}
-	return anyName
 }
 
 // analysedPapers maps the papers that the given analyses (by id) are of to
@@ -150,44 +127,17 @@ func (m *Memory) analysedPapers(ctx context.Context, org string, analyses map[in
 	if len(analyses) == 0 {
 		return nil, nil
 	}
-	args := []any{org}
+	ids := make([]int64, 0, len(analyses))
 	for id := range analyses {
-		args = append(args, id)
+		ids = append(ids, id)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT a.id, p.id FROM analyses a JOIN papers p ON p.org_id = a.org_id AND p.doi = a.doi
-		WHERE a.org_id = ? AND a.id IN (`+placeholders(len(analyses))+`)`, args...)
+	rows, err := store.AnalysedPapers(ctx, m.db, org, ids)
 	if err != nil {
-		return nil, fmt.Errorf("analysed papers: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	out := map[int64]float64{}
-	for rows.Next() {
-		var a, paper int64
-		if err := rows.Scan(&a, &paper); err != nil {
-			return nil, err
-		}
-		out[paper] = max(out[paper], analyses[a])
+	for _, r := range rows {
+		out[r.Paper] = max(out[r.Paper], analyses[r.Analysis])
 	}
-	return out, rows.Err()
-}
-
-// siblings returns the entries of the source entry e belongs to: a source's
-// nodes are stored together, so they are e's neighbours with its owner and
-// kind.
-func (p *orgIndex) siblings(e int) []int {
-	same := func(i int) bool {
-		return p.owners[i] == p.owners[e] && p.meta[i].kind == p.meta[e].kind
-	}
-	lo, hi := e, e+1
-	for lo > 0 && same(lo-1) {
-		lo--
-	}
-	for hi < len(p.ids) && same(hi) {
-		hi++
-	}
-	out := make([]int, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		out = append(out, i)
-	}
-	return out
+	return out, nil
 }

@@ -1,13 +1,19 @@
 package papermem_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testutil"
 	"github.com/papermem/papermem/internal/tokens"
 )
 
@@ -336,5 +342,121 @@ func TestPaperNodeAbstract(t *testing.T) {
 		if i < 0 || res.Spans[i].Text != "Vitamin D\n"+tt.want {
 			t.Errorf("%s: Paper node %+v, want the title and %q", tt.doi, res.Spans, tt.want)
 		}
+	}
+}
+
+// TestWarm checks that Warm loads the search index of a reopened database,
+// after which recall finds what was stored, and that it stops with a
+// cancelled context. (internal/nodeindex checks what it loads.)
+func TestWarm(t *testing.T) {
+	path := testdb.Path(t)
+	m, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustStore(t, m, vitaminD)
+	m.Close()
+	if m, err = papermem.Open(ctx, path, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D reduce fracture risk?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Spans) == 0 || res.Spans[0].Provenance.DOI != "10.1000/vitd" {
+		t.Fatalf("spans after Warm = %+v", res.Spans)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := m.Warm(cancelled); err == nil {
+		t.Fatal("Warm with a cancelled context returned nil")
+	}
+}
+
+// TestRecallFollowsWrites recalls from several goroutines while another
+// stores and deletes papers (run with -race to check the index's
+// locking), then checks that the index ends in the database's state: the
+// deleted papers are never found, the kept ones are.
+func TestRecallFollowsWrites(t *testing.T) {
+	m := mustOpen(t)
+	paper := func(i int) papermem.PaperInput {
+		return papermem.PaperInput{DOI: fmt.Sprintf("10.1/c%d", i), Title: fmt.Sprintf("Trial %d", i),
+			Text: fmt.Sprintf("Compound zq%dx reduced relapse by %d%% compared with placebo in the trial.", i, 10+i)}
+	}
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	for g := range 4 {
+		go func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := m.Recall(ctx, papermem.RecallRequest{Question: fmt.Sprintf("compound zq%dx relapse", (g+i)%20), Label: papermem.LabelAny}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := range 20 {
+		if _, _, err := m.StorePaper(ctx, paper(i)); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 1 {
+			if err := m.DeletePaper(ctx, paper(i-1).DOI); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 20 {
+		for _, mode := range []papermem.Retrieval{papermem.RetrievalLexical, papermem.RetrievalVector} {
+			res, err := m.Recall(ctx, papermem.RecallRequest{Question: fmt.Sprintf("compound zq%dx", i), Label: papermem.LabelAny, Retrieval: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := slices.ContainsFunc(res.Spans, func(s papermem.Span) bool { return s.Provenance.DOI == paper(i).DOI })
+			if want := i%2 == 1; found != want {
+				t.Errorf("%s recall of paper %d: found %v, want %v", mode, i, found, want)
+			}
+		}
+	}
+}
+
+// TestRecallAfterEviction bounds the search index to one node
+// (Options.IndexMaxNodes): searching a workspace drops the other's part,
+// which recall reloads, with the same spans, when it searches it again.
+func TestRecallAfterEviction(t *testing.T) {
+	m := testutil.Open(t, &papermem.Options{IndexMaxNodes: 1})
+	for _, org := range []string{"lab-a", "lab-b"} {
+		mustStore(t, m.Workspace(org), papermem.PaperInput{DOI: "10.1/" + org, Title: "Sleep and memory in " + org,
+			Text: "Sleep deprivation reduced recall accuracy by 30% in adults. Naps restored it within a week."})
+	}
+	recall := func(org string) []papermem.Span {
+		res, err := m.Workspace(org).Recall(ctx, papermem.RecallRequest{Question: "does sleep deprivation reduce recall", Label: papermem.LabelAny})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Spans) == 0 {
+			t.Fatalf("%s: nothing recalled", org)
+		}
+		return res.Spans
+	}
+	first := recall("lab-a")
+	recall("lab-b")
+	if again := recall("lab-a"); !cmp.Equal(first, again) {
+		t.Fatalf("lab-a after reloading:\n%s", cmp.Diff(first, again))
 	}
 }

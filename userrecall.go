@@ -4,14 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 
 	"github.com/papermem/papermem/internal/ftsterm"
+	"github.com/papermem/papermem/internal/nodeindex"
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/terms"
 )
 
@@ -75,19 +75,12 @@ type memHit struct {
 	score, lex, cos float64
 }
 
-// memTerm is a weighted content word of the question.
-type memTerm struct {
-	term   string // as FTS5 and the node index make it (internal/ftsterm)
-	weight float64
-	idf    float64 // from the user's own memories
-}
-
 // memQuery is the analysed question.
 type memQuery struct {
-	text     string // question and keywords
-	terms    []memTerm
-	temporal bool     // the question asks about time
-	periods  []string // "2006", "2006-01" or "-01" prefixes of occurred_at it names
+	text     string           // question and keywords
+	terms    []nodeindex.Term // weighted content words, as FTS5 and the node index make terms
+	temporal bool             // the question asks about time
+	periods  []string         // "2006", "2006-01" or "-01" prefixes of occurred_at it names
 }
 
 // recallMemories ranks the memories of user for r (validated, with Label
@@ -150,11 +143,11 @@ func analyseQuestion(question string, keywords []string) memQuery {
 	addTerm := func(word string, weight float64) {
 		term := ftsterm.Term(word)
 		if i, ok := at[term]; ok {
-			q.terms[i].weight = max(q.terms[i].weight, weight)
+			q.terms[i].Weight = max(q.terms[i].Weight, weight)
 			return
 		}
 		at[term] = len(q.terms)
-		q.terms = append(q.terms, memTerm{term: term, weight: weight})
+		q.terms = append(q.terms, nodeindex.Term{Term: term, Weight: weight})
 	}
 	for i, raw := range rawWords(question) {
 		word := strings.ToLower(raw)
@@ -313,121 +306,62 @@ func inPeriod(occurred string, periods []string) bool {
 // for text: BM25 (RetrievalLexical) or the cosine similarity of the
 // IDF-weighted question vector (RetrievalVector).
 func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retrieval) ([]memHit, error) {
-	q := query{org: w.org, user: user, label: LabelMemory, limit: memLexicalPool}
-	var hits []hit
-	p, err := w.m.index.part(ctx, w.m.db, w.org)
+	p, err := w.m.index.Part(ctx, w.org)
 	if err != nil {
 		return nil, err
 	}
+	var hits []nodeindex.Hit
 	if r == RetrievalLexical {
-		hits = p.lexical(q, text)
+		hits = p.Lexical(nodeindex.Query{User: user, Label: LabelMemory, K: memLexicalPool}, text)
 	} else {
 		var qv []float32
-		if qv, err = w.m.embedQuery(ctx, p, q, text); err == nil {
-			hits = w.m.index.nearest(p, searchQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}, qv)
+		if qv, err = w.m.embedQuery(ctx, p, user, text); err == nil {
+			hits = p.Nearest(nodeindex.Query{User: user, Label: LabelMemory, K: memVectorPool}, qv)
 		}
 	}
 	out := make([]memHit, len(hits))
 	for i, h := range hits {
-		out[i] = memHit{id: h.id, score: h.score}
+		out[i] = memHit{id: h.ID, score: h.Score}
 	}
 	return out, err
 }
 
 // memoryCandidates returns the candidates of the full recall with their
-// weighted BM25 and cosine similarity, and sets the terms' IDF: the
-// memLexicalPool best by BM25 (memoryLexical) and the memVectorPool
-// nearest to the question's vector, each word of which weighs by its IDF
-// among the user's memories. Everything comes from the node index.
+// weighted BM25 and cosine similarity: the memLexicalPool best by weighted
+// BM25 among the memories that contain an informative term (one in at
+// most commonShare of the user's memories; any term when none is), and
+// the memVectorPool nearest to the question's vector, each word of which
+// weighs by its IDF among the user's memories. Common terms select no
+// candidate but count in every BM25 score. Everything comes from the node
+// index.
 func (w *Workspace) memoryCandidates(ctx context.Context, user string, q *memQuery) ([]memHit, error) {
-	vq := searchQuery{org: w.org, user: user, label: LabelMemory, k: memVectorPool}
-	p, err := w.m.index.part(ctx, w.m.db, w.org)
+	p, err := w.m.index.Part(ctx, w.org)
 	if err != nil {
 		return nil, err
 	}
-	best, lexOf := memoryLexical(p, vq, q)
+	best, lexOf := p.WeightedBM25(nodeindex.Query{User: user, Label: LabelMemory, K: memLexicalPool}, q.terms, commonShare)
 	if lexOf == nil {
 		return nil, nil // the user has no memories
 	}
-	qv, err := w.m.embedQuery(ctx, p, query{org: w.org, user: user, label: LabelMemory}, q.text)
+	qv, err := w.m.embedQuery(ctx, p, user, q.text)
 	if err != nil {
 		return nil, err
 	}
-	vec := w.m.index.nearest(p, vq, qv)
-	p.mu.RLock()
-	defer p.mu.RUnlock()
+	vec := p.Nearest(nodeindex.Query{User: user, Label: LabelMemory, K: memVectorPool}, qv)
 	out := make([]memHit, 0, len(best)+len(vec))
 	seen := make(map[int64]bool, len(best)+len(vec))
 	for _, h := range best {
-		if e, ok := p.entry(h.id); ok {
-			out = append(out, memHit{id: h.id, lex: h.score, cos: max(p.cosine(e, qv), 0)})
-			seen[h.id] = true
+		if cos, ok := p.Cosine(h.ID, qv); ok {
+			out = append(out, memHit{id: h.ID, lex: h.Score, cos: max(cos, 0)})
+			seen[h.ID] = true
 		}
 	}
 	for _, h := range vec {
-		if !seen[h.id] {
-			out = append(out, memHit{id: h.id, lex: lexOf[h.id], cos: h.score})
+		if !seen[h.ID] {
+			out = append(out, memHit{id: h.ID, lex: lexOf[h.ID], cos: h.Score})
 		}
 	}
 	return out, nil
-}
-
-// memoryLexical sets the IDF of q's terms from the user's memories (vq's
-// collection in part p) and scores by weighted BM25 every memory that
-// contains a term. It returns the memLexicalPool best among those that
-// contain an informative term (one in at most commonShare of the user's
-// memories; any term when none is), best first, and the score of every
-// memory scored, by node id; nil when the user has no memories. Common
-// terms select no candidate but count in every score.
-func memoryLexical(p *orgIndex, vq searchQuery, q *memQuery) ([]hit, map[int64]float64) {
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	f, ok := p.filter(vq)
-	st := p.lex.stats[vq.user]
-	if !ok || st.docs == 0 {
-		return nil, nil
-	}
-	all := p.onlyCollection(vq.user)
-	n, avgLen := float64(st.docs), float64(st.tokens)/float64(st.docs)
-	dfs := make([]float64, len(q.terms))
-	informative := false
-	for i := range q.terms {
-		t := &q.terms[i]
-		dfs[i] = float64(p.docFreq(t.term, f.user, anyName, all))
-		t.idf = math.Log(1 + (n-dfs[i]+0.5)/(dfs[i]+0.5))
-		informative = informative || dfs[i] > 0 && dfs[i] <= commonShare*n
-	}
-	acc := borrowAcc(len(p.ids))
-	selected := make([]bool, len(p.ids))
-	var touched []int32
-	defer func() { returnAcc(acc, touched) }()
-	for i, t := range q.terms {
-		id, ok := p.lex.terms[t.term]
-		if !ok {
-			continue
-		}
-		selects := !informative || dfs[i] <= commonShare*n
-		for _, x := range p.lex.postings[id] {
-			if !p.admits(int(x.entry), &f) {
-				continue
-			}
-			if acc[x.entry] == 0 {
-				touched = append(touched, x.entry)
-			}
-			acc[x.entry] += t.weight * t.idf * p.lex.saturation(x, avgLen)
-			selected[x.entry] = selected[x.entry] || selects
-		}
-	}
-	best := make(topHits, 0, memLexicalPool)
-	scores := make(map[int64]float64, len(touched))
-	for _, e := range touched {
-		scores[p.ids[e]] = acc[e]
-		if selected[e] {
-			best.push(hit{p.ids[e], acc[e]}, memLexicalPool)
-		}
-	}
-	slices.SortFunc(best, func(a, b hit) int { return cmpHits(b, a) })
-	return best, scores
 }
 
 // scoreMemories gives each candidate its fused score: its BM25 and cosine
@@ -484,44 +418,19 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	if len(ids) == 0 {
 		return cs, nil
 	}
-	hits, _ := json.Marshal(ids)
-	// For each hit (a memory id), the node ids of the neighbourWindow
-	// memories before it and after it in its session, nearest first.
-	side := func(cmp, order string) string {
-		return `(SELECT ` + w.m.files.Engine.GroupConcat("id") + ` FROM (SELECT n.id FROM memories m
-			JOIN nodes n ON n.org_id = m.org_id AND n.kind = 'memory' AND n.owner_id = m.id
-			WHERE m.org_id = h.org_id AND m.user_id = h.user_id AND m.session = h.session
-				AND (m.occurred_at, m.seq, m.id) ` + cmp + ` (h.occurred_at, h.seq, h.id)
-			ORDER BY m.occurred_at ` + order + `, m.seq ` + order + `, m.id ` + order + ` LIMIT ?1) AS near)`
-	}
-	rows, err := w.m.db.QueryContext(ctx, `SELECT h.id, coalesce(`+side("<", "DESC")+`, ''), coalesce(`+side(">", "ASC")+`, '')
-		FROM `+w.m.files.Engine.IDs("?4", "j")+` CROSS JOIN memories h WHERE h.id = j.value AND h.org_id = ?2 AND h.user_id = ?3`,
-		neighbourWindow, w.org, user, string(hits))
+	near, err := store.MemoryNeighbours(ctx, w.m.db, w.m.files.Engine, w.org, user, ids, neighbourWindow)
 	if err != nil {
-		return nil, fmt.Errorf("neighbours: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	want := map[int64]float64{} // node id -> score it would get
-	for rows.Next() {
-		var hit int64
-		var before, after string
-		if err := rows.Scan(&hit, &before, &after); err != nil {
-			return nil, err
-		}
-		for _, list := range []string{before, after} {
-			s := byMem[hit].Score
-			for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' }) {
-				id, err := strconv.ParseInt(f, 10, 64)
-				if err != nil {
-					return nil, fmt.Errorf("neighbours: %w", err)
-				}
+	for _, nb := range near {
+		for _, side := range [][]int64{nb.Before, nb.After} {
+			s := byMem[nb.Memory].Score
+			for _, id := range side {
 				s *= neighbourDecay
 				want[id] = max(want[id], s)
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	var missing []int64
 	for id, s := range want {
@@ -551,31 +460,16 @@ func (w *Workspace) loadMemories(ctx context.Context, user string, ids []int64) 
 	if len(missing) == 0 {
 		return out, nil
 	}
-	list, _ := json.Marshal(missing)
-	// The ids drive the join (CROSS JOIN keeps that order): without
-	// statistics SQLite would rather scan every memory of the workspace.
-	rows, err := w.m.db.QueryContext(ctx, `SELECT n.id, n.text, n.tokens, n.char_end, n.created_at,
-		mm.id, mm.key, mm.tags, mm.occurred_at, mm.metadata, mm.session, mm.seq
-		FROM `+w.m.files.Engine.IDs("?", "j")+` CROSS JOIN nodes n JOIN memories mm ON mm.id = n.owner_id
-		WHERE n.id = j.value AND n.org_id = ? AND n.user_id = ? AND n.kind = 'memory' AND mm.org_id = n.org_id AND mm.user_id = ?`,
-		string(list), w.org, user, user)
+	rows, err := store.MemoryNodes(ctx, w.m.db, w.m.files.Engine, w.org, user, missing)
 	if err != nil {
-		return nil, fmt.Errorf("load memories: %w", err)
-	}
-	defer rows.Close()
-	var loaded []memCand
-	for rows.Next() {
-		var c memCand
-		p := &c.Provenance
-		if err := rows.Scan(&c.NodeID, &c.Text, &c.Tokens, &p.CharEnd, &p.IngestedAt,
-			&c.memID, &p.Key, &c.tags, &c.occurred, &c.meta, &c.session, &c.seq); err != nil {
-			return nil, err
-		}
-		c.Label, p.Kind, p.OccurredAt = LabelMemory, KindMemory, c.occurred
-		loaded = append(loaded, c)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	loaded := make([]memCand, len(rows))
+	for i := range rows {
+		r, c := &rows[i], &loaded[i]
+		c.NodeID, c.Label, c.Text, c.Tokens = r.NodeID, LabelMemory, r.Text, r.Tokens
+		c.Provenance = Provenance{Kind: KindMemory, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
+		c.memID, c.session, c.seq, c.occurred, c.tags, c.meta = r.MemoryID, r.Session, r.Seq, r.OccurredAt, r.Tags, r.Metadata
 	}
 	w.m.memRows.put(w.org, user, loaded)
 	for i := range loaded {

@@ -12,7 +12,7 @@ func TestAnalyseQuestion(t *testing.T) {
 	q := analyseQuestion("What did John recently get promoted to at Acme in 2021?", []string{"career moves"})
 	got := map[string]float64{}
 	for _, term := range q.terms {
-		got[term.term] = term.weight
+		got[term.Term] = term.Weight
 	}
 	// Terms are FTS5's stems; names weigh entityWeight, numbers
 	// numberWeight, keywords keywordWeight; stop words are left out.

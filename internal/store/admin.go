@@ -122,19 +122,21 @@ func CheckStorage(ctx context.Context, q Querier, e Engine, tables []string) (st
 	return detail, nil
 }
 
-// EchoVector sends probe, an encoded vector, through the database as a
-// stored vector goes, and returns what came back and the number of vectors
-// stored: the check of a PostgreSQL database, which has no sqlite-vec.
-func EchoVector(ctx context.Context, q Querier, probe []byte) (echo []byte, n int, err error) {
-	err = q.QueryRowContext(ctx, `SELECT CAST(? AS BYTEA), (SELECT count(*) FROM node_vectors)`, probe).Scan(&echo, &n)
-	return echo, n, err
+// EchoVector sends probe through the database as a stored vector goes,
+// and returns what came back and the number of vectors stored: the check
+// of a PostgreSQL database, which has no sqlite-vec.
+func EchoVector(ctx context.Context, q Querier, probe []float32) (echo []float32, n int, err error) {
+	var b []byte
+	err = q.QueryRowContext(ctx, `SELECT CAST(? AS BYTEA), (SELECT count(*) FROM node_vectors)`, vectorBlob(probe)).Scan(&b, &n)
+	return blobVector(b), n, err
 }
 
-// CheckVectors has sqlite-vec score the probe, an encoded vector, against
-// itself, and returns its version and the number of vectors stored.
-func CheckVectors(ctx context.Context, q Querier, probe []byte) (version string, n int, err error) {
+// CheckVectors has sqlite-vec score the probe against itself, and returns
+// its version and the number of vectors stored.
+func CheckVectors(ctx context.Context, q Querier, probe []float32) (version string, n int, err error) {
+	b := vectorBlob(probe)
 	err = q.QueryRowContext(ctx, `SELECT vec_version(), (SELECT count(*) FROM node_vectors),
-			vec_distance_cosine(?, ?)`, probe, probe).Scan(&version, &n, new(float64))
+			vec_distance_cosine(?, ?)`, b, b).Scan(&version, &n, new(float64))
 	return version, n, err
 }
 

@@ -56,10 +56,10 @@ func (ni *NodeInserter) InsertNode(ctx context.Context, n *Node) (int64, error) 
 	return id, nil
 }
 
-// InsertVector stores the vector of org's node id: its float32 and bit
-// encodings.
-func (ni *NodeInserter) InsertVector(ctx context.Context, id int64, org string, embedding, bits []byte) error {
-	_, err := ni.vecs.ExecContext(ctx, id, org, embedding, bits)
+// InsertVector stores v, the vector of org's node id, in its float32 and
+// bit encodings (vectors.go).
+func (ni *NodeInserter) InsertVector(ctx context.Context, id int64, org string, v []float32) error {
+	_, err := ni.vecs.ExecContext(ctx, id, org, vectorBlob(v), bitsBlob(v))
 	return err
 }
 
@@ -69,10 +69,10 @@ func (ni *NodeInserter) Close() { closeStmts(ni.ins, ni.vecs) }
 // insertVectorSQL stores one node's vector.
 const insertVectorSQL = `INSERT INTO node_vectors (node_id, org_id, embedding, bits) VALUES (?, ?, ?, ?)`
 
-// InsertVector stores the vector of org's node id: its float32 and bit
-// encodings.
-func InsertVector(ctx context.Context, q Querier, id int64, org string, embedding, bits []byte) error {
-	_, err := q.ExecContext(ctx, insertVectorSQL, id, org, embedding, bits)
+// InsertVector stores v, the vector of org's node id, in its float32 and
+// bit encodings (vectors.go).
+func InsertVector(ctx context.Context, q Querier, id int64, org string, v []float32) error {
+	_, err := q.ExecContext(ctx, insertVectorSQL, id, org, vectorBlob(v), bitsBlob(v))
 	return err
 }
 

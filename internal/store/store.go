@@ -1,13 +1,24 @@
-// Package store opens papermem's database on one of two engines: SQLite (a
-// file, the embedded default) or PostgreSQL (a postgres:// URL, shared by
-// several servers). It sets each engine's connection options, applies the
-// engine's embedded migrations, runs the write queue (Writer) and
-// classifies the engines' errors.
+// Package store is papermem's database: all of the library's SQL, on
+// either of two engines, SQLite (a file, the embedded default) or
+// PostgreSQL (a postgres:// URL, shared by several servers).
 //
-// The rest of papermem writes SQL once, as SQLite takes it, with ? for
-// parameters; on PostgreSQL the connections rewrite the placeholders as $n
-// (rebind.go). Where the engines' SQL differs beyond that, the caller asks
-// DB.Engine.
+// Open sets each engine's connection options (sqlite.go, postgres.go) and
+// applies the engine's embedded migrations; Writer runs the write queue;
+// IsUnique, IsFull and IsBusy classify the engines' errors.
+//
+// The queries live in one file per concern (accounts.go, admin.go,
+// auth.go, billing.go, export.go, graph.go, nodes.go, papers.go,
+// recall.go, usage.go, usermem.go, workspaces.go), as functions that take
+// a Querier (querier.go), so that the caller chooses the transaction or
+// the read pool (a *sql.DB itself where a comment says why), and plain
+// values, and return plain rows; the callers keep the rules. search.go reads what the in-process search index
+// (internal/nodeindex) holds and tells it what changed; vectors.go is the
+// format vectors are stored in.
+//
+// The SQL is written once, as SQLite takes it, with ? for parameters; on
+// PostgreSQL the connections rewrite the placeholders as $n (rebind.go).
+// Where the engines' SQL differs beyond that, a function takes the Engine
+// of its Querier and writes that engine's fragment (dialect.go).
 package store
 
 import (

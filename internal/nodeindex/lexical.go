@@ -1,4 +1,4 @@
-package papermem
+package nodeindex
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/papermem/papermem/internal/ftsterm"
+	"github.com/papermem/papermem/internal/terms"
 )
 
 // lexicon holds the BM25 postings of one workspace's nodes, with terms as
@@ -99,13 +100,13 @@ func (l *lexicon) remove(entry int32, user string) {
 
 // counts reports whether entry e's postings count in the collection of
 // user (a name id).
-func (p *orgIndex) counts(e, user int32) bool {
+func (p *Part) counts(e, user int32) bool {
 	return !p.dead[e] && p.meta[e].user == user
 }
 
 // onlyCollection reports whether every entry is live and in the
 // collection of user, so that no posting needs checking.
-func (p *orgIndex) onlyCollection(user string) bool {
+func (p *Part) onlyCollection(user string) bool {
 	_, ok := p.lex.stats[user]
 	return ok && p.ndead == 0 && len(p.lex.stats) == 1
 }
@@ -113,7 +114,7 @@ func (p *orgIndex) onlyCollection(user string) bool {
 // docFreq returns how many live entries of the collection of user (a name
 // id) contain term, only those of label unless it is anyName; all is
 // onlyCollection's answer for that user.
-func (p *orgIndex) docFreq(term string, user, label int32, all bool) int {
+func (p *Part) docFreq(term string, user, label int32, all bool) int {
 	id, ok := p.lex.terms[term]
 	if !ok {
 		return 0
@@ -131,20 +132,48 @@ func (p *orgIndex) docFreq(term string, user, label int32, all bool) int {
 	return df
 }
 
-// bm25 returns up to k entries admitted by q ranked by BM25 for the query
-// words, best first, as FTS5's bm25() scores them: each word weighs
+// Lexical returns up to q.K nodes admitted by q ranked by BM25 for the
+// content words of text (internal/terms.Content), best first, as FTS5's
+// bm25() scores a query for any of those words (higher is better; among
+// equal scores the lower id ranks first): each word weighs
 // log((N−df+0.5)/(df+0.5)), at least 1e-6, with N, df and the mean length
 // taken over q's collection, only its nodes of q's label when q names one
 // (a search of papers' title and abstract nodes weighs words as a table of
 // papers would). Only the postings of the query's words are read, and a
-// bounded heap keeps the best k.
-func (p *orgIndex) bm25(words []string, q searchQuery, k int) []hit {
-	st := p.lex.stats[q.user]
+// bounded heap keeps the best, where FTS5 ranks every node that matches
+// any word.
+func (p *Part) Lexical(q Query, text string) []Hit {
+	words := distinct(terms.Content(text))
+	if len(words) == 0 {
+		return nil
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.bm25(words, q)
+}
+
+// distinct returns the words of ws without repeats, in order.
+func distinct(ws []string) []string {
+	seen := map[string]bool{}
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// bm25 is Lexical for the query words. The caller holds p.mu.
+func (p *Part) bm25(words []string, q Query) []Hit {
+	k := q.K
+	st := p.lex.stats[q.User]
 	f, ok := p.filter(q)
 	if !ok || k <= 0 {
 		return nil
 	}
-	all := p.onlyCollection(q.user)
+	all := p.onlyCollection(q.User)
 	if f.label != anyName {
 		st, all = p.labels[collection{f.user, f.label}], false
 	}
@@ -179,11 +208,94 @@ func (p *orgIndex) bm25(words []string, q searchQuery, k int) []hit {
 	best := make(topHits, 0, k)
 	for _, e := range touched {
 		if p.admits(int(e), &f) {
-			best.push(hit{p.ids[e], acc[e]}, k)
+			best.push(hit{e, acc[e]}, k)
 		}
 	}
-	slices.SortFunc(best, func(a, b hit) int { return cmpHits(b, a) })
-	return best
+	return p.hits(best)
+}
+
+// Term is a word of a weighted search, as FTS5 and the index make terms
+// (internal/ftsterm.Term), with its weight.
+type Term struct {
+	Term   string
+	Weight float64
+}
+
+// WeightedBM25 scores by weighted BM25 every node admitted by q that
+// contains one of the terms: each term adds its Weight times its IDF,
+// log(1 + (N−df+0.5)/(df+0.5)) over q's collection, times BM25's
+// term-frequency factor. It returns the q.K best among the nodes that
+// contain a selective term (one in at most share of the collection's
+// nodes; any term when none is), best first, and the score of every node
+// scored, by id; nil and nil when no node can pass q or the collection is
+// empty. Common terms select no node but count in every score.
+func (p *Part) WeightedBM25(q Query, ts []Term, share float64) ([]Hit, map[int64]float64) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	f, ok := p.filter(q)
+	st := p.lex.stats[q.User]
+	if !ok || st.docs == 0 {
+		return nil, nil
+	}
+	all := p.onlyCollection(q.User)
+	n, avgLen := float64(st.docs), float64(st.tokens)/float64(st.docs)
+	dfs := make([]float64, len(ts))
+	idfs := make([]float64, len(ts))
+	selective := false
+	for i, t := range ts {
+		dfs[i] = float64(p.docFreq(t.Term, f.user, anyName, all))
+		idfs[i] = math.Log(1 + (n-dfs[i]+0.5)/(dfs[i]+0.5))
+		selective = selective || dfs[i] > 0 && dfs[i] <= share*n
+	}
+	acc := borrowAcc(len(p.ids))
+	selected := make([]bool, len(p.ids))
+	var touched []int32
+	defer func() { returnAcc(acc, touched) }()
+	for i, t := range ts {
+		id, ok := p.lex.terms[t.Term]
+		if !ok {
+			continue
+		}
+		selects := !selective || dfs[i] <= share*n
+		for _, x := range p.lex.postings[id] {
+			if !p.admits(int(x.entry), &f) {
+				continue
+			}
+			if acc[x.entry] == 0 {
+				touched = append(touched, x.entry)
+			}
+			acc[x.entry] += t.Weight * idfs[i] * p.lex.saturation(x, avgLen)
+			selected[x.entry] = selected[x.entry] || selects
+		}
+	}
+	best := make(topHits, 0, q.K)
+	scores := make(map[int64]float64, len(touched))
+	for _, e := range touched {
+		scores[p.ids[e]] = acc[e]
+		if selected[e] {
+			best.push(hit{e, acc[e]}, q.K)
+		}
+	}
+	return p.hits(best), scores
+}
+
+// WithIDF calls fn with a function giving each word its inverse document
+// frequency among the nodes of user's collection ("" for the shared
+// nodes), log(1 + (N−df+0.5)/(df+0.5)) as BM25 weighs it, for weighing the
+// words of a query vector; the part does not change until fn returns.
+func (p *Part) WithIDF(user string, fn func(idf func(word string) float64) error) error {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	n := float64(p.lex.stats[user].docs)
+	u, found := p.nameIDs[user]
+	if !found {
+		u = anyName
+	}
+	all := p.onlyCollection(user)
+	return fn(func(word string) float64 {
+		df := float64(p.docFreq(ftsterm.Term(word), u, anyName, all))
+		return math.Log(1 + (n-df+0.5)/(df+0.5))
+	})
 }
 
 // accumulators recycles the per-entry score arrays of BM25 searches:
@@ -207,20 +319,43 @@ func returnAcc(acc []float64, touched []int32) {
 	accumulators.Put(&acc)
 }
 
-// cmpHits orders hits by score, then by id descending, so that among equal
-// scores the lower id ranks first.
+// Hit is a node found by a search, with the search's score: BM25 for the
+// full-text searches, cosine similarity for the vector search.
+type Hit struct {
+	Node
+	Score float64
+}
+
+// hit is a Hit while a search runs: an entry and its score.
+type hit struct {
+	entry int32
+	score float64
+}
+
+// cmpHits orders hits by score, then by entry descending, so that among
+// equal scores the lower id ranks first.
 func cmpHits(a, b hit) int {
 	switch {
 	case a.score < b.score:
 		return -1
 	case a.score > b.score:
 		return 1
-	case a.id > b.id:
+	case a.entry > b.entry:
 		return -1
-	case a.id < b.id:
+	case a.entry < b.entry:
 		return 1
 	}
 	return 0
+}
+
+// hits returns the hits of t best first, as Hits. The caller holds p.mu.
+func (p *Part) hits(t topHits) []Hit {
+	slices.SortFunc(t, func(a, b hit) int { return cmpHits(b, a) })
+	out := make([]Hit, len(t))
+	for i, h := range t {
+		out[i] = Hit{p.node(int(h.entry)), h.score}
+	}
+	return out
 }
 
 // topHits is a min-heap of hits by cmpHits: the worst kept hit at the root.

@@ -1,17 +1,16 @@
-package papermem
+package nodeindex
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"slices"
 	"sync"
 )
 
-// Vector search runs over the node index (index.go), which keeps two
-// quantisations of every node vector: its sign bits, and its components as
-// int8 with one scale per vector. A Hamming scan over the bits picks
-// prefilterFactor·k candidates, and the int8 vectors score them by cosine
-// similarity in process, within about 1% of the float score.
+// Vector search keeps two quantisations of every node vector: its sign
+// bits, and its components as int8 with one scale per vector. A Hamming
+// scan over the bits picks prefilterFactor·k candidates, and the int8
+// vectors score them by cosine similarity in process, within about 1% of
+// the float score.
 //
 // Measured on this project's 2-core machine, sqlite-vec's vec0 kNN costs
 // O(n·k) for its top-k selection and reads vectors row by row (100–500 ms at
@@ -19,15 +18,20 @@ import (
 // ~20 ms at 100k nodes (random page reads), against well under a
 // millisecond for each step here.
 
-// appendWords appends bit vector b as exactly n little-endian words.
-func appendWords(dst []uint64, b []byte, n int) []uint64 {
-	var buf [8]byte
-	for i := range n {
-		clear(buf[:])
-		if 8*i < len(b) {
-			copy(buf[:], b[8*i:])
+// appendSigns appends the sign bits of v (bit i set when v[i] > 0, as
+// sqlite-vec's vec_quantize_binary) as exactly n little-endian words.
+func appendSigns(dst []uint64, v []float32, n int) []uint64 {
+	start := len(dst)
+	dst = append(dst, make([]uint64, n)...)
+	words := dst[start:]
+	for i, x := range v {
+		// A set, not a branch: the signs are random, so a branch is
+		// mispredicted half the time.
+		var bit uint64
+		if x > 0 {
+			bit = 1
 		}
-		dst = append(dst, binary.LittleEndian.Uint64(buf[:]))
+		words[i/64] |= bit << (i % 64)
 	}
 	return dst
 }
@@ -60,21 +64,15 @@ func appendInt8(dst []int8, v []float32) ([]int8, float32) {
 	return dst, top / 127
 }
 
-// hit is a node found by a search with the search's score: BM25 for the
-// full-text search, cosine similarity for the vector search.
-type hit struct {
-	id    int64
-	score float64
-}
-
 // prefilterFactor is how many Hamming candidates are rescored for each
 // result wanted.
 const prefilterFactor = 4
 
-// nearest returns up to q.k nodes of part p with the highest cosine
-// similarity to qv (unit length), best first, each with a positive
-// similarity.
-func (x *nodeIndex) nearest(p *orgIndex, q searchQuery, qv []float32) []hit {
+// Nearest returns up to q.K nodes admitted by q with the highest cosine
+// similarity to qv (unit length, of the index's dimensions), best first,
+// each with a positive similarity; among equal scores the lower id ranks
+// first.
+func (p *Part) Nearest(q Query, qv []float32) []Hit {
 	if !slices.ContainsFunc(qv, func(x float32) bool { return x != 0 }) {
 		return nil // nothing to compare: the text has no features
 	}
@@ -84,20 +82,31 @@ func (x *nodeIndex) nearest(p *orgIndex, q searchQuery, qv []float32) []hit {
 	if !ok {
 		return nil
 	}
-	query := appendWords(nil, bitsBlob(qv), x.words)
-	best := make(topHits, 0, q.k)
-	for _, e := range p.hamming(query, &f, prefilterFactor*q.k) {
+	query := appendSigns(nil, qv, p.words)
+	best := make(topHits, 0, q.K)
+	for _, e := range p.hamming(query, &f, prefilterFactor*q.K) {
 		if s := p.cosine(e, qv); s > 0 {
-			best.push(hit{p.ids[e], s}, q.k)
+			best.push(hit{int32(e), s}, q.K)
 		}
 	}
-	slices.SortFunc(best, func(a, b hit) int { return cmpHits(b, a) })
-	return best
+	return p.hits(best)
+}
+
+// Cosine returns the cosine similarity of node id's vector with unit
+// vector qv, and false when id is not in the part.
+func (p *Part) Cosine(id int64, qv []float32) (float64, bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	e, ok := p.entry(id)
+	if !ok {
+		return 0, false
+	}
+	return p.cosine(e, qv), true
 }
 
 // cosine returns the cosine similarity of entry e's vector with unit
 // vector qv.
-func (p *orgIndex) cosine(e int, qv []float32) float64 {
+func (p *Part) cosine(e int, qv []float32) float64 {
 	row := p.vecs[e*len(qv) : (e+1)*len(qv)]
 	var dot float32
 	for i, x := range row {
@@ -106,13 +115,32 @@ func (p *orgIndex) cosine(e int, qv []float32) float64 {
 	return float64(dot * p.scales[e])
 }
 
+// Mean returns the mean vector of the nodes of hs, as the index holds
+// them (of its dimensions): the sum of the vectors of those in the part
+// over len(hs).
+func (p *Part) Mean(hs []Hit) []float32 {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	mean := make([]float32, p.dim)
+	for _, h := range hs {
+		e, ok := p.entry(h.ID)
+		if !ok {
+			continue
+		}
+		for i, x := range p.vecs[e*p.dim : (e+1)*p.dim] {
+			mean[i] += float32(x) * p.scales[e] / float32(len(hs))
+		}
+	}
+	return mean
+}
+
 // distances recycles hamming's per-entry distances.
 var distances = sync.Pool{New: func() any { return new([]int32) }}
 
 // hamming returns the (about) n entries admitted by f nearest to query in
 // Hamming distance: a histogram of distances finds the cut-off, so
 // selection is linear. The caller holds p.mu.
-func (p *orgIndex) hamming(query []uint64, f *entryFilter, n int) []int {
+func (p *Part) hamming(query []uint64, f *entryFilter, n int) []int {
 	w := len(query)
 	buf := distances.Get().(*[]int32)
 	defer distances.Put(buf)

@@ -1,0 +1,425 @@
+// Package nodeindex is papermem's in-process search index: one part per
+// workspace, holding each node's vector as sign bits and as int8
+// (vectors.go), the BM25 postings of its text (lexical.go) and what
+// searches filter on.
+//
+// The database stays the record: a part is loaded from the nodes and
+// their vectors on first use (internal/store's search.go holds the SQL) and
+// kept current by the workspace's vec_version, which every write of nodes
+// bumps (store.BumpNodesVersion). A search whose workspace changed (in
+// this process or another) first loads the rows it has not seen: node ids
+// are never reused, so loading the ids above the highest one seen is
+// exact. When the workspace's del_version moved (a trigger counts every
+// deletion from node_vectors), deleted nodes are found by counting, then by
+// id, and marked dead; a part is rebuilt once a quarter of it is dead.
+// Parts beyond Config.MaxNodes entries in all are dropped, least recently
+// used first.
+//
+// Index.Part returns a workspace's part brought up to date; its methods
+// search it: Lexical and WeightedBM25 by BM25, Nearest by cosine
+// similarity, and Siblings and Owned look nodes up by their source.
+package nodeindex
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/papermem/papermem/internal/store"
+)
+
+// Config says what an Index holds.
+type Config struct {
+	// Dim is the number of dimensions of every vector.
+	Dim int
+	// MaxNodes bounds the entries kept over all parts: beyond it the least
+	// recently used parts are dropped, and loaded again when next used.
+	MaxNodes int
+	// TitleLabel is the label of the nodes whose text begins with their
+	// paper's title (papermem.LabelPaper): the title's words count twice.
+	TitleLabel string
+}
+
+// Index is the in-process search index of every workspace's nodes, read
+// from db. An *Index is safe for concurrent use.
+type Index struct {
+	db         *sql.DB
+	dim        int // vector dimensions
+	words      int // uint64 words per bit vector
+	maxNodes   int // entries kept over all parts before the least recently used go
+	titleLabel string
+
+	mu   sync.Mutex
+	orgs map[string]*Part
+	uses int64 // counts part calls, to order parts by last use
+}
+
+// Part is one workspace's part of the index. A *Part is safe for
+// concurrent use; a part dropped from the index stays usable by those who
+// hold it.
+type Part struct {
+	// Entries are addressed by their position, in node id order; ids,
+	// owners, meta and dead have one element per entry.
+	dim, words int          // as the Index's
+	lastUse    int64        // Index.uses at the part's last use; guarded by Index.mu
+	size       atomic.Int64 // len(ids), readable without mu
+
+	mu      sync.RWMutex
+	version int64 // vec_version this part reflects; -1 before the first load
+	deletes int64 // del_version this part reflects
+	maxID   int64
+	ids     []int64
+	owners  []int64 // the owner id (paper, document, …) of each entry
+	meta    []nodeMeta
+	dead    []bool
+	ndead   int
+	bits    []uint64  // len(ids)*words: the sign bits of each vector
+	vecs    []int8    // len(ids)*dim: each vector as int8…
+	scales  []float32 // …times its scale
+	lex     lexicon
+	labels  map[collection]lexStats // BM25 statistics of each label's nodes, by collection
+	names   []string                // the meta values, by name id
+	nameIDs map[string]int32        // and back
+}
+
+// collection names the nodes of one label in one user's collection ("" for
+// the shared nodes), as name ids.
+type collection struct{ user, label int32 }
+
+// nodeMeta is what searches filter nodes on, as name ids.
+type nodeMeta struct {
+	label, kind, user, domain, sectionType int32
+}
+
+// New returns an empty index over the database read through db.
+func New(db *sql.DB, c Config) *Index {
+	return &Index{db: db, dim: c.Dim, words: (c.Dim + 63) / 64, maxNodes: c.MaxNodes, titleLabel: c.TitleLabel,
+		orgs: map[string]*Part{}}
+}
+
+// Part returns workspace org's part, brought up to date with the database
+// (empty for a workspace not registered).
+func (x *Index) Part(ctx context.Context, org string) (*Part, error) {
+	x.mu.Lock()
+	p := x.orgs[org]
+	if p == nil {
+		p = &Part{dim: x.dim, words: x.words, version: -1}
+		x.orgs[org] = p
+	}
+	x.uses++
+	p.lastUse = x.uses
+	x.mu.Unlock()
+	if err := x.sync(ctx, org, p); err != nil {
+		return nil, err
+	}
+	x.evict(org)
+	return p, nil
+}
+
+// Warm loads the part of every registered workspace, up to Config.MaxNodes
+// entries. It returns when ctx is done, with ctx's error.
+func (x *Index) Warm(ctx context.Context) error {
+	orgs, err := store.WorkspaceIDs(ctx, x.db)
+	if err != nil {
+		return err
+	}
+	for _, org := range orgs {
+		if _, err := x.Part(ctx, org); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// evict drops the least recently used parts, but never keep's, while the
+// parts hold more than maxNodes entries. A search still using a dropped
+// part finishes with it; the next one reloads the workspace.
+func (x *Index) evict(keep string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var total int64
+	for _, p := range x.orgs {
+		total += p.size.Load()
+	}
+	for total > int64(x.maxNodes) {
+		victim := ""
+		for org, p := range x.orgs {
+			if org != keep && (victim == "" || p.lastUse < x.orgs[victim].lastUse) {
+				victim = org
+			}
+		}
+		if victim == "" {
+			return // keep alone is over the bound: it stays
+		}
+		total -= x.orgs[victim].size.Load()
+		delete(x.orgs, victim)
+	}
+}
+
+// sync brings part p of workspace org up to date with the database. It
+// reads one snapshot, so what it loads is consistent.
+func (x *Index) sync(ctx context.Context, org string, p *Part) error {
+	version, err := store.NodesVersion(ctx, x.db, org)
+	if err != nil {
+		return err
+	}
+	p.mu.RLock()
+	current := p.version == version
+	p.mu.RUnlock()
+	if current {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.version == version {
+		return nil
+	}
+	snap, err := store.SnapshotNodes(ctx, x.db, org)
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	version, deletes, err := snap.Versions(ctx)
+	if err != nil {
+		return err
+	}
+	if err := x.load(ctx, snap, p); err != nil {
+		return err
+	}
+	if deletes != p.deletes {
+		if err := p.markDeleted(ctx, snap); err != nil {
+			return err
+		}
+	}
+	if p.ndead > len(p.ids)/4 {
+		p.ids, p.owners, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, 0, 0
+		p.bits, p.vecs, p.scales, p.lex, p.labels = nil, nil, nil, lexicon{}, nil
+		if err := x.load(ctx, snap, p); err != nil {
+			return err
+		}
+	}
+	p.version, p.deletes = version, deletes
+	p.size.Store(int64(len(p.ids)))
+	return nil
+}
+
+// load appends the nodes of the snapshot that p has not seen.
+func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) error {
+	return snap.Nodes(ctx, p.maxID, x.titleLabel, func(n store.IndexedNode) error {
+		if len(n.Vector) != x.dim {
+			return fmt.Errorf("node %d has a vector of %d dimensions, not %d", n.ID, len(n.Vector), x.dim)
+		}
+		m := nodeMeta{p.nameID(n.Label), p.nameID(n.Kind), p.nameID(n.User), p.nameID(n.Domain), p.nameID(n.SectionType)}
+		p.ids = append(p.ids, n.ID)
+		p.owners = append(p.owners, n.Owner)
+		p.meta = append(p.meta, m)
+		p.dead = append(p.dead, false)
+		var scale float32
+		p.vecs, scale = appendInt8(p.vecs, n.Vector)
+		p.scales = append(p.scales, scale)
+		p.bits = appendSigns(p.bits, n.Vector, x.words)
+		p.lex.add(int32(len(p.ids)-1), n.User, n.Text, n.Title)
+		p.count(len(p.ids)-1, 1)
+		p.maxID = n.ID
+		return nil
+	})
+}
+
+// count adds (by 1) or removes (by -1) entry e in its label's statistics.
+func (p *Part) count(e, by int) {
+	if p.labels == nil {
+		p.labels = map[collection]lexStats{}
+	}
+	c := collection{p.meta[e].user, p.meta[e].label}
+	st := p.labels[c]
+	st.docs += by
+	st.tokens += by * int(p.lex.length[e])
+	p.labels[c] = st
+}
+
+// nameID returns the name id of s, adding it when new.
+func (p *Part) nameID(s string) int32 {
+	id, ok := p.nameIDs[s]
+	if !ok {
+		if p.nameIDs == nil {
+			p.nameIDs = map[string]int32{}
+		}
+		id = int32(len(p.names))
+		p.names = append(p.names, s)
+		p.nameIDs[s] = id
+	}
+	return id
+}
+
+// markDeleted marks dead the entries whose node is gone from the database.
+// Counting comes first: reading every id is needed only when some are gone.
+func (p *Part) markDeleted(ctx context.Context, snap *store.NodeSnapshot) error {
+	stored, err := snap.CountVectors(ctx)
+	if err != nil {
+		return err
+	}
+	if stored == len(p.ids)-p.ndead {
+		return nil
+	}
+	live, err := snap.VectorIDs(ctx)
+	if err != nil {
+		return err
+	}
+	for i, id := range p.ids {
+		if _, found := slices.BinarySearch(live, id); !found && !p.dead[i] {
+			p.dead[i] = true
+			p.ndead++
+			p.lex.remove(int32(i), p.names[p.meta[i].user])
+			p.count(i, -1)
+		}
+	}
+	return nil
+}
+
+// Size returns the number of entries of the part, deleted nodes not yet
+// dropped included.
+func (p *Part) Size() int { return int(p.size.Load()) }
+
+// Node is a node of the index with the source it belongs to.
+type Node struct {
+	ID    int64
+	Owner int64  // the id of the paper, document, analysis or memory
+	Kind  string // the owner's kind
+}
+
+// node returns entry e as a Node.
+func (p *Part) node(e int) Node {
+	return Node{p.ids[e], p.owners[e], p.names[p.meta[e].kind]}
+}
+
+// entry returns the position of node id in p.
+func (p *Part) entry(id int64) (int, bool) {
+	return slices.BinarySearch(p.ids, id)
+}
+
+// Siblings returns the nodes admitted by q among those of the source node
+// id belongs to (itself included), in id order; none when id is not in
+// the part. A source's nodes are stored together, so they are its
+// neighbours with its owner and kind.
+func (p *Part) Siblings(id int64, q Query) []Node {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	e, ok := p.entry(id)
+	if !ok {
+		return nil
+	}
+	f, ok := p.filter(q)
+	if !ok {
+		return nil
+	}
+	same := func(i int) bool {
+		return p.owners[i] == p.owners[e] && p.meta[i].kind == p.meta[e].kind
+	}
+	lo, hi := e, e+1
+	for lo > 0 && same(lo-1) {
+		lo--
+	}
+	for hi < len(p.ids) && same(hi) {
+		hi++
+	}
+	var out []Node
+	for i := lo; i < hi; i++ {
+		if p.admits(i, &f) {
+			out = append(out, p.node(i))
+		}
+	}
+	return out
+}
+
+// Owned returns the nodes admitted by q whose owner is the given one of
+// the given kind, in id order.
+func (p *Part) Owned(kind string, owner int64, q Query) []Node {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	k, found := p.nameIDs[kind]
+	f, ok := p.filter(q)
+	if !found || !ok {
+		return nil
+	}
+	var out []Node
+	for e := range p.ids {
+		if p.owners[e] == owner && p.meta[e].kind == k && p.admits(e, &f) {
+			out = append(out, p.node(e))
+		}
+	}
+	return out
+}
+
+// Query selects the nodes a search may return, and how many. User also
+// names the collection whose statistics a BM25 search uses.
+type Query struct {
+	User         string   // "" for the workspace's shared nodes, else one user's
+	Label        string   // "" for every label
+	ExceptLabel  string   // when set, a label left out
+	Kind         string   // "" for every owner kind
+	Domain       string   // "" for every domain
+	SectionTypes []string // nil for every section type
+	K            int      // results wanted
+}
+
+// entryFilter is a Query resolved to one part's name ids; anyName stands
+// for no condition.
+type entryFilter struct {
+	user, label, notLabel, kind, domain int32
+	sectionTypes                        []int32
+}
+
+const anyName = -1
+
+// filter resolves q for p. It reports false when no entry can pass: q
+// names a value no entry has.
+func (p *Part) filter(q Query) (entryFilter, bool) {
+	f := entryFilter{label: anyName, notLabel: anyName, kind: anyName, domain: anyName}
+	ok := true
+	id := func(s string) int32 {
+		n, found := p.nameIDs[s]
+		ok = ok && found
+		return n
+	}
+	f.user = id(q.User)
+	if q.Label != "" {
+		f.label = id(q.Label)
+	}
+	if q.Kind != "" {
+		f.kind = id(q.Kind)
+	}
+	if q.Domain != "" {
+		f.domain = id(q.Domain)
+	}
+	if q.ExceptLabel != "" {
+		if n, found := p.nameIDs[q.ExceptLabel]; found {
+			f.notLabel = n
+		}
+	}
+	for _, s := range q.SectionTypes {
+		if n, found := p.nameIDs[s]; found {
+			f.sectionTypes = append(f.sectionTypes, n)
+		}
+	}
+	if len(q.SectionTypes) > 0 && len(f.sectionTypes) == 0 {
+		ok = false
+	}
+	return f, ok
+}
+
+// admits reports whether entry i is live and passes f.
+func (p *Part) admits(i int, f *entryFilter) bool {
+	if p.dead[i] {
+		return false
+	}
+	m := &p.meta[i]
+	return m.user == f.user &&
+		(f.label == anyName || m.label == f.label) &&
+		(f.notLabel == anyName || m.label != f.notLabel) &&
+		(f.kind == anyName || m.kind == f.kind) &&
+		(f.domain == anyName || m.domain == f.domain) &&
+		(f.sectionTypes == nil || slices.Contains(f.sectionTypes, m.sectionType))
+}

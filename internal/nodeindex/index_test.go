@@ -1,0 +1,240 @@
+package nodeindex_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/nodeindex"
+	"github.com/papermem/papermem/internal/scifact"
+	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/testdb"
+)
+
+// The index is tested over databases that papermem writes: the nodes,
+// vectors and version numbers its write paths store, read by an index of
+// its own through a second handle on the file.
+
+var ctx = context.Background()
+
+// scifactData is where the shared SciFact data lies from this directory.
+var scifactData = filepath.Join("..", "..", scifact.DefaultDir)
+
+// openMemory opens a papermem database at a new path and returns it with
+// the path.
+func openMemory(tb testing.TB) (*papermem.Memory, string) {
+	tb.Helper()
+	path := testdb.Path(tb)
+	m, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { m.Close() })
+	return m, path
+}
+
+// scifactMemory stores the first n SciFact abstracts as papers 10.1/d0…
+// and returns the memory, its path, the corpus and the claims.
+func scifactMemory(tb testing.TB, n int) (*papermem.Memory, string, []scifact.Doc, []scifact.Query) {
+	tb.Helper()
+	docs, err := scifact.Corpus(scifactData)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	claims, err := scifact.Queries(scifactData)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, path := openMemory(tb)
+	for i, d := range docs[:min(n, len(docs))] {
+		if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: fmt.Sprintf("10.1/d%d", i), Title: d.Title, Text: d.Text}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return m, path, docs, claims
+}
+
+// openDB opens the database at path a second time, as another process
+// would, and closes it when tb ends.
+func openDB(tb testing.TB, path string) *store.DB {
+	tb.Helper()
+	db, err := store.Open(ctx, path, store.SyncNormal)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// newIndex returns an index over db for papermem's offline embedder,
+// holding at most maxNodes entries.
+func newIndex(db *store.DB, maxNodes int) *nodeindex.Index {
+	return nodeindex.New(db.Read, nodeindex.Config{Dim: papermem.DefaultDim, MaxNodes: maxNodes, TitleLabel: papermem.LabelPaper})
+}
+
+// shared selects the shared nodes of every label, as workspace recall does.
+func shared(k int) nodeindex.Query {
+	return nodeindex.Query{ExceptLabel: papermem.LabelMemory, K: k}
+}
+
+// part returns workspace org's part of x, brought up to date.
+func part(tb testing.TB, x *nodeindex.Index, org string) *nodeindex.Part {
+	tb.Helper()
+	p, err := x.Part(ctx, org)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// TestWarm checks that Warm loads the part of every workspace of a
+// database, and that it stops with a cancelled context.
+func TestWarm(t *testing.T) {
+	m, path := openMemory(t)
+	for _, org := range []string{"default", "lab-b"} {
+		if _, _, err := m.Workspace(org).StorePaper(ctx, papermem.PaperInput{DOI: "10.1/" + org, Title: "Vitamin D and fractures",
+			Text: "Vitamin D supplementation reduced fracture risk by 20% in older adults."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := newIndex(openDB(t, path), papermem.DefaultIndexMaxNodes)
+	if err := x.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := x.Loaded(); !slices.Equal(got, []string{"default", "lab-b"}) {
+		t.Fatalf("Warm loaded %v", got)
+	}
+	for _, org := range []string{"default", "lab-b"} {
+		if p := part(t, x, org); p.Size() == 0 || p.Version() < 1 {
+			t.Fatalf("workspace %s: %d entries at version %d", org, p.Size(), p.Version())
+		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := newIndex(openDB(t, path), papermem.DefaultIndexMaxNodes).Warm(cancelled); err == nil {
+		t.Fatal("Warm with a cancelled context returned nil")
+	}
+}
+
+// TestIndexSeesAnyDeletion deletes a paper's vectors behind papermem's
+// back, in SQL: the trigger on node_vectors tells the warm index, which must
+// stop finding the paper.
+func TestIndexSeesAnyDeletion(t *testing.T) {
+	m, path := openMemory(t)
+	for i := range 3 {
+		if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: fmt.Sprintf("10.1/s%d", i), Title: fmt.Sprintf("Study %d", i),
+			Text: fmt.Sprintf("Marker qv%dz lowered blood pressure by %d mmHg.", i, 5+i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t, path)
+	rows, err := db.Read.QueryContext(ctx, `SELECT n.id FROM nodes n JOIN papers p ON p.org_id = n.org_id AND p.id = n.owner_id AND n.kind = 'paper'
+		WHERE n.org_id = ? AND p.doi = '10.1/s1'`, papermem.DefaultWorkspace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []int64
+	for rows.Next() {
+		var id int64
+		rows.Scan(&id)
+		nodes = append(nodes, id)
+	}
+	if rows.Close(); len(nodes) == 0 {
+		t.Fatal("paper 10.1/s1 has no nodes")
+	}
+	x := newIndex(db, papermem.DefaultIndexMaxNodes)
+	find := func() int {
+		n := 0
+		for _, h := range part(t, x, papermem.DefaultWorkspace).Lexical(shared(200), "marker qv1z") {
+			if slices.Contains(nodes, h.ID) {
+				n++
+			}
+		}
+		return n
+	}
+	if find() == 0 {
+		t.Fatal("stored paper not found")
+	}
+	if _, err := db.Write.ExecContext(ctx, `DELETE FROM node_vectors WHERE node_id IN
+		(SELECT n.id FROM nodes n JOIN papers p ON p.id = n.owner_id AND n.kind = 'paper' WHERE p.doi = '10.1/s1')`); err != nil {
+		t.Fatal(err)
+	}
+	if n := find(); n != 0 {
+		t.Fatalf("found %d nodes of a paper whose vectors were deleted", n)
+	}
+}
+
+// TestIndexEviction bounds the index to fewer nodes than two workspaces
+// hold: loading one drops the other, least recently used, which is
+// reloaded, with the same search results, when used again.
+func TestIndexEviction(t *testing.T) {
+	m, path := openMemory(t)
+	for _, org := range []string{"lab-a", "lab-b"} {
+		if _, _, err := m.Workspace(org).StorePaper(ctx, papermem.PaperInput{DOI: "10.1/" + org, Title: "Sleep and memory in " + org,
+			Text: "Sleep deprivation reduced recall accuracy by 30% in adults. Naps restored it within a week."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t, path)
+	var perWorkspace int
+	if err := db.Read.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = 'lab-a'`).Scan(&perWorkspace); err != nil {
+		t.Fatal(err)
+	}
+	x := newIndex(db, perWorkspace+1) // room for one workspace, not two
+	const question = "does sleep deprivation reduce recall"
+	qv, err := papermem.NewOfflineEmbedder().Embed(ctx, []string{question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(org string) [2][]nodeindex.Hit {
+		p := part(t, x, org)
+		hits := [2][]nodeindex.Hit{p.Lexical(shared(200), question), p.Nearest(shared(200), qv[0])}
+		if len(hits[0]) == 0 || len(hits[1]) == 0 {
+			t.Fatalf("%s: nothing found: %v", org, hits)
+		}
+		return hits
+	}
+	first := search("lab-a")
+	if got := x.Loaded(); !slices.Equal(got, []string{"lab-a"}) {
+		t.Fatalf("loaded %v after searching lab-a", got)
+	}
+	search("lab-b")
+	if got := x.Loaded(); !slices.Equal(got, []string{"lab-b"}) {
+		t.Fatalf("loaded %v after searching lab-b with room for one workspace", got)
+	}
+	if again := search("lab-a"); !cmp.Equal(first, again) {
+		t.Fatalf("lab-a after reloading:\n%s", cmp.Diff(first, again))
+	}
+	if got := x.Loaded(); !slices.Equal(got, []string{"lab-a"}) {
+		t.Fatalf("loaded %v after searching lab-a again", got)
+	}
+}
+
+// BenchmarkIndexLoad loads a workspace's part of the index from SQLite, as
+// the first search after a start or an eviction does.
+func BenchmarkIndexLoad(b *testing.B) {
+	_, path, _, _ := scifactMemory(b, 1000)
+	db := openDB(b, path)
+	var nodes int
+	for b.Loop() {
+		nodes = part(b, newIndex(db, papermem.DefaultIndexMaxNodes), papermem.DefaultWorkspace).Size()
+	}
+	b.ReportMetric(float64(nodes), "nodes")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(nodes), "µs/node")
+	// The heap a loaded part holds, per node.
+	x := newIndex(db, papermem.DefaultIndexMaxNodes)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p := part(b, x, papermem.DefaultWorkspace)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(p)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(nodes), "heap-B/node")
+}

@@ -1,0 +1,285 @@
+package papermem
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/store"
+)
+
+// Packing, the last step of a recall: the ranked nodes are loaded with
+// their text and provenance, boosted for the request's keywords and scope
+// signals, and taken best first while they fit the token budget, leaving
+// out text that repeats a span already taken. The packer is shared with
+// user recall (userrecall.go).
+
+// candidate is a node considered for a recall.
+type candidate struct {
+	Span
+	ownerID int64
+	kind    string
+}
+
+// loadCandidates reads the ranked nodes hs that pass q's filters, with
+// their provenance and fused score.
+func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*candidate, error) {
+	ids := make([]int64, len(hs))
+	score := make(map[int64]float64, len(hs))
+	for i, h := range hs {
+		ids[i] = h.id
+		score[h.id] = h.score
+	}
+	f := store.NodeFilter{Org: q.org, User: q.user, Label: q.label, Kind: q.kind, Domain: q.domain, SectionTypes: q.sectionTypes}
+	rows, err := store.Candidates(ctx, m.db, m.files.Engine, &f, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*candidate, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		c := &candidate{ownerID: r.OwnerID, kind: r.Kind}
+		c.NodeID, c.Label, c.Text, c.Tokens, c.Score = r.ID, r.Label, r.Text, r.Tokens, score[r.ID]
+		c.Provenance = Provenance{Kind: r.Kind, DOI: r.DOI, Title: r.Title, Source: r.Source,
+			Section: r.Section, SectionType: r.SectionType, Page: r.Page, Row: r.Row, Sheet: r.Sheet,
+			CharStart: r.CharStart, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
+		if c.kind == KindMemory {
+			p := &c.Provenance
+			json.Unmarshal([]byte(r.Tags), &p.Tags)
+			json.Unmarshal([]byte(r.Metadata), &p.Metadata)
+			if len(p.Metadata) == 0 {
+				p.Metadata = nil
+			}
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// Boost factors applied after fusion.
+const (
+	signalBoost     = 0.25 // per scope signal whose cues a span carries
+	keywordBoost    = 0.15 // per keyword a span contains
+	referencesScale = 0.5  // references sections rank low
+)
+
+// rankSpans applies the boosts and sorts candidates by score, best first.
+func rankSpans(cs []*candidate, keywords, signals []string) {
+	var kws []string
+	for _, k := range keywords {
+		if k = strings.ToLower(strings.TrimSpace(k)); k != "" {
+			kws = append(kws, k)
+		}
+	}
+	for _, c := range cs {
+		f := 1.0
+		low := strings.ToLower(c.Text)
+		for _, k := range kws {
+			if strings.Contains(low, k) {
+				f += keywordBoost
+			}
+		}
+		for _, s := range signals {
+			if signalCues[s].MatchString(c.Text) {
+				f += signalBoost
+			}
+		}
+		if c.Provenance.SectionType == "references" {
+			f *= referencesScale
+		}
+		c.Score *= f
+	}
+	slices.SortStableFunc(cs, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
+}
+
+// bestFirst orders spans by score, highest first, then by node id.
+func bestFirst(a, b *Span) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.NodeID, b.NodeID)
+}
+
+// First and later sizes of the batches in which pack loads candidates.
+const (
+	firstBatch = 64
+	maxBatch   = 512
+)
+
+// pack loads the ranked nodes a batch at a time, in order, applies the
+// boosts (rankSpans) and takes spans while they fit the budget, skipping
+// any whose text repeats or nearly repeats a span already taken; it stops
+// loading once the budget is full. A loaded span is taken only when no
+// node still unloaded could outrank it after boosts (its fused score times
+// the largest boost), so the spans are those of ranking every node first.
+func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int) (*RecallResult, error) {
+	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
+	p := newPacker(budget)
+	var pending []*candidate
+	next, size := 0, firstBatch
+	for !p.full() && (next < len(hs) || len(pending) > 0) {
+		if next < len(hs) {
+			batch := hs[next:min(next+size, len(hs))]
+			next += len(batch)
+			size = min(2*size, maxBatch)
+			loaded, err := m.loadCandidates(ctx, q, batch)
+			if err != nil {
+				return nil, err
+			}
+			rankSpans(loaded, keywords, signals)
+			pending = append(pending, loaded...)
+			slices.SortStableFunc(pending, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
+		}
+		bound := math.Inf(-1)
+		if next < len(hs) {
+			bound = hs[next].score * maxBoost
+		}
+		taken := 0
+		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
+			c := pending[taken]
+			p.add(c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
+		}
+		pending = pending[taken:]
+	}
+	return &p.res, nil
+}
+
+// packer fills a RecallResult within a token budget: the budget invariant
+// and de-duplication of every recall live here.
+type packer struct {
+	budget int
+	res    RecallResult
+	// The sketches of the spans taken, indexed by what a repeat must share
+	// with one of them (textSketch.repeats): its normalised text, its
+	// source, or a number of distinct words within 10% of its own.
+	norms   map[string]bool
+	byOwner map[string][]textSketch
+	bySize  map[int][]textSketch
+}
+
+func newPacker(budget int) *packer {
+	return &packer{budget: budget, res: RecallResult{Spans: []Span{}},
+		norms: map[string]bool{}, byOwner: map[string][]textSketch{}, bySize: map[int][]textSketch{}}
+}
+
+// add appends span s, whose text comes from source owner ("" for none),
+// unless it does not fit what is left of the budget or repeats a span
+// already taken; it reports whether s was added.
+func (p *packer) add(s Span, owner string) bool {
+	if s.Tokens <= 0 || s.Tokens > p.budget-p.res.TotalTokens {
+		return false
+	}
+	t := sketch(s.Text, owner)
+	if p.repeated(t) {
+		return false
+	}
+	p.norms[t.norm] = true
+	if owner != "" {
+		p.byOwner[owner] = append(p.byOwner[owner], t)
+	}
+	p.bySize[len(t.words)] = append(p.bySize[len(t.words)], t)
+	p.res.Spans = append(p.res.Spans, s)
+	p.res.TotalTokens += s.Tokens
+	return true
+}
+
+// repeated reports whether t repeats a span taken, looking only where a
+// repeat can be.
+func (p *packer) repeated(t textSketch) bool {
+	if p.norms[t.norm] || t.owner != "" && slices.ContainsFunc(p.byOwner[t.owner], t.repeats) {
+		return true
+	}
+	n := len(t.words)
+	for m := n * 9 / 10; m*9 <= n*10; m++ {
+		if m*10 >= n*9 && slices.ContainsFunc(p.bySize[m], t.repeats) {
+			return true
+		}
+	}
+	return false
+}
+
+// full reports whether no span can fit any more.
+func (p *packer) full() bool { return p.res.TotalTokens >= p.budget }
+
+// textSketch is a text normalised for de-duplication: the normalised text
+// and the sorted hashes of its distinct words. owner names the source the
+// text comes from ("" for none).
+type textSketch struct {
+	norm  string
+	owner string
+	words []uint64
+}
+
+func sketch(text, owner string) textSketch {
+	norm := make([]byte, 0, len(text))
+	var words []uint64
+	start := -1 // where the current word begins in norm
+	end := func() {
+		if start >= 0 {
+			words = append(words, fnv64a(norm[start:]))
+			start = -1
+		}
+	}
+	for _, r := range text {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			end()
+			continue
+		}
+		if start < 0 {
+			if len(norm) > 0 {
+				norm = append(norm, ' ')
+			}
+			start = len(norm)
+		}
+		norm = utf8.AppendRune(norm, unicode.ToLower(r))
+	}
+	end()
+	slices.Sort(words)
+	return textSketch{norm: string(norm), owner: owner, words: slices.Compact(words)}
+}
+
+// fnv64a is the 64-bit FNV-1a hash of s, without hash.Hash's allocation.
+func fnv64a[T string | []byte](s T) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// repeats reports whether t repeats u: the same normalised text, one text
+// inside the other when both come from the same source (a claim and its
+// passage), or at least 90% of their distinct words shared.
+func (t textSketch) repeats(u textSketch) bool {
+	if t.norm == u.norm {
+		return true
+	}
+	if t.owner != "" && t.owner == u.owner && (strings.Contains(t.norm, u.norm) || strings.Contains(u.norm, t.norm)) {
+		return true
+	}
+	a, b := t.words, u.words
+	if len(a) == 0 || len(b) == 0 || min(len(a), len(b))*10 < max(len(a), len(b))*9 {
+		return false // the overlap cannot reach 90% of the union
+	}
+	inter := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return inter*10 >= 9*(len(a)+len(b)-inter)
+}
