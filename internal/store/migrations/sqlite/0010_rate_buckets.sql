@@ -6,12 +6,8 @@
 -- interval (a minute / N) later, from now if it has passed, and a request
 -- is refused when tat is more than a minute less one interval ahead. A
 -- bucket whose tat has passed is full, the same as no row: such rows are
--- pruned, by a scan of the table (a row per credential in use). tat is
--- not indexed: every request rewrites it, and on PostgreSQL an update of
--- no indexed column stays on its page (HOT) instead of adding index
--- entries for vacuum to clean. granted is the decision of the last
--- request, read back through RETURNING. org_id is '' for a bucket of no
--- workspace (a client address).
+-- pruned. granted is the decision of the last request, read back through
+-- RETURNING. org_id is '' for a bucket of no workspace (a client address).
 CREATE TABLE rate_buckets (
 	org_id  TEXT NOT NULL,
 	bucket  TEXT NOT NULL,
@@ -19,3 +15,4 @@ CREATE TABLE rate_buckets (
 	granted INTEGER NOT NULL,
 	PRIMARY KEY (org_id, bucket)
 ) WITHOUT ROWID;
+CREATE INDEX rate_buckets_tat ON rate_buckets (tat);
