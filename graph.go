@@ -270,6 +270,7 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	want := relatedPairs(links, threshold, HubSessions)
 	res := &MaterializeResult{}
 	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		*res = MaterializeResult{} // counted afresh if the write runs again (store.Writer)
 		// Servers sharing a PostgreSQL database materialise a workspace
 		// one at a time: each rewrites the edges it read.
 		if err := w.m.files.Engine.TakeTurns(ctx, tx, "materialize "+w.org); err != nil {

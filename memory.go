@@ -195,7 +195,9 @@ const writeBatch = 64
 // end), so the heavy work of a write (extraction, chunking, embedding)
 // belongs before the call. Errors: fn's, EUNAVAILABLE when the queue is
 // full or ctx ends (or Options.WriteWait passes) before fn's turn, ENOSPACE
-// when the disk or database is full.
+// when the disk or database is full. fn may run twice, the first run rolled
+// back (a deadlock's victim on PostgreSQL, store.Writer): it sets what it
+// hands out rather than adding to it.
 func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return writeError(m.writer.Do(ctx, fn))
 }

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // checkConns is how many connections per server the checks of -servers use.
@@ -157,6 +159,11 @@ func runSetup(s setup, dir string, conns int, d time.Duration, seedPapers int, s
 	if err != nil {
 		return nil, err
 	}
+	if isPostgres(s.db) {
+		if err := analyze(s.db); err != nil {
+			return nil, err
+		}
+	}
 	for _, addr := range addrs { // each server loads the workspace's index before the clock starts
 		if status, body, err := call(addr, key, "POST", "/v1/recall", "", []byte(`{"question":"warm up"}`)); err != nil || status != http.StatusOK {
 			return nil, fmt.Errorf("warm-up recall: %d %.200s %v", status, body, err)
@@ -171,6 +178,23 @@ func runSetup(s setup, dir string, conns int, d time.Duration, seedPapers int, s
 	}
 	o.checkTime = time.Since(start)
 	return o, nil
+}
+
+// analyze gives PostgreSQL's planner the statistics of the seeded tables,
+// as after any bulk load: autovacuum would within a minute or so, and until
+// then the planner takes the new tables for empty and joins them by
+// scanning (one server served 111 requests/s in such a run, against 374
+// with statistics).
+func analyze(db string) error {
+	conn, err := store.OpenSQL(db, true)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.Exec("ANALYZE"); err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	return nil
 }
 
 // check looks up every write the load acknowledged through every server:

@@ -61,3 +61,16 @@ func (e Engine) TakeTurns(ctx context.Context, q Querier, key string) error {
 	_, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ?, 0))`, key)
 	return err
 }
+
+// inIDs returns the condition that col is one of ids, and appends its
+// arguments to args: an IN list on SQLite; on PostgreSQL one array
+// parameter (= ANY), so that the statement's text, and with it the plan
+// the server keeps for it, is the same for any number of ids.
+func (e Engine) inIDs(col string, ids []int64, args *[]any) string {
+	if e == Postgres {
+		*args = append(*args, ids)
+		return col + " = ANY(?)"
+	}
+	*args = withIDs(ids, *args...)
+	return col + " IN (" + placeholders(len(ids)) + ")"
+}

@@ -80,7 +80,7 @@ func Candidates(ctx context.Context, q Querier, e Engine, f *NodeFilter, ids []i
 		LEFT JOIN papers ap ON n.kind = 'analysis' AND ap.org_id = a.org_id AND ap.doi = a.doi
 		LEFT JOIN documents d ON n.kind = 'document' AND d.org_id = n.org_id AND d.id = n.owner_id
 		LEFT JOIN memories mm ON n.kind = 'memory' AND mm.org_id = n.org_id AND mm.id = n.owner_id
-		WHERE `+where+` AND n.id IN (`+placeholders(len(ids))+`)`, withIDs(ids, args...)...)
+		WHERE `+where+` AND `+e.inIDs("n.id", ids, &args), args...)
 	if err != nil {
 		return nil, fmt.Errorf("load candidates: %w", err)
 	}

@@ -252,6 +252,15 @@ func IsFull(err error) bool {
 	return sqliteFull(err)
 }
 
+// isTransient reports whether PostgreSQL rolled err's statement back only
+// because of what ran beside it: a deadlock it chose this transaction to
+// break (40P01), or a serialization failure (40001). Run again, the same
+// work may succeed.
+func isTransient(err error) bool {
+	code, ok := pgCode(err)
+	return ok && (code == "40P01" || code == "40001")
+}
+
 // IsBusy reports whether err says that another writer was in the way:
 // SQLite's "database is locked" (another process held the write lock past
 // the busy timeout); on PostgreSQL a serialization failure (40001), a

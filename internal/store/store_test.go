@@ -190,3 +190,51 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolSize checks pool_max_conns: taken out of the URL with the rest
+// kept, the default when absent, and a bad value refused without the
+// password in the error.
+func TestPoolSize(t *testing.T) {
+	for _, c := range []struct {
+		in, url string
+		n       int
+	}{
+		{"postgres://u:secret@db/pm?sslmode=disable", "postgres://u:secret@db/pm?sslmode=disable", pgReadConns},
+		{"postgres://u:secret@db/pm?pool_max_conns=12&sslmode=disable", "postgres://u:secret@db/pm?sslmode=disable", 12},
+		{"postgresql://db/pm?pool_max_conns=1", "postgresql://db/pm", 1},
+	} {
+		url, n, err := poolSize(c.in)
+		if err != nil || url != c.url || n != c.n {
+			t.Errorf("poolSize(%q) = %q, %d, %v; want %q, %d", c.in, url, n, err, c.url, c.n)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "1001", "x", ""} {
+		_, _, err := poolSize("postgres://u:secret@db/pm?pool_max_conns=" + bad)
+		if err == nil || strings.Contains(err.Error(), "secret") {
+			t.Errorf("pool_max_conns=%q: %v", bad, err)
+		}
+	}
+	if _, _, err := poolSize("postgres://u:secret@db:port/pm"); err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("unparsable URL: %v", err)
+	}
+}
+
+// TestOpenPoolSize checks that pool_max_conns bounds the read pool on
+// PostgreSQL (the server never sees it).
+func TestOpenPoolSize(t *testing.T) {
+	path := testdb.Path(t)
+	if EngineOf(path) != Postgres {
+		t.Skip("pool_max_conns is a PostgreSQL URL's parameter")
+	}
+	db, err := Open(context.Background(), path+"&pool_max_conns=2", SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Read.Ping(); err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Read.Stats().MaxOpenConnections; got != 2 {
+		t.Errorf("read pool bound %d, want 2", got)
+	}
+}

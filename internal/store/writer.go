@@ -64,7 +64,8 @@ func NewWriter(db *sql.DB, queue, batch int, maxWait time.Duration) *Writer {
 }
 
 // Do runs fn in a write transaction and returns once it is committed, or
-// rolled back. fn runs on the writer's goroutine with ctx's values but
+// rolled back. fn may run twice (a deadlock's victim runs again, see
+// commit): it keeps what it returns in variables it sets, not adds to. fn runs on the writer's goroutine with ctx's values but
 // without its cancellation: ctx limits the wait in the queue (ErrWaitExpired),
 // and a write that has begun runs to its end. fn must not keep tx or start
 // another write. Errors: fn's, the commit's, ErrQueueFull, ErrWaitExpired,
@@ -149,10 +150,13 @@ func (w *Writer) run() {
 }
 
 // commit runs jobs in one transaction and finishes each. A job that fails
-// is rolled back alone. When the transaction itself fails (begin, commit,
-// or a savepoint: SQLite rolls back the whole transaction on a full disk),
-// the jobs it held fail with that error and those not yet run get a
-// transaction of their own.
+// is rolled back alone. A job that PostgreSQL rolled back to break a
+// deadlock, or for a serialization failure, runs again in a transaction of
+// its own after the others commit: the transaction it deadlocked with waits
+// for locks the shared transaction holds until then. When the transaction
+// itself fails (begin, commit, or a savepoint: SQLite rolls back the whole
+// transaction on a full disk), the jobs it held fail with that error and
+// those not yet run get a transaction of their own.
 func (w *Writer) commit(jobs []*job) {
 	if len(jobs) == 0 {
 		return
@@ -163,7 +167,7 @@ func (w *Writer) commit(jobs []*job) {
 		return
 	}
 	defer tx.Rollback()
-	var done []*job
+	var done, again []*job
 	for i, j := range jobs {
 		err, txErr := runJob(tx, j, len(jobs) > 1)
 		if txErr != nil {
@@ -176,8 +180,12 @@ func (w *Writer) commit(jobs []*job) {
 			finish(done, lost)
 			finish(jobs[i:i+1], cmp.Or(err, txErr))
 			tx.Rollback()
-			w.commit(jobs[i+1:])
+			w.commit(append(again, jobs[i+1:]...))
 			return
+		}
+		if err != nil && len(jobs) > 1 && isTransient(err) {
+			again = append(again, j)
+			continue
 		}
 		if err != nil {
 			finish(jobs[i:i+1], err)
@@ -187,6 +195,10 @@ func (w *Writer) commit(jobs []*job) {
 	}
 	if len(done) > 0 {
 		finish(done, tx.Commit())
+	}
+	tx.Rollback() // when nothing was done; after a commit, nothing
+	for _, j := range again {
+		w.commit([]*job{j})
 	}
 }
 

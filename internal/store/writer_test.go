@@ -309,3 +309,68 @@ func BenchmarkWriter(b *testing.B) {
 		}
 	}
 }
+
+// TestWriterDeadlock checks, on PostgreSQL, that a write PostgreSQL rolls
+// back to break a deadlock between two servers' shared commits runs again
+// once its own commit has released what the other waited for: two Writers
+// each commit two writes that lock rows x and y in opposite orders, and
+// every write succeeds.
+func TestWriterDeadlock(t *testing.T) {
+	path := testdb.Path(t)
+	if EngineOf(path) != Postgres {
+		t.Skip("SQLite has one writer at a time: no deadlock between writers")
+	}
+	ctx := context.Background()
+	var dbs [2]*DB
+	for i := range dbs {
+		db, err := Open(ctx, path, SyncNormal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		dbs[i] = db
+	}
+	if _, err := dbs[0].Write.Exec(`CREATE TABLE t (id BIGINT PRIMARY KEY, v INTEGER NOT NULL);
+		INSERT INTO t VALUES (1, 0), (2, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	add := func(id, n int, locked, other chan struct{}) func(context.Context, *sql.Tx) error {
+		return func(ctx context.Context, tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, `UPDATE t SET v = v + ? WHERE id = ?`, n, id); err != nil {
+				return err
+			}
+			if locked != nil { // the first write of each: both rows locked before either goes on
+				close(locked)
+				<-other
+			}
+			return nil
+		}
+	}
+	aLocked, bLocked := make(chan struct{}), make(chan struct{})
+	var errs []<-chan error
+	for i, w := range []*Writer{NewWriter(dbs[0].Write, 8, 8, 0), NewWriter(dbs[1].Write, 8, 8, 0)} {
+		defer w.Close()
+		release, held := hold(t, w)
+		if i == 0 { // a: x, then y
+			errs = append(errs, enqueue(t, w, ctx, add(1, 1, aLocked, bLocked)), enqueue(t, w, ctx, add(2, 10, nil, nil)))
+		} else { // b: y, then x
+			errs = append(errs, enqueue(t, w, ctx, add(2, 100, bLocked, aLocked)), enqueue(t, w, ctx, add(1, 1000, nil, nil)))
+		}
+		release()
+		if err := <-held; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, errc := range errs {
+		if err := <-errc; err != nil {
+			t.Errorf("write %d: %v", i, err)
+		}
+	}
+	var x, y int
+	if err := dbs[0].Read.QueryRow(`SELECT (SELECT v FROM t WHERE id = 1), (SELECT v FROM t WHERE id = 2)`).Scan(&x, &y); err != nil {
+		t.Fatal(err)
+	}
+	if x != 1001 || y != 110 {
+		t.Errorf("x = %d, y = %d; want 1001 and 110", x, y)
+	}
+}
