@@ -1,7 +1,9 @@
 package dashboard_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -11,6 +13,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/papermem/papermem"
@@ -497,4 +500,43 @@ func TestPayNeedsOptIn(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRequestLogNamesWorkspace checks that the request log line of a
+// signed-in dashboard page names the user's workspace, as an API
+// request's does.
+func TestRequestLogNamesWorkspace(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	s := newSiteWith(t, false, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(lockedWriter{&buf, &mu}, nil))})
+	if res, body := s.get("/dashboard/keys"); res.StatusCode != http.StatusOK {
+		t.Fatalf("keys page: %d %.200s", res.StatusCode, body)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if rec["path"] == "/dashboard/keys" {
+			if rec["org_id"] != s.user.OrgID {
+				t.Errorf("org_id %v in %s, want %s", rec["org_id"], line, s.user.OrgID)
+			}
+			return
+		}
+	}
+	t.Fatalf("no log line for /dashboard/keys in %s", buf.String())
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	w  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -55,9 +55,13 @@ func (d dashServer) LimitAuth(w http.ResponseWriter, r *http.Request) error {
 	return d.s.limitAuth(w, r)
 }
 
-// Limit takes from the bucket of u's session tokens.
+// Limit takes from the bucket of u's session tokens, and names u and its
+// workspace in the request's log line.
 func (d dashServer) Limit(w http.ResponseWriter, r *http.Request, u *papermem.User) error {
 	p := &principal{org: u.OrgID, user: u.UserID, cred: credSession}
+	if info := infoFrom(r.Context()); info != nil {
+		info.p = p
+	}
 	return limit(w, r, d.s.rates, p.org, p.rateKey(), func() int { return d.s.planLimit(r.Context(), u.OrgID) })
 }
 
