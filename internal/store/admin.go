@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -47,21 +48,11 @@ func WorkspaceSizes(ctx context.Context, q Querier) ([]WorkspaceSize, error) {
 		(SELECT count(*) FROM documents x WHERE x.org_id = ws.org_id),
 		(SELECT count(*) FROM memories x WHERE x.org_id = ws.org_id)
 		FROM workspaces ws ORDER BY created_at, org_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []WorkspaceSize
-	for rows.Next() {
-		var s WorkspaceSize
+	return collect(rows, err, func(rows *sql.Rows, s *WorkspaceSize) error {
 		r := &s.Workspace
-		if err := rows.Scan(&r.OrgID, &r.Name, &r.Plan, &r.TokenTTLSeconds, &r.CreatedAt, &s.CreatedBy,
-			&s.Users, &s.APIKeys, &s.Papers, &s.Documents, &s.Memories); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+		return rows.Scan(&r.OrgID, &r.Name, &r.Plan, &r.TokenTTLSeconds, &r.CreatedAt, &s.CreatedBy,
+			&s.Users, &s.APIKeys, &s.Papers, &s.Documents, &s.Memories)
+	})
 }
 
 // UserLogin is an account with its last login time ("" before the first).
@@ -73,19 +64,9 @@ type UserLogin struct {
 // AllUsers lists every account on the platform, oldest first.
 func AllUsers(ctx context.Context, q Querier) ([]UserLogin, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+userColumns+`, last_login_at FROM users ORDER BY created_at, user_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []UserLogin
-	for rows.Next() {
-		var u UserLogin
-		if err := rows.Scan(append(userFields(&u.User), &u.LastLoginAt)...); err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, u *UserLogin) error {
+		return rows.Scan(append(userFields(&u.User), &u.LastLoginAt)...)
+	})
 }
 
 // CountAPIKeys returns the number of org's API keys.

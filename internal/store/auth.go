@@ -82,19 +82,9 @@ func UsersActivity(ctx context.Context, q Querier, org string) ([]UserActivity, 
 		coalesce((SELECT min(created_at) FROM memories m WHERE m.org_id = u.org_id AND m.user_id = u.user_id), ''),
 		coalesce((SELECT max(updated_at) FROM memories m WHERE m.org_id = u.org_id AND m.user_id = u.user_id), '')
 		FROM users u WHERE org_id = ? ORDER BY created_at, user_id`, org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []UserActivity
-	for rows.Next() {
-		var a UserActivity
-		if err := rows.Scan(append(userFields(&a.User), &a.LastLogin, &a.FirstMemory, &a.LastMemory)...); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, a *UserActivity) error {
+		return rows.Scan(append(userFields(&a.User), &a.LastLogin, &a.FirstMemory, &a.LastMemory)...)
+	})
 }
 
 // UserDomain is a domain of a user's memories.
@@ -105,19 +95,12 @@ type UserDomain struct{ UserID, Domain string }
 func MemoryDomains(ctx context.Context, q Querier, org string) ([]UserDomain, error) {
 	rows, err := q.QueryContext(ctx, `SELECT DISTINCT user_id, domain FROM memories
 		WHERE org_id = ? AND domain <> '' ORDER BY user_id, domain`, org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []UserDomain
-	for rows.Next() {
-		var d UserDomain
-		if err := rows.Scan(&d.UserID, &d.Domain); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return collect(rows, err, scanUserDomain)
+}
+
+// scanUserDomain scans a row of (user_id, domain).
+func scanUserDomain(rows *sql.Rows, d *UserDomain) error {
+	return rows.Scan(&d.UserID, &d.Domain)
 }
 
 // APIKey is a row of api_keys. LastUsedAt is "" until the key is used;
@@ -138,19 +121,10 @@ func InsertAPIKey(ctx context.Context, q Querier, k *APIKey, creator string) err
 func APIKeys(ctx context.Context, q Querier, org string) ([]APIKey, error) {
 	rows, err := q.QueryContext(ctx, `SELECT key_id, name, prefix, created_at, last_used_at
 		FROM api_keys WHERE org_id = ? ORDER BY created_at, key_id`, org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []APIKey
-	for rows.Next() {
-		k := APIKey{OrgID: org}
-		if err := rows.Scan(&k.KeyID, &k.Name, &k.Prefix, &k.CreatedAt, &k.LastUsedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, k *APIKey) error {
+		k.OrgID = org
+		return rows.Scan(&k.KeyID, &k.Name, &k.Prefix, &k.CreatedAt, &k.LastUsedAt)
+	})
 }
 
 // DeleteAPIKey deletes org's key and returns the number of keys deleted.
@@ -165,19 +139,9 @@ func APIKeysByPrefix(ctx context.Context, q Querier, prefix string) ([]APIKey, e
 	rows, err := q.QueryContext(ctx, `SELECT key_id, org_id, name, prefix, hash, created_at, last_used_at
 		FROM api_keys k WHERE prefix = ? AND NOT EXISTS (SELECT 1 FROM users u
 			WHERE substr(k.created_by, 1, 5) = 'user:' AND u.user_id = substr(k.created_by, 6) AND u.disabled_at <> '')`, prefix)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []APIKey
-	for rows.Next() {
-		var k APIKey
-		if err := rows.Scan(&k.KeyID, &k.OrgID, &k.Name, &k.Prefix, &k.Hash, &k.CreatedAt, &k.LastUsedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, k *APIKey) error {
+		return rows.Scan(&k.KeyID, &k.OrgID, &k.Name, &k.Prefix, &k.Hash, &k.CreatedAt, &k.LastUsedAt)
+	})
 }
 
 // TouchAPIKey sets the last use of org's key to ts.

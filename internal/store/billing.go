@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"database/sql"
+)
 
 // Checkout is a row of checkouts to insert.
 type Checkout struct {
@@ -84,17 +87,11 @@ func InvoiceOf(ctx context.Context, q Querier, org, id string) (*Invoice, error)
 func Invoices(ctx context.Context, q Querier, org string) ([]Invoice, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+invoiceColumns+` FROM invoices
 		WHERE org_id = ? ORDER BY created_at DESC, invoice_id`, org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Invoice
-	for rows.Next() {
-		v, err := scanInvoice(rows)
-		if err != nil {
-			return nil, err
+	return collect(rows, err, func(rows *sql.Rows, v *Invoice) error {
+		r, err := scanInvoice(rows)
+		if err == nil {
+			*v = *r
 		}
-		out = append(out, *v)
-	}
-	return out, rows.Err()
+		return err
+	})
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 )
 
@@ -66,19 +67,9 @@ func Exports(ctx context.Context, q Querier, org string, f ExportFilter, limit i
 		FROM session_exports e JOIN sessions s ON s.id = e.session_id
 		WHERE `+strings.Join(where, " AND ")+`
 		ORDER BY e.created_at DESC, e.id DESC LIMIT ?`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Export
-	for rows.Next() {
-		var e Export
-		if err := rows.Scan(&e.ID, &e.SessionID, &e.UserID, &e.CreatedAt, &e.Steps, &e.RecalledPapers, &e.RecalledClaims, &e.Metadata); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, e *Export) error {
+		return rows.Scan(&e.ID, &e.SessionID, &e.UserID, &e.CreatedAt, &e.Steps, &e.RecalledPapers, &e.RecalledClaims, &e.Metadata)
+	})
 }
 
 // SessionOwner is a user's count of owned sessions, with the earliest
@@ -93,19 +84,9 @@ type SessionOwner struct {
 func SessionOwners(ctx context.Context, q Querier, org string) ([]SessionOwner, error) {
 	rows, err := q.QueryContext(ctx, `SELECT user_id, count(*), min(created_at), max(updated_at)
 		FROM sessions WHERE org_id = ? AND user_id != '' GROUP BY user_id`, org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []SessionOwner
-	for rows.Next() {
-		var o SessionOwner
-		if err := rows.Scan(&o.UserID, &o.Sessions, &o.FirstSeen, &o.LastSeen); err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, o *SessionOwner) error {
+		return rows.Scan(&o.UserID, &o.Sessions, &o.FirstSeen, &o.LastSeen)
+	})
 }
 
 // SessionDomains returns, by user then domain, the domains of the papers
@@ -122,17 +103,5 @@ func SessionDomains(ctx context.Context, q Querier, e Engine, org string) ([]Use
 			JOIN session_exports e ON e.session_id = s.id AND e.org_id = s.org_id
 		WHERE s.org_id = ? AND s.user_id != '' AND `+domain+` != ''
 		ORDER BY 1, 2`, org, org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []UserDomain
-	for rows.Next() {
-		var d UserDomain
-		if err := rows.Scan(&d.UserID, &d.Domain); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return collect(rows, err, scanUserDomain)
 }

@@ -84,19 +84,9 @@ type SessionPaper struct{ Session, Paper int64 }
 func SessionPapers(ctx context.Context, q Querier, org string) ([]SessionPaper, error) {
 	rows, err := q.QueryContext(ctx, `SELECT session_id, paper_id FROM session_papers WHERE org_id = ?
 		ORDER BY session_id, paper_id`, org)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []SessionPaper
-	for rows.Next() {
-		var l SessionPaper
-		if err := rows.Scan(&l.Session, &l.Paper); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, l *SessionPaper) error {
+		return rows.Scan(&l.Session, &l.Paper)
+	})
 }
 
 // RelatedEdges returns the weights of org's related edges by (a, b).
@@ -281,20 +271,14 @@ func edges(ctx context.Context, q Querier, query string, args []any, weighted bo
 	if err != nil {
 		return nil, fmt.Errorf("graph: %w", err)
 	}
-	defer rows.Close()
-	var out []Edge
-	for rows.Next() {
-		e := Edge{Weight: 1}
+	return collect(rows, nil, func(rows *sql.Rows, e *Edge) error {
+		e.Weight = 1
 		dest := []any{&e.A, &e.B}
 		if weighted {
 			dest = append(dest, &e.Weight)
 		}
-		if err := rows.Scan(dest...); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+		return rows.Scan(dest...)
+	})
 }
 
 // claimPaper is the SQL expression for the paper row a node n comes from:

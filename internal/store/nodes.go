@@ -115,19 +115,9 @@ type NodeText struct {
 // lastID, by id.
 func NodesAfter(ctx context.Context, q Querier, lastID int64) ([]NodeText, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, org_id, text FROM nodes WHERE id > ? ORDER BY id LIMIT 256`, lastID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []NodeText
-	for rows.Next() {
-		var n NodeText
-		if err := rows.Scan(&n.ID, &n.Org, &n.Text); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, n *NodeText) error {
+		return rows.Scan(&n.ID, &n.Org, &n.Text)
+	})
 }
 
 // SetEmbedder records the embedder (name, dim) of every indexed workspace

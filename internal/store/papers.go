@@ -76,19 +76,13 @@ func Papers(ctx context.Context, q Querier, org string, limit int) ([]Paper, err
 
 // scanPapers reads rows of paperColumns and closes rows.
 func scanPapers(rows *sql.Rows, err error) ([]Paper, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Paper
-	for rows.Next() {
-		p, err := scanPaper(rows)
-		if err != nil {
-			return nil, err
+	return collect(rows, err, func(rows *sql.Rows, p *Paper) error {
+		r, err := scanPaper(rows)
+		if err == nil {
+			*p = *r
 		}
-		out = append(out, *p)
-	}
-	return out, rows.Err()
+		return err
+	})
 }
 
 // SectionNode is a node of a paper as its sections list it.
@@ -100,19 +94,9 @@ func NodesOfOwner(ctx context.Context, q Querier, org, kind string, ownerID int6
 	rows, err := q.QueryContext(ctx, `SELECT label, section, section_type, text FROM nodes
 		WHERE org_id = ? AND kind = ? AND owner_id = ? AND label IN (?, ?) ORDER BY seq, id`,
 		org, kind, ownerID, label1, label2)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []SectionNode
-	for rows.Next() {
-		var n SectionNode
-		if err := rows.Scan(&n.Label, &n.Section, &n.SectionType, &n.Text); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, n *SectionNode) error {
+		return rows.Scan(&n.Label, &n.Section, &n.SectionType, &n.Text)
+	})
 }
 
 // Analysis is a row of analyses.

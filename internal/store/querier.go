@@ -37,38 +37,37 @@ func withIDs(ids []int64, first ...any) []any {
 	return args
 }
 
-// scanIDs reads a column of integers and closes rows.
-func scanIDs(rows *sql.Rows, err error) ([]int64, error) {
+// collect reads the rows of a query (rows and err as QueryContext returns
+// them), each into a T by scan, and closes rows. No rows give nil.
+func collect[T any](rows *sql.Rows, err error, scan func(*sql.Rows, *T) error) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var ids []int64
+	var out []T
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var x T
+		if err := scan(rows, &x); err != nil {
 			return nil, err
 		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
-}
-
-// scanStrings reads a column of strings and closes rows.
-func scanStrings(rows *sql.Rows, err error) ([]string, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
+		out = append(out, x)
 	}
 	return out, rows.Err()
+}
+
+// scanIDs reads a column of integers and closes rows.
+func scanIDs(rows *sql.Rows, err error) ([]int64, error) {
+	return collect(rows, err, func(rows *sql.Rows, id *int64) error { return rows.Scan(id) })
+}
+
+// scanStrings reads a column of strings, empty rather than nil for none,
+// and closes rows.
+func scanStrings(rows *sql.Rows, err error) ([]string, error) {
+	out, err := collect(rows, err, func(rows *sql.Rows, s *string) error { return rows.Scan(s) })
+	if out == nil && err == nil {
+		out = []string{}
+	}
+	return out, err
 }
 
 // scanner is a row to scan: *sql.Row or *sql.Rows.

@@ -7,6 +7,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -111,16 +112,9 @@ func AnalysedPapers(ctx context.Context, q Querier, org string, ids []int64) ([]
 	if err != nil {
 		return nil, fmt.Errorf("analysed papers: %w", err)
 	}
-	defer rows.Close()
-	var out []AnalysedPaper
-	for rows.Next() {
-		var ap AnalysedPaper
-		if err := rows.Scan(&ap.Analysis, &ap.Paper); err != nil {
-			return nil, err
-		}
-		out = append(out, ap)
-	}
-	return out, rows.Err()
+	return collect(rows, nil, func(rows *sql.Rows, ap *AnalysedPaper) error {
+		return rows.Scan(&ap.Analysis, &ap.Paper)
+	})
 }
 
 // Neighbourhood is the memories next to a memory in its session: the node
@@ -149,23 +143,20 @@ func MemoryNeighbours(ctx context.Context, q Querier, e Engine, org, user string
 	if err != nil {
 		return nil, fmt.Errorf("neighbours: %w", err)
 	}
-	defer rows.Close()
-	var out []Neighbourhood
-	for rows.Next() {
-		var nb Neighbourhood
+	return collect(rows, nil, func(rows *sql.Rows, nb *Neighbourhood) error {
 		var before, after string
-		if err := rows.Scan(&nb.Memory, &before, &after); err != nil {
-			return nil, err
+		err := rows.Scan(&nb.Memory, &before, &after)
+		if err != nil {
+			return err
 		}
 		if nb.Before, err = splitIDs(before); err != nil {
-			return nil, fmt.Errorf("neighbours: %w", err)
+			return fmt.Errorf("neighbours: %w", err)
 		}
 		if nb.After, err = splitIDs(after); err != nil {
-			return nil, fmt.Errorf("neighbours: %w", err)
+			return fmt.Errorf("neighbours: %w", err)
 		}
-		out = append(out, nb)
-	}
-	return out, rows.Err()
+		return nil
+	})
 }
 
 // splitIDs parses a GroupConcat of ids.

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"slices"
 	"strings"
 )
@@ -100,17 +101,7 @@ func TopDomains(ctx context.Context, q Querier, org string, limit int) ([]Domain
 			SELECT domain FROM papers WHERE org_id = ?1 AND domain <> ''
 			UNION ALL SELECT domain FROM documents WHERE org_id = ?1 AND domain <> '') AS d
 		GROUP BY domain ORDER BY n DESC, domain LIMIT ?2`, org, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []DomainCount
-	for rows.Next() {
-		var d DomainCount
-		if err := rows.Scan(&d.Domain, &d.Count); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return collect(rows, err, func(rows *sql.Rows, d *DomainCount) error {
+		return rows.Scan(&d.Domain, &d.Count)
+	})
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 )
 
@@ -58,19 +59,13 @@ func WorkspacesOf(ctx context.Context, q Querier, current string, creators []str
 		}
 	}
 	rows, err := q.QueryContext(ctx, query+` ORDER BY org_id <> ?, created_at, org_id`, append(args, current)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Workspace
-	for rows.Next() {
+	return collect(rows, err, func(rows *sql.Rows, w *Workspace) error {
 		r, err := scanWorkspace(rows)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			*w = *r
 		}
-		out = append(out, *r)
-	}
-	return out, rows.Err()
+		return err
+	})
 }
 
 // SetTokenTTL sets the session-token lifetime of workspace org and returns
