@@ -89,6 +89,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the recalls to this file")
 	only := fs.String("conversations", "", "comma-separated indexes (from 0) of the conversations to evaluate (default all)")
+	longer := fs.Bool("longer", false, "each user also holds the turns of the next conversation in the file (under other keys and sessions), so users are about twice as long; the questions stay their own conversation's")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -117,12 +118,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	start := time.Now()
 	var qs []question
 	skipped, stored := 0, 0
-	for _, c := range convs {
-		turns, err := storeConversation(ctx, w, c.SampleID, c.Conversation)
+	for i, c := range convs {
+		turns, err := storeConversation(ctx, w, c.SampleID, c.Conversation, "", 0)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.SampleID, err)
 		}
 		stored += len(turns)
+		if *longer && len(convs) > 1 {
+			other := convs[(i+1)%len(convs)]
+			more, err := storeConversation(ctx, w, c.SampleID, other.Conversation, other.SampleID+"/", longerSessions)
+			if err != nil {
+				return fmt.Errorf("%s: %w", other.SampleID, err)
+			}
+			stored += len(more)
+		}
 		for _, qa := range c.QA {
 			if !slices.Contains(categories, qa.Category) {
 				continue
@@ -328,9 +337,14 @@ func sessions(conv map[string]json.RawMessage) ([]session, error) {
 	return out, nil
 }
 
+// longerSessions is added to the session numbers of the turns -longer
+// adds to a user, so that no session holds turns of two conversations.
+const longerSessions = 1000
+
 // storeConversation stores every turn as a memory of user, keyed by its
-// dialogue id, and returns the text stored under each id.
-func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage) (map[string]string, error) {
+// dialogue id after prefix, in its session's number plus sessionOffset,
+// and returns the text stored under each id.
+func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage, prefix string, sessionOffset int) (map[string]string, error) {
 	ss, err := sessions(conv)
 	if err != nil {
 		return nil, err
@@ -344,9 +358,9 @@ func storeConversation(ctx context.Context, w *papermem.Workspace, user string, 
 			}
 			_, err := w.Remember(ctx, user, papermem.MemoryInput{
 				Text:       text,
-				Key:        t.DiaID,
+				Key:        prefix + t.DiaID,
 				OccurredAt: s.date.Format(time.RFC3339),
-				Metadata:   map[string]any{"dia_id": t.DiaID, "session": s.n, "seq": i},
+				Metadata:   map[string]any{"dia_id": t.DiaID, "session": s.n + sessionOffset, "seq": i},
 			})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", t.DiaID, err)
