@@ -9,7 +9,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -172,42 +171,37 @@ func isMultipart(r *http.Request) bool {
 	return ct == "multipart/form-data"
 }
 
-// checkOrigin refuses a request whose Origin is another origin, or that the
-// browser says is cross-site. Browsers send Origin on every POST.
+// crossOrigin is net/http's CSRF check: a request the browser marks
+// cross-site (Sec-Fetch-Site), or whose Origin names another host than
+// the request's, is refused. It compares hosts, not schemes, so that a
+// server behind a proxy that ends TLS accepts its own https pages' posts.
+var crossOrigin = http.NewCrossOriginProtection()
+
+// checkOrigin refuses a request from another origin (crossOrigin).
+// Browsers send Origin, and Sec-Fetch-Site, on every POST.
 func checkOrigin(r *http.Request) error {
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
-	default:
-		return errCrossSite
-	}
-	o := r.Header.Get("Origin")
-	if o == "" {
-		return nil
-	}
-	u, err := url.Parse(o)
-	if err != nil || u.Host != r.Host || u.Scheme != scheme(r) {
+	if crossOrigin.Check(r) != nil {
 		return errCrossSite
 	}
 	return nil
 }
 
-func scheme(r *http.Request) string {
-	if r.TLS != nil {
-		return "https"
-	}
-	return "http"
+// overTLS reports whether the browser reached the server over TLS: its own,
+// or a proxy's that says so in X-Forwarded-Proto.
+func overTLS(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
 // setCookie stores the session token in the cookie.
 func setCookie(w http.ResponseWriter, r *http.Request, token string, ttl time.Duration) {
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: Prefix, MaxAge: int(ttl / time.Second),
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: overTLS(r)})
 }
 
 // clearCookie removes the cookie.
 func clearCookie(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: Prefix, MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: overTLS(r)})
 }
 
 // credentials are the fields of the login and signup forms.

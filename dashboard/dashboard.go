@@ -5,13 +5,14 @@
 // loads nothing from elsewhere, so it works with no internet.
 //
 // Security. A login sets an HttpOnly, SameSite=Strict cookie (Secure over
-// TLS) holding a session token that Server issues and checks exactly as
+// TLS, the server's own or a proxy's that sets X-Forwarded-Proto) holding a session token that Server issues and checks exactly as
 // the /v1 API checks bearer session tokens: a logged-out session or a
 // disabled user is refused. Cookies are read only here; the /v1 API never
 // accepts them. Every state-changing request (POST) must carry the
 // session's CSRF token — a hidden form field "csrf" or the X-CSRF-Token
-// header, an HMAC of the session id under a key kept in the database — and,
-// when the browser sends Origin or Sec-Fetch-Site, come from this origin.
+// header, an HMAC of the session id under a key kept in the database — and
+// pass net/http's CrossOriginProtection: not marked cross-site by
+// Sec-Fetch-Site, and an Origin, when sent, naming this host.
 // Login and signup, which have no session yet, take the origin check.
 // Every response carries a Content-Security-Policy allowing scripts and
 // styles from this origin only: no inline script, no unsafe-inline.

@@ -540,3 +540,60 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestBehindTLSProxy: behind a proxy that ends TLS (the server sees plain
+// HTTP, the browser an https origin and the proxy's X-Forwarded-Proto),
+// login works and sets a Secure cookie, and posts from the https page pass
+// the origin check; another host is still refused.
+func TestBehindTLSProxy(t *testing.T) {
+	s := newSite(t, false)
+	host := strings.TrimPrefix(s.srv.URL, "http://")
+	post := func(path, body, origin string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		req.Header.Set("X-Forwarded-Proto", "https")
+		return s.do(req)
+	}
+	login := url.Values{"email": {"ada@example.com"}, "password": {password}}.Encode()
+	res := post("/dashboard/login", login, "https://"+host)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login: %d", res.StatusCode)
+	}
+	var c *http.Cookie
+	for _, k := range res.Cookies() {
+		if k.Name == dashboard.CookieName {
+			c = k
+		}
+	}
+	if c == nil || !c.Secure {
+		t.Fatalf("cookie %+v, want Secure", c)
+	}
+	// The jar keeps a Secure cookie for https only: send it by hand.
+	req, _ := http.NewRequest(http.MethodGet, s.srv.URL+"/dashboard/keys", nil)
+	req.AddCookie(c)
+	page := s.do(req)
+	body, _ := io.ReadAll(page.Body)
+	m := csrfRE.FindSubmatch(body)
+	if page.StatusCode != http.StatusOK || m == nil {
+		t.Fatalf("keys page: %d", page.StatusCode)
+	}
+	for _, tc := range []struct {
+		origin string
+		want   int
+	}{{"https://evil.example", http.StatusForbidden}, {"https://" + host, http.StatusCreated}} {
+		before := s.keyCount()
+		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+"/dashboard/keys", strings.NewReader(url.Values{"name": {"k"}, "csrf": {string(m[1])}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", tc.origin)
+		req.Header.Set("X-Forwarded-Proto", "https")
+		req.AddCookie(c)
+		if res := s.do(req); res.StatusCode != tc.want {
+			t.Errorf("origin %s: status %d, want %d", tc.origin, res.StatusCode, tc.want)
+		}
+		if created := s.keyCount() - before; created != map[bool]int{true: 1}[tc.want == http.StatusCreated] {
+			t.Errorf("origin %s: %d keys created", tc.origin, created)
+		}
+	}
+}
