@@ -205,7 +205,7 @@ func (s *server) authenticateSession(ctx context.Context, tok string) (*papermem
 
 // devPrincipal trusts the developer headers, from loopback clients only.
 func (s *server) devPrincipal(r *http.Request) (*principal, error) {
-	if ip := net.ParseIP(clientAddr(r)); ip == nil || !ip.IsLoopback() {
+	if ip := net.ParseIP(s.clientAddr(r)); ip == nil || !ip.IsLoopback() {
 		return nil, papermem.Errorf(papermem.EUNAUTHORIZED, "Developer headers are accepted from loopback clients only.")
 	}
 	org := strings.TrimSpace(r.Header.Get(headerDevOrg))
@@ -290,7 +290,7 @@ func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 // limitAuth applies the per-address limit of signup, login and password
 // change.
 func (s *server) limitAuth(w http.ResponseWriter, r *http.Request) error {
-	return limit(w, r, s.auths, "", "addr:"+clientAddr(r), func() int { return s.cfg.AuthRateLimit })
+	return limit(w, r, s.auths, "", "addr:"+s.clientAddr(r), func() int { return s.cfg.AuthRateLimit })
 }
 
 // writeToken answers with a fresh session token for u.

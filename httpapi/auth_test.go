@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -328,4 +329,46 @@ func TestPlanRateLimit(t *testing.T) {
 	if got, want := r.header.Get("X-RateLimit-Limit"), strconv.Itoa(starter.RequestsPerMinute); got != want {
 		t.Fatalf("Starter limit %s, want %s", got, want)
 	}
+}
+
+// TestTrustedProxies: behind a trusted proxy the per-address limit of login
+// counts each client by its X-Forwarded-For address (the right-most one
+// that is not a trusted proxy), and developer headers from a remote client
+// relayed by a proxy on loopback are refused; without trusted proxies the
+// header is ignored.
+func TestTrustedProxies(t *testing.T) {
+	login := func(e *env, xff string) int {
+		return e.do("POST", "/v1/auth/login", map[string]any{"email": "nobody@example.org", "password": "wrong-password"},
+			"X-Forwarded-For", xff).status
+	}
+	trusted := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("10.0.0.0/8")}
+	t.Run("Trusted", func(t *testing.T) {
+		e := newEnv(t, httpapi.Config{AuthRateLimit: 2, TrustedProxies: trusted, DevAuth: true}, nil)
+		for i, xff := range []string{"203.0.113.5", "198.51.100.7, 203.0.113.5, 10.0.0.2"} {
+			if got := login(e, xff); got != http.StatusUnauthorized {
+				t.Fatalf("attempt %d: %d", i, got)
+			}
+		}
+		if got := login(e, "203.0.113.5"); got != http.StatusTooManyRequests {
+			t.Fatalf("third attempt of 203.0.113.5: %d, want 429", got)
+		}
+		if got := login(e, "203.0.113.9"); got != http.StatusUnauthorized {
+			t.Fatalf("another client: %d, want its own bucket", got)
+		}
+		dev := []string{"X-Dev-Org-Id", "lab-one", "X-Dev-User-Id", "u1"}
+		q := map[string]any{"question": "anything"}
+		want(t, e.do("POST", "/v1/user/recall", q, append(dev, "X-Forwarded-For", "203.0.113.5")...), http.StatusUnauthorized, "unauthorized")
+		want(t, e.do("POST", "/v1/user/recall", q, dev...), http.StatusOK, "")
+	})
+	t.Run("Untrusted", func(t *testing.T) {
+		e := newEnv(t, httpapi.Config{AuthRateLimit: 2}, nil)
+		for i, xff := range []string{"203.0.113.5", "203.0.113.6"} {
+			if got := login(e, xff); got != http.StatusUnauthorized {
+				t.Fatalf("attempt %d: %d", i, got)
+			}
+		}
+		if got := login(e, "203.0.113.7"); got != http.StatusTooManyRequests {
+			t.Fatalf("X-Forwarded-For from an untrusted peer made a new bucket: %d", got)
+		}
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,14 @@ type Config struct {
 	// attempts a minute allowed to each client address. Zero means
 	// DefaultAuthRateLimit.
 	AuthRateLimit int
+
+	// TrustedProxies are the addresses of the proxies in front of the
+	// server. A request whose peer is one of them comes from the right-most
+	// address of its X-Forwarded-For that is not: the client address of
+	// the per-address limits of signup and login, and of the developer
+	// headers' loopback check. Nil means X-Forwarded-For is ignored and the
+	// client is the connection's peer.
+	TrustedProxies []netip.Prefix
 
 	// MaxBodyBytes caps a JSON request body. Zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -183,13 +182,4 @@ func (s *server) planLimit(ctx context.Context, org string) int {
 		}
 	}
 	return plan.RequestsPerMinute
-}
-
-// clientAddr is the address the request came from, without its port.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

@@ -22,6 +22,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,9 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if c.api.AuthRateLimit, err = intEnv(getenv, "PAPERMEM_AUTH_RATE_LIMIT"); err != nil {
 		return nil, nil, err
 	}
+	if c.api.TrustedProxies, err = prefixesEnv(getenv, "PAPERMEM_TRUSTED_PROXIES"); err != nil {
+		return nil, nil, err
+	}
 	upload, err := intEnv(getenv, "PAPERMEM_MAX_UPLOAD_BYTES")
 	if err != nil {
 		return nil, nil, err
@@ -162,6 +166,28 @@ func intEnv(getenv func(string) string, name string) (int, error) {
 		return 0, fmt.Errorf("%s must be a positive integer, not %q", name, v)
 	}
 	return n, nil
+}
+
+// prefixesEnv reads a comma-separated list of addresses and CIDR prefixes
+// ("10.0.0.0/8, 127.0.0.1"); unset gives none.
+func prefixesEnv(getenv func(string) string, name string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(getenv(name), ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			a, aerr := netip.ParseAddr(f)
+			if aerr != nil {
+				return nil, fmt.Errorf("%s: %q is neither an address nor a CIDR prefix", name, f)
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 // loopback reports whether addr's host is a loopback address or localhost.

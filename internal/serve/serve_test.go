@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -253,6 +254,7 @@ func TestConfigErrors(t *testing.T) {
 		"BadSync":                {nil, map[string]string{"PAPERMEM_SYNC": "off"}},
 		"BadWriteWait":           {nil, map[string]string{"PAPERMEM_WRITE_WAIT": "10"}},
 		"BackupNoDest":           {[]string{"-db", db, "backup"}, nil},
+		"BadTrustedProxy":        {nil, map[string]string{"PAPERMEM_TRUSTED_PROXIES": "10.0.0.0/8, proxy.internal"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := Run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
@@ -280,14 +282,16 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"PAPERMEM_WRITE_QUEUE":         "64",
 		"PAPERMEM_WRITE_WAIT":          "2s",
 		"PAPERMEM_BACKUP_DIR":          "/tmp/backups",
+		"PAPERMEM_TRUSTED_PROXIES":     "10.1.2.3/8, ::1 ,127.0.0.1,",
 	}), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.opts.Payments != nil, c.api.DevAuth,
-		c.api.RateLimit, c.api.SharedLimits, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, len(rest))
+		c.api.RateLimit, c.api.SharedLimits, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, c.api.TrustedProxies, len(rest))
 	want := fmt.Sprint("localhost:9999", "/tmp/x.db", strings.Repeat("s", 32), []string{"a@x.org", "b@x.org"}, true, true,
-		120, true, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 64, 2*time.Second, 0)
+		120, true, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 64, 2*time.Second,
+		[]netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128"), netip.MustParsePrefix("127.0.0.1/32")}, 0)
 	if got != want {
 		t.Fatalf("config\n got %s\nwant %s", got, want)
 	}
