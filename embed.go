@@ -76,10 +76,19 @@ func (m *Memory) reindex(ctx context.Context) error {
 			if err := m.embedNodes(ctx, batch); err != nil {
 				return err
 			}
-			for i := range batch {
-				if err := insertVector(ctx, tx, &batch[i]); err != nil {
-					return err
+			for run := batch; len(run) > 0; { // a statement per run of one workspace's nodes
+				k := 1
+				for k < len(run) && run[k].org == run[0].org {
+					k++
 				}
+				ids, vecs := make([]int64, k), make([][]float32, k)
+				for i, n := range run[:k] {
+					ids[i], vecs[i] = n.id, n.vec
+				}
+				if err := store.InsertVectors(ctx, tx, run[0].org, ids, vecs); err != nil {
+					return fmt.Errorf("store node vectors: %w", err)
+				}
+				run = run[k:]
 			}
 			lastID = batch[len(batch)-1].id
 		}

@@ -129,77 +129,55 @@ func (m *Memory) embedNodes(ctx context.Context, ns []node) error {
 }
 
 // insertNodes stores embedded nodes of one owner in the nodes table and
-// the vectors.
+// the vectors, numbering them (seq) in order and setting their ids. A
+// claim's parent is an index in ns: the nodes before a child whose parent
+// has no id yet are inserted first, so that ids follow ns's order.
 func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string, ns []node) error {
-	ni, err := w.newNodeInserter(ctx, tx, kind, ownerID, userID)
-	if err != nil {
-		return err
-	}
-	defer ni.close()
-	if err := ni.insert(ctx, ns); err != nil {
-		return err
-	}
-	return store.BumpNodesVersion(ctx, tx, w.org)
-}
-
-// nodeInserter stores embedded nodes of one owner batch by batch, numbering
-// them (seq) on from one batch to the next. A claim's parent is an index in
-// its own batch. The caller bumps the vectors' version once done.
-type nodeInserter struct {
-	w            *Workspace
-	kind, userID string
-	ownerID      int64
-	now          string
-	seq          int
-	st           *store.NodeInserter
-}
-
-func (w *Workspace) newNodeInserter(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string) (*nodeInserter, error) {
-	ni := &nodeInserter{w: w, kind: kind, userID: userID, ownerID: ownerID, now: w.m.nowString()}
-	var err error
-	if ni.st, err = store.NewNodeInserter(ctx, tx); err != nil {
-		return nil, err
-	}
-	return ni, nil
-}
-
-// insert stores one batch of nodes, setting their ids. It runs inside a
-// write, whose context is never canceled (Memory.write), so go-sqlite3
-// starts no goroutine per statement to watch it.
-func (ni *nodeInserter) insert(ctx context.Context, ns []node) error {
-	w := ni.w
-	for i := range ns {
-		n := &ns[i]
-		n.org, n.kind, n.ownerID, n.userID, n.seq = w.org, ni.kind, ni.ownerID, ni.userID, ni.seq
-		ni.seq++
-		if n.parent >= 0 {
-			n.parentID = sql.NullInt64{Int64: ns[n.parent].id, Valid: true}
+	now := w.m.nowString()
+	done := 0 // ns[:done] have ids
+	flush := func(end int) error {
+		if end == done {
+			return nil
 		}
-		var err error
-		n.id, err = ni.st.InsertNode(ctx, &store.Node{Org: w.org, Kind: ni.kind, OwnerID: ni.ownerID, UserID: ni.userID,
-			Label: n.Label, ParentID: n.parentID, Seq: n.seq, Section: n.Section, SectionType: n.SectionType, Domain: n.Domain,
-			Text: n.Text, Tokens: n.Tokens, Page: n.Page, Row: n.Row, Sheet: n.Sheet, CharStart: n.CharStart, CharEnd: n.CharEnd,
-			CreatedAt: ni.now})
+		rows := make([]store.Node, 0, end-done)
+		vecs := make([][]float32, 0, end-done)
+		for i := done; i < end; i++ {
+			n := &ns[i]
+			rows = append(rows, store.Node{Org: w.org, Kind: kind, OwnerID: ownerID, UserID: userID,
+				Label: n.Label, ParentID: n.parentID, Seq: n.seq, Section: n.Section, SectionType: n.SectionType, Domain: n.Domain,
+				Text: n.Text, Tokens: n.Tokens, Page: n.Page, Row: n.Row, Sheet: n.Sheet, CharStart: n.CharStart, CharEnd: n.CharEnd,
+				CreatedAt: now})
+			vecs = append(vecs, n.vec)
+		}
+		ids, err := store.InsertNodes(ctx, tx, rows)
 		if err != nil {
 			return err
 		}
-		if err := ni.st.InsertVector(ctx, n.id, n.org, n.vec); err != nil {
-			return fmt.Errorf("store node vector: %w", err)
+		for i, id := range ids {
+			ns[done+i].id = id
+		}
+		if err := store.InsertVectors(ctx, tx, w.org, ids, vecs); err != nil {
+			return fmt.Errorf("store node vectors: %w", err)
+		}
+		done = end
+		return nil
+	}
+	for i := range ns {
+		n := &ns[i]
+		n.org, n.kind, n.ownerID, n.userID, n.seq = w.org, kind, ownerID, userID, i
+		if n.parent >= 0 {
+			if n.parent >= done {
+				if err := flush(i); err != nil {
+					return err
+				}
+			}
+			n.parentID = sql.NullInt64{Int64: ns[n.parent].id, Valid: true}
 		}
 	}
-	return nil
-}
-
-// close releases the prepared statements.
-func (ni *nodeInserter) close() { ni.st.Close() }
-
-// insertVector stores the vector of node n (id, org and vec set).
-func insertVector(ctx context.Context, tx *sql.Tx, n *node) error {
-	err := store.InsertVector(ctx, tx, n.id, n.org, n.vec)
-	if err != nil {
-		return fmt.Errorf("store node vector: %w", err)
+	if err := flush(len(ns)); err != nil {
+		return err
 	}
-	return nil
+	return store.BumpNodesVersion(ctx, tx, w.org)
 }
 
 // deleteNodes removes every node of one owner from the nodes table and the

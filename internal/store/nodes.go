@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Node is a row of nodes to insert.
@@ -21,59 +23,68 @@ type Node struct {
 	CreatedAt                    string
 }
 
-// NodeInserter inserts nodes and their vectors through statements prepared
-// once.
-type NodeInserter struct {
-	ins, vecs *sql.Stmt
-}
+// nodeColumns are the columns InsertNodes fills, in its VALUES order.
+const nodeColumns = `org_id, kind, owner_id, user_id, label, parent_id, seq,
+	section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at`
 
-// NewNodeInserter prepares the statements of a NodeInserter; Close
-// releases them.
-func NewNodeInserter(ctx context.Context, q Querier) (*NodeInserter, error) {
-	ni := &NodeInserter{}
-	err := prepare(ctx, q, []**sql.Stmt{&ni.ins, &ni.vecs}, []string{
-		`INSERT INTO nodes (org_id, kind, owner_id, user_id, label, parent_id, seq,
-		section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		insertVectorSQL,
-	})
-	if err != nil {
-		ni.Close()
-		return nil, err
+// rowsPerInsert bounds the rows of one INSERT: 18 parameters a node keep
+// it far below either engine's bound on parameters (SQLite 32,766,
+// PostgreSQL 65,535), and few distinct statement texts (one per row count)
+// reach PostgreSQL's per-connection statement cache.
+const rowsPerInsert = 64
+
+// InsertNodes inserts ns, in order, many rows a statement, and returns
+// their ids in the same order. A statement is a round trip to PostgreSQL,
+// and on either engine a parse and a plan: a paper's nodes cost a few
+// statements rather than one a node. The ids come back from RETURNING,
+// whose order neither engine promises; both take ids in insertion order,
+// so sorted they are the rows'.
+func InsertNodes(ctx context.Context, q Querier, ns []Node) ([]int64, error) {
+	ids := make([]int64, 0, len(ns))
+	for len(ns) > 0 {
+		part := ns[:min(len(ns), rowsPerInsert)]
+		ns = ns[len(part):]
+		args := make([]any, 0, 18*len(part))
+		for _, n := range part {
+			args = append(args, n.Org, n.Kind, n.OwnerID, n.UserID, n.Label, n.ParentID, n.Seq,
+				n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, n.CreatedAt)
+		}
+		got, err := scanIDs(q.QueryContext(ctx, `INSERT INTO nodes (`+nodeColumns+`) VALUES `+
+			valueRows(len(part), 18)+` RETURNING id`, args...))
+		if err != nil {
+			return nil, fmt.Errorf("insert nodes: %w", err)
+		}
+		if len(got) != len(part) {
+			return nil, fmt.Errorf("insert nodes: %d ids for %d rows", len(got), len(part))
+		}
+		slices.Sort(got)
+		ids = append(ids, got...)
 	}
-	return ni, nil
+	return ids, nil
 }
 
-// InsertNode inserts n and returns its id (RETURNING: pgx has no
-// LastInsertId).
-func (ni *NodeInserter) InsertNode(ctx context.Context, n *Node) (int64, error) {
-	var id int64
-	err := ni.ins.QueryRowContext(ctx, n.Org, n.Kind, n.OwnerID, n.UserID, n.Label, n.ParentID, n.Seq,
-		n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, n.CreatedAt).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("insert node: %w", err)
+// InsertVectors stores vecs[i], the vector of org's node ids[i], in its
+// float32 and bit encodings (vectors.go), many rows a statement.
+func InsertVectors(ctx context.Context, q Querier, org string, ids []int64, vecs [][]float32) error {
+	for len(ids) > 0 {
+		k := min(len(ids), rowsPerInsert)
+		args := make([]any, 0, 4*k)
+		for i := range k {
+			args = append(args, ids[i], org, vectorBlob(vecs[i]), bitsBlob(vecs[i]))
+		}
+		if _, err := q.ExecContext(ctx, `INSERT INTO node_vectors (node_id, org_id, embedding, bits) VALUES `+valueRows(k, 4), args...); err != nil {
+			return err
+		}
+		ids, vecs = ids[k:], vecs[k:]
 	}
-	return id, nil
+	return nil
 }
 
-// InsertVector stores v, the vector of org's node id, in its float32 and
-// bit encodings (vectors.go).
-func (ni *NodeInserter) InsertVector(ctx context.Context, id int64, org string, v []float32) error {
-	_, err := ni.vecs.ExecContext(ctx, id, org, vectorBlob(v), bitsBlob(v))
-	return err
-}
-
-// Close releases the prepared statements.
-func (ni *NodeInserter) Close() { closeStmts(ni.ins, ni.vecs) }
-
-// insertVectorSQL stores one node's vector.
-const insertVectorSQL = `INSERT INTO node_vectors (node_id, org_id, embedding, bits) VALUES (?, ?, ?, ?)`
-
-// InsertVector stores v, the vector of org's node id, in its float32 and
-// bit encodings (vectors.go).
-func InsertVector(ctx context.Context, q Querier, id int64, org string, v []float32) error {
-	_, err := q.ExecContext(ctx, insertVectorSQL, id, org, vectorBlob(v), bitsBlob(v))
-	return err
+// valueRows returns rows parenthesised groups of cols placeholders, for a
+// multi-row VALUES.
+func valueRows(rows, cols int) string {
+	row := "(" + placeholders(cols) + ")"
+	return strings.TrimSuffix(strings.Repeat(row+", ", rows), ", ")
 }
 
 // DeleteNodes deletes every node of org's owner (kind, ownerID) and their
