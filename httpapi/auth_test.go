@@ -355,6 +355,12 @@ func TestTrustedProxies(t *testing.T) {
 		if got := login(e, "203.0.113.9"); got != http.StatusUnauthorized {
 			t.Fatalf("another client: %d, want its own bucket", got)
 		}
+		e.mu.Lock()
+		logged := strings.Contains(e.log.String(), "client=203.0.113.9")
+		e.mu.Unlock()
+		if !logged {
+			t.Errorf("the request log does not name the client: %s", e.log.String())
+		}
 		dev := []string{"X-Dev-Org-Id", "lab-one", "X-Dev-User-Id", "u1"}
 		q := map[string]any{"question": "anything"}
 		want(t, e.do("POST", "/v1/user/recall", q, append(dev, "X-Forwarded-For", "203.0.113.5")...), http.StatusUnauthorized, "unauthorized")

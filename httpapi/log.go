@@ -18,6 +18,7 @@ const (
 	keyOrg      = "org_id"
 	keyCred     = "credential"
 	keyRemote   = "remote"
+	keyClient   = "client" // the client's address: remote's, or behind trusted proxies X-Forwarded-For's
 	keyErr      = "err"
 )
 
@@ -98,7 +99,7 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 				slog.String(keyMethod, r.Method), slog.String(keyPath, r.URL.EscapedPath()),
 				slog.Int(keyStatus, sw.status), slog.Int(keyBytes, sw.bytes),
 				slog.Float64(keyDuration, float64(time.Since(start).Microseconds())/1000),
-				slog.String(keyOrg, org), slog.String(keyCred, cred), slog.String(keyRemote, r.RemoteAddr))
+				slog.String(keyOrg, org), slog.String(keyCred, cred), slog.String(keyRemote, r.RemoteAddr), slog.String(keyClient, s.clientAddr(r)))
 		}()
 		next.ServeHTTP(sw, r)
 	})
