@@ -170,9 +170,32 @@ func Migrate(ctx context.Context, db *sql.DB, engine Engine) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	sort.Strings(names)
+	known := map[string]bool{}
 	for _, name := range names {
 		if err := inMigration(ctx, db, engine, func(tx *sql.Tx) error { return apply(ctx, tx, engine, name) }); err != nil {
 			return fmt.Errorf("migrate %s: %w", path.Base(name), err)
+		}
+		known[path.Base(name)] = true
+	}
+	if err := inMigration(ctx, db, engine, func(tx *sql.Tx) error { return newerSchema(ctx, tx, known) }); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// newerSchema refuses a database that a newer papermem has migrated: a
+// build does not know what a later migration changed (a column it does not
+// write, a table whose rows it would leave behind), so it does not serve
+// such a database, as an older server would during a rolling upgrade once
+// a newer one has started. known are this build's migrations.
+func newerSchema(ctx context.Context, q Querier, known map[string]bool) error {
+	applied, err := scanStrings(q.QueryContext(ctx, `SELECT name FROM schema_migrations ORDER BY name`))
+	if err != nil {
+		return err
+	}
+	for _, name := range applied {
+		if !known[name] {
+			return fmt.Errorf("the database was migrated by a newer papermem (migration %s, which this build does not have): run that version or a later one", name)
 		}
 	}
 	return nil

@@ -238,3 +238,25 @@ func TestOpenPoolSize(t *testing.T) {
 		t.Errorf("read pool bound %d, want 2", got)
 	}
 }
+
+// TestOpenNewerSchema: a database with a migration this build does not
+// have (a newer papermem's) is refused, naming it.
+func TestOpenNewerSchema(t *testing.T) {
+	ctx := context.Background()
+	path := testdb.Path(t)
+	db, err := Open(ctx, path, SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Write.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_future.sql', 'now')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = Open(ctx, path, SyncNormal); err == nil {
+		db.Close()
+		t.Fatal("a newer schema was opened")
+	}
+	if !strings.Contains(err.Error(), "9999_future.sql") {
+		t.Errorf("error %q does not name the migration", err)
+	}
+}
