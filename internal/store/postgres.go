@@ -16,6 +16,7 @@ import (
 	"maps"
 	neturl "net/url"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -91,23 +92,26 @@ func openPostgres(ctx context.Context, url, sync string) (*DB, error) {
 
 // poolSize returns raw without pool_max_conns (which pgx would send to the
 // server as a setting) and the read pool's bound: its value, or
-// pgReadConns when absent.
+// pgReadConns when absent. It reads the query string alone, so that every
+// URL pgx takes (several hosts, for one) is left as it is.
 func poolSize(raw string) (string, int, error) {
-	u, err := neturl.Parse(raw)
-	if err != nil { // the error would quote the password
-		return "", 0, fmt.Errorf("open database %s: not a URL", Redact(raw))
-	}
-	q := u.Query()
-	if !q.Has(pgPoolParam) {
+	base, query, found := strings.Cut(raw, "?")
+	if !found {
 		return raw, pgReadConns, nil
+	}
+	q, err := neturl.ParseQuery(query)
+	if err != nil || !q.Has(pgPoolParam) {
+		return raw, pgReadConns, nil // pgx reports a bad query string
 	}
 	n, err := strconv.Atoi(q.Get(pgPoolParam))
 	if err != nil || n < 1 || n > 1000 {
 		return "", 0, fmt.Errorf("open database %s: %s must be a whole number from 1 to 1000", Redact(raw), pgPoolParam)
 	}
 	q.Del(pgPoolParam)
-	u.RawQuery = q.Encode()
-	return u.String(), n, nil
+	if len(q) == 0 {
+		return base, n, nil
+	}
+	return base + "?" + q.Encode(), n, nil
 }
 
 // postgresPool returns a pool of connections to url that take SQLite's

@@ -214,8 +214,12 @@ func TestPoolSize(t *testing.T) {
 			t.Errorf("pool_max_conns=%q: %v", bad, err)
 		}
 	}
-	if _, _, err := poolSize("postgres://u:secret@db:port/pm"); err == nil || strings.Contains(err.Error(), "secret") {
-		t.Errorf("unparsable URL: %v", err)
+	const multi = "postgres://u:secret@h1:5432,h2:5432/pm?target_session_attrs=read-write"
+	if url, n, err := poolSize(multi); url != multi || n != pgReadConns || err != nil {
+		t.Errorf("several hosts: %q, %d, %v", url, n, err)
+	}
+	if url, n, err := poolSize("postgres://h1:5432,h2:5432/pm?pool_max_conns=3"); url != "postgres://h1:5432,h2:5432/pm" || n != 3 || err != nil {
+		t.Errorf("several hosts with a bound: %q, %d, %v", url, n, err)
 	}
 }
 
