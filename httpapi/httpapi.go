@@ -67,9 +67,9 @@ type Config struct {
 	// TrustedProxies are the addresses of the proxies in front of the
 	// server. A request whose peer is one of them comes from the right-most
 	// address of its X-Forwarded-For that is not: the client address of
-	// the per-address limits of signup and login, and of the developer
-	// headers' loopback check. Nil means X-Forwarded-For is ignored and the
-	// client is the connection's peer.
+	// the per-address limits of signup and login, of the developer
+	// headers' loopback check and of the request log's client. Nil means
+	// X-Forwarded-For is ignored and the client is the connection's peer.
 	TrustedProxies []netip.Prefix
 
 	// MaxBodyBytes caps a JSON request body. Zero means DefaultMaxBodyBytes.

@@ -89,7 +89,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the recalls to this file")
 	only := fs.String("conversations", "", "comma-separated indexes (from 0) of the conversations to evaluate (default all)")
-	longer := fs.Bool("longer", false, "each user also holds the turns of the next conversation in the file (under other keys and sessions), so users are about twice as long; the questions stay their own conversation's")
+	longer := fs.Bool("longer", false, "each user also holds the turns of the next conversation evaluated (under other keys and sessions), so users are about twice as long; the questions stay their own conversation's")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

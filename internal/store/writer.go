@@ -64,12 +64,13 @@ func NewWriter(db *sql.DB, queue, batch int, maxWait time.Duration) *Writer {
 }
 
 // Do runs fn in a write transaction and returns once it is committed, or
-// rolled back. fn may run twice (a deadlock's victim runs again, see
-// commit): it keeps what it returns in variables it sets, not adds to. fn runs on the writer's goroutine with ctx's values but
-// without its cancellation: ctx limits the wait in the queue (ErrWaitExpired),
-// and a write that has begun runs to its end. fn must not keep tx or start
-// another write. Errors: fn's, the commit's, ErrQueueFull, ErrWaitExpired,
-// ErrClosed.
+// rolled back. fn runs on the writer's goroutine with ctx's values but
+// without its cancellation: ctx limits the wait in the queue
+// (ErrWaitExpired), and a write that has begun runs to its end. fn must not
+// keep tx or start another write, and may run twice, the first run rolled
+// back (a deadlock's victim, see commit): it sets what it hands out rather
+// than adding to it. Errors: fn's, the commit's, ErrQueueFull,
+// ErrWaitExpired, ErrClosed.
 func (w *Writer) Do(ctx context.Context, fn func(context.Context, *sql.Tx) error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ErrWaitExpired, ctx.Err())
@@ -196,7 +197,7 @@ func (w *Writer) commit(jobs []*job) {
 	if len(done) > 0 {
 		finish(done, tx.Commit())
 	}
-	tx.Rollback() // when nothing was done; after a commit, nothing
+	tx.Rollback() // ends the transaction when nothing committed: the retries need the connection
 	for _, j := range again {
 		w.commit([]*job{j})
 	}
