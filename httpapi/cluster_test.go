@@ -306,29 +306,21 @@ func TestClusterRateLimit(t *testing.T) {
 func seedGraph(t *testing.T, m *papermem.Memory, org string, sessions int) {
 	t.Helper()
 	w := m.Workspace(org)
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Go(func() {
-			for s := g; s < sessions; s += 8 {
-				set := map[string]bool{}
-				for k := 0; len(set) < 16; k++ {
-					set[fmt.Sprintf("10.1/t%d-%d", s%(sessions/25), (s*7+k*13)%60)] = true
-				}
-				for k := 0; len(set) < 20; k++ {
-					set[fmt.Sprintf("10.1/g%d", (s*31+k*97)%5000)] = true
-				}
-				papers := make([]string, 0, len(set))
-				for p := range set {
-					papers = append(papers, p)
-				}
-				if _, err := w.LinkSession(context.Background(), papermem.SessionLink{SessionID: fmt.Sprintf("s%05d", s), Papers: papers}); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	inParallel(t, sessions, func(s int) error {
+		set := map[string]bool{}
+		for k := 0; len(set) < 16; k++ {
+			set[fmt.Sprintf("10.1/t%d-%d", s%(sessions/25), (s*7+k*13)%60)] = true
+		}
+		for k := 0; len(set) < 20; k++ {
+			set[fmt.Sprintf("10.1/g%d", (s*31+k*97)%5000)] = true
+		}
+		papers := make([]string, 0, len(set))
+		for p := range set {
+			papers = append(papers, p)
+		}
+		_, err := w.LinkSession(context.Background(), papermem.SessionLink{SessionID: fmt.Sprintf("s%05d", s), Papers: papers})
+		return err
+	})
 }
 
 // seedPapers stores n papers in workspace org through m, from several
@@ -336,13 +328,23 @@ func seedGraph(t *testing.T, m *papermem.Memory, org string, sessions int) {
 func seedPapers(t *testing.T, m *papermem.Memory, org string, n int) {
 	t.Helper()
 	w := m.Workspace(org)
+	inParallel(t, n, func(i int) error {
+		text := fmt.Sprintf("Abstract\nIn cohort %d, sleep deprivation impaired memory consolidation by %d%%.\n\n"+
+			"Results\nCaffeine improved reaction time in %d older adults. Vitamin D slowed cognitive decline.", i, i%40, 100+i)
+		_, _, err := w.StorePaper(context.Background(), papermem.PaperInput{DOI: fmt.Sprintf("10.2/p%d", i), Title: "Cohort study", Text: text})
+		return err
+	})
+}
+
+// inParallel runs do(0) … do(n-1) from 8 goroutines, each stopping at its
+// first error, which fails the test.
+func inParallel(t *testing.T, n int, do func(i int) error) {
+	t.Helper()
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := g; i < n; i += 8 {
-				text := fmt.Sprintf("Abstract\nIn cohort %d, sleep deprivation impaired memory consolidation by %d%%.\n\n"+
-					"Results\nCaffeine improved reaction time in %d older adults. Vitamin D slowed cognitive decline.", i, i%40, 100+i)
-				if _, _, err := w.StorePaper(context.Background(), papermem.PaperInput{DOI: fmt.Sprintf("10.2/p%d", i), Title: "Cohort study", Text: text}); err != nil {
+				if err := do(i); err != nil {
 					t.Error(err)
 					return
 				}
