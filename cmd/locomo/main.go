@@ -5,7 +5,7 @@
 // among the recalled spans (evidence recall) at several token budgets, for
 // BM25 only, vectors only and the full user recall.
 //
-//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency]
+//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency] [-longer] [-speakers=false]
 package main
 
 import (
@@ -89,6 +89,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the recalls to this file")
 	only := fs.String("conversations", "", "comma-separated indexes (from 0) of the conversations to evaluate (default all)")
+	speakers := fs.Bool("speakers", true, "store each turn as \"Speaker: text\"; with -speakers=false the text alone, as memories that do not name who said them")
 	longer := fs.Bool("longer", false, "each user also holds the turns of the next conversation evaluated (under other keys and sessions), so users are about twice as long; the questions stay their own conversation's")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -119,14 +120,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	var qs []question
 	skipped, stored := 0, 0
 	for i, c := range convs {
-		turns, err := storeConversation(ctx, w, c.SampleID, c.Conversation, "", 0)
+		turns, err := storeConversation(ctx, w, c.SampleID, c.Conversation, storeAs{speakers: *speakers})
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.SampleID, err)
 		}
 		stored += len(turns)
 		if *longer && len(convs) > 1 {
 			other := convs[(i+1)%len(convs)]
-			more, err := storeConversation(ctx, w, c.SampleID, other.Conversation, other.SampleID+"/", longerSessions)
+			more, err := storeConversation(ctx, w, c.SampleID, other.Conversation,
+				storeAs{prefix: other.SampleID + "/", sessionOffset: longerSessions, speakers: *speakers})
 			if err != nil {
 				return fmt.Errorf("%s: %w", other.SampleID, err)
 			}
@@ -341,10 +343,18 @@ func sessions(conv map[string]json.RawMessage) ([]session, error) {
 // adds to a user, so that no session holds turns of two conversations.
 const longerSessions = 1000
 
-// storeConversation stores every turn as a memory of user, keyed by its
-// dialogue id after prefix, in its session's number plus sessionOffset,
-// and returns the text stored under each id.
-func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage, prefix string, sessionOffset int) (map[string]string, error) {
+// storeAs says how storeConversation stores turns: keyed by their dialogue
+// id after prefix, in their session's number plus sessionOffset, and
+// with the speaker's name before the text when speakers is set.
+type storeAs struct {
+	prefix        string
+	sessionOffset int
+	speakers      bool
+}
+
+// storeConversation stores every turn as a memory of user, as as says, and
+// returns the text stored under each dialogue id.
+func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage, as storeAs) (map[string]string, error) {
 	ss, err := sessions(conv)
 	if err != nil {
 		return nil, err
@@ -352,15 +362,18 @@ func storeConversation(ctx context.Context, w *papermem.Workspace, user string, 
 	ids := map[string]string{}
 	for _, s := range ss {
 		for i, t := range s.turns {
-			text := t.Speaker + ": " + t.Text
+			text := t.Text
+			if as.speakers {
+				text = t.Speaker + ": " + text
+			}
 			if t.BlipCaption != "" {
 				text += " [shared " + t.BlipCaption + "]"
 			}
 			_, err := w.Remember(ctx, user, papermem.MemoryInput{
 				Text:       text,
-				Key:        prefix + t.DiaID,
+				Key:        as.prefix + t.DiaID,
 				OccurredAt: s.date.Format(time.RFC3339),
-				Metadata:   map[string]any{"dia_id": t.DiaID, "session": s.n + sessionOffset, "seq": i},
+				Metadata:   map[string]any{"dia_id": t.DiaID, "session": s.n + as.sessionOffset, "seq": i},
 			})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", t.DiaID, err)

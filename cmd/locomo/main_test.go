@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/evalcmd"
 )
 
 func TestRun(t *testing.T) {
@@ -51,6 +54,50 @@ func TestRunConversations(t *testing.T) {
 	}
 	if got := out.String(); !strings.Contains(got, "1 conversations, 5 turns stored") || strings.Contains(got, "bm25") {
 		t.Errorf("output:\n%s", got)
+	}
+}
+
+// TestStoreConversation checks what each turn is stored as, with and
+// without the speaker's name, by recalling it.
+func TestStoreConversation(t *testing.T) {
+	ctx := context.Background()
+	convs, err := load("testdata/tiny.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, done, err := evalcmd.OpenMemory(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	w := m.Workspace("locomo-test")
+	for _, c := range []struct {
+		user string
+		as   storeAs
+		want string
+	}{
+		{"named", storeAs{speakers: true}, "Ada: Four hours and ten minutes. Look at my medal! [shared a photo of a gold medal on a table]"},
+		{"unnamed", storeAs{prefix: "x/", sessionOffset: 1000}, "Four hours and ten minutes. Look at my medal! [shared a photo of a gold medal on a table]"},
+	} {
+		texts, err := storeConversation(ctx, w, c.user, convs[0].Conversation, c.as)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if texts["D1:3"] != c.want {
+			t.Errorf("%s: D1:3 stored as %q, want %q", c.user, texts["D1:3"], c.want)
+		}
+		res, err := w.RecallUser(ctx, c.user, papermem.UserRecallRequest{Question: "How long did the marathon take?"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(res.Spans, func(s papermem.Span) bool { return s.Provenance.Key == c.as.prefix+"D1:3" })
+		if i < 0 || res.Spans[i].Text != c.want {
+			t.Errorf("%s: recalled %+v, want key %sD1:3 with text %q", c.user, res.Spans, c.as.prefix, c.want)
+			continue
+		}
+		if got := res.Spans[i].Provenance.Metadata["session"]; got != float64(1+c.as.sessionOffset) {
+			t.Errorf("%s: session %v, want %d", c.user, got, 1+c.as.sessionOffset)
+		}
 	}
 }
 
