@@ -2,8 +2,7 @@ package store
 
 // The stored format of a node's vector, on both engines: its float32
 // components little-endian (sqlite-vec's float32 format) in
-// node_vectors.embedding, and its signs (sqlite-vec's bit-vector format)
-// in node_vectors.bits. Callers hand this package []float32 and get
+// node_vectors.embedding. Callers hand this package []float32 and get
 // []float32 back.
 
 import (
@@ -27,20 +26,4 @@ func blobVector(b []byte) []float32 {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return v
-}
-
-// bitsBlob is the sign quantisation of v (bit i set when v[i] > 0), in
-// sqlite-vec's bit-vector format.
-func bitsBlob(v []float32) []byte {
-	b := make([]byte, (len(v)+7)/8)
-	for i, x := range v {
-		// A set, not a branch: the signs are random, so a branch is
-		// mispredicted half the time.
-		var bit byte
-		if x > 0 {
-			bit = 1
-		}
-		b[i/8] |= bit << (i % 8)
-	}
-	return b
 }
