@@ -68,7 +68,7 @@ func NewReader(data []byte) (*Reader, error) {
 	if len(head) > 1024 {
 		head = head[:1024]
 	}
-	if bytes.Index(head, []byte("%PDF-")) < 0 {
+	if !bytes.Contains(head, []byte("%PDF-")) {
 		return nil, fmt.Errorf("not a PDF file: invalid header")
 	}
 	end := int64(len(data))
