@@ -238,7 +238,7 @@ func (m *Memory) Health(ctx context.Context) *Health {
 		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
-		p, err := m.index.Part(ctx, m.org)
+		p, err := m.part(ctx, m.org)
 		if err != nil {
 			return "", err
 		}

@@ -3,10 +3,12 @@ package papermem
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/papermem/papermem/internal/hashembed"
+	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/wordvec"
 )
@@ -52,11 +54,32 @@ func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
 	return m.reindex(ctx)
 }
 
+// part returns workspace org's part of the node index. Errors:
+// EUNAVAILABLE when the database holds vectors of another dimension than
+// this embedder's (a server opened with Options.Reindex re-embedded them
+// after this one opened).
+func (m *Memory) part(ctx context.Context, org string) (*nodeindex.Part, error) {
+	p, err := m.index.Part(ctx, org)
+	if errors.Is(err, nodeindex.ErrOtherEmbedder) {
+		return nil, &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
+			"Workspace %q now holds vectors of another embedder than this server's %s (%d dimensions): another server re-embedded it. Retry on a server that runs that embedder; this one needs a restart with it.",
+			org, m.embedder.Name(), m.embedder.Dim())}
+	}
+	return p, err
+}
+
 // reindex re-embeds every node of every workspace with the current embedder,
 // in one transaction.
 func (m *Memory) reindex(ctx context.Context) error {
 	m.log.Info("reindexing vectors", "embedder", m.embedder.Name(), "dim", m.embedder.Dim())
 	return m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// The workspaces' rows first: on PostgreSQL their locks make the
+		// writes of servers still on the old embedder wait for this
+		// transaction and then refuse (ensureWorkspace), rather than add
+		// old vectors while it runs.
+		if err := store.SetEmbedder(ctx, tx, m.embedder.Name(), m.embedder.Dim()); err != nil {
+			return err
+		}
 		if err := store.DeleteAllVectors(ctx, tx); err != nil {
 			return err
 		}
@@ -92,7 +115,7 @@ func (m *Memory) reindex(ctx context.Context) error {
 			}
 			lastID = batch[len(batch)-1].id
 		}
-		return store.SetEmbedder(ctx, tx, m.embedder.Name(), m.embedder.Dim())
+		return nil
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"regexp"
 	"sync/atomic"
@@ -234,7 +235,9 @@ func writeError(err error) error {
 }
 
 // ensureWorkspace registers workspace w on first write, recording the
-// embedder its vectors come from. On PostgreSQL it also locks the
+// embedder its vectors come from, and fails with EUNAVAILABLE when they
+// come from another (a server opened with Options.Reindex re-embedded them
+// after this one opened), so that no write mixes two embedders' vectors. On PostgreSQL it also locks the
 // workspace's row until the transaction ends (ON CONFLICT DO UPDATE locks
 // the row it meets even when its WHERE leaves the row as it is): the writes
 // that begin with it take turns per workspace across servers, as every
@@ -249,5 +252,12 @@ func (w *Workspace) ensureWorkspace(ctx context.Context, tx *sql.Tx) error {
 		return Errorf(EINVALID, "Invalid workspace id %q.", w.org)
 	}
 	e := w.m.embedder
-	return store.EnsureWorkspace(ctx, tx, w.org, e.Name(), e.Dim(), w.m.nowString())
+	err := store.EnsureWorkspace(ctx, tx, w.org, e.Name(), e.Dim(), w.m.nowString())
+	var other *store.OtherEmbedderError
+	if errors.As(err, &other) {
+		return &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
+			"Workspace %q was re-embedded with %s (%d dimensions) after this server started with %s (%d); nothing was stored. Retry on a server that runs %s; this one needs a restart with it.",
+			w.org, other.Embedder, other.Dim, e.Name(), e.Dim(), other.Embedder)}
+	}
+	return err
 }

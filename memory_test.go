@@ -97,6 +97,53 @@ func TestOpenRefusesOtherEmbedder(t *testing.T) {
 	}
 }
 
+// TestWriteAfterReindexElsewhere opens a second Memory on the same
+// database with another embedder and Options.Reindex while the first is
+// still open (a rolling change of embedder across servers): the first's
+// writes are then refused with EUNAVAILABLE and store nothing, so that no
+// workspace holds vectors of two embedders, the second's succeed, and once
+// it has stored a vector the first's searches fail with EUNAVAILABLE too.
+func TestWriteAfterReindexElsewhere(t *testing.T) {
+	path := testdb.Path(t)
+	old, err := papermem.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	mustStore(t, old, vitaminD)
+	other := papermem.NewHashEmbedder(256)
+	m, err := papermem.Open(ctx, path, &papermem.Options{Embedder: other, Reindex: true})
+	if err != nil {
+		t.Fatalf("Open with Reindex: %v", err)
+	}
+	defer m.Close()
+
+	late := papermem.PaperInput{DOI: "10.1000/late", Title: "Sleep and memory", Text: "Sleep consolidated memory in adults over 70 years."}
+	_, _, err = old.StorePaper(ctx, late)
+	if papermem.ErrorCode(err) != papermem.EUNAVAILABLE || !strings.Contains(err.Error(), other.Name()) {
+		t.Fatalf("StorePaper on the server with the old embedder: err = %v, want EUNAVAILABLE naming %s", err, other.Name())
+	}
+	if _, err := old.Remember(ctx, "ada", papermem.MemoryInput{Text: "Prefers short summaries."}); papermem.ErrorCode(err) != papermem.EUNAVAILABLE {
+		t.Fatalf("Remember on the server with the old embedder: err = %v, want EUNAVAILABLE", err)
+	}
+	if ok, err := m.PaperExists(ctx, late.DOI); err != nil || ok {
+		t.Fatalf("PaperExists(%s) after the refused write = %v, %v; want false", late.DOI, ok, err)
+	}
+	mustStore(t, m, late)
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "sleep memory consolidation", Retrieval: papermem.RetrievalVector, Label: papermem.LabelAny})
+	if err != nil || len(res.Spans) == 0 {
+		t.Fatalf("vector recall after reindex = %+v, %v", res, err)
+	}
+	// The old server cannot search the new vectors: it says so rather than
+	// failing as an internal error.
+	if _, err := old.Recall(ctx, papermem.RecallRequest{Question: "sleep memory"}); papermem.ErrorCode(err) != papermem.EUNAVAILABLE {
+		t.Fatalf("Recall on the server with the old embedder: err = %v, want EUNAVAILABLE", err)
+	}
+	if _, err := old.RecallPapers(ctx, papermem.PaperRecallRequest{Query: "sleep memory"}); papermem.ErrorCode(err) != papermem.EUNAVAILABLE {
+		t.Fatalf("RecallPapers on the server with the old embedder: err = %v, want EUNAVAILABLE", err)
+	}
+}
+
 func TestInMemoryDatabase(t *testing.T) {
 	m, err := papermem.Open(ctx, ":memory:", nil)
 	if err != nil {

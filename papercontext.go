@@ -34,7 +34,7 @@ type source struct {
 // rankInContext is rank with paper context (see contextWeight). It brings
 // the node index up to date once for both of its searches.
 func (m *Memory) rankInContext(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
-	p, err := m.index.Part(ctx, q.org)
+	p, err := m.part(ctx, q.org)
 	if err != nil {
 		return nil, err
 	}

@@ -187,7 +187,7 @@ type ranked struct {
 // first: each search's scores are divided by its best score, and the fused
 // score is the weighted sum (a node one search missed gets 0 from it).
 func (m *Memory) rank(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
-	p, err := m.index.Part(ctx, q.org)
+	p, err := m.part(ctx, q.org)
 	if err != nil {
 		return nil, err
 	}

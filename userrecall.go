@@ -306,7 +306,7 @@ func inPeriod(occurred string, periods []string) bool {
 // for text: BM25 (RetrievalLexical) or the cosine similarity of the
 // IDF-weighted question vector (RetrievalVector).
 func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retrieval) ([]memHit, error) {
-	p, err := w.m.index.Part(ctx, w.org)
+	p, err := w.m.part(ctx, w.org)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +335,7 @@ func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retri
 // candidate but count in every BM25 score. Everything comes from the node
 // index.
 func (w *Workspace) memoryCandidates(ctx context.Context, user string, q *memQuery) ([]memHit, error) {
-	p, err := w.m.index.Part(ctx, w.org)
+	p, err := w.m.part(ctx, w.org)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,7 @@ package nodeindex
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -99,6 +100,10 @@ func New(db *sql.DB, c Config) *Index {
 	return &Index{db: db, dim: c.Dim, words: (c.Dim + 63) / 64, maxNodes: c.MaxNodes, titleLabel: c.TitleLabel,
 		orgs: map[string]*Part{}}
 }
+
+// ErrOtherEmbedder is why Part fails when the database holds a vector of
+// another dimension than the index's: another embedder made it.
+var ErrOtherEmbedder = errors.New("another embedder made it")
 
 // Part returns workspace org's part, brought up to date with the database
 // (empty for a workspace not registered).
@@ -210,7 +215,7 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) error {
 	return snap.Nodes(ctx, p.maxID, x.titleLabel, func(n store.IndexedNode) error {
 		if len(n.Vector) != x.dim {
-			return fmt.Errorf("node %d has a vector of %d dimensions, not %d", n.ID, len(n.Vector), x.dim)
+			return fmt.Errorf("node %d has a vector of %d dimensions, not %d: %w", n.ID, len(n.Vector), x.dim, ErrOtherEmbedder)
 		}
 		m := nodeMeta{p.nameID(n.Label), p.nameID(n.Kind), p.nameID(n.User), p.nameID(n.Domain), p.nameID(n.SectionType)}
 		p.ids = append(p.ids, n.ID)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 )
 
@@ -33,13 +34,36 @@ func InsertWorkspace(ctx context.Context, q Querier, org, name, plan, creator, n
 }
 
 // EnsureWorkspace registers workspace org on first write, recording the
-// embedder its vectors come from when it has none.
+// embedder its vectors come from when it has none. It fails with an
+// *OtherEmbedderError when they come from another embedder than the
+// writer's (embedder, dim).
 func EnsureWorkspace(ctx context.Context, q Querier, org, embedder string, dim int, now string) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO workspaces (org_id, embedder, dim, created_at)
+	if _, err := q.ExecContext(ctx, `INSERT INTO workspaces (org_id, embedder, dim, created_at)
 		VALUES (?, ?, ?, ?)
 		ON CONFLICT (org_id) DO UPDATE SET embedder = excluded.embedder, dim = excluded.dim
-		WHERE workspaces.embedder = ''`, org, embedder, dim, now)
-	return err
+		WHERE workspaces.embedder = ''`, org, embedder, dim, now); err != nil {
+		return err
+	}
+	var e OtherEmbedderError
+	if err := q.QueryRowContext(ctx, `SELECT embedder, dim FROM workspaces WHERE org_id = ?`, org).Scan(&e.Embedder, &e.Dim); err != nil {
+		return err
+	}
+	if e.Embedder != embedder || e.Dim != dim {
+		return &e
+	}
+	return nil
+}
+
+// OtherEmbedderError is EnsureWorkspace's failure when the workspace's
+// vectors come from another embedder than the writer's: another server,
+// opened with a reindex, re-embedded them after the writer's opened.
+type OtherEmbedderError struct {
+	Embedder string // the workspace's embedder
+	Dim      int    // its dimension
+}
+
+func (e *OtherEmbedderError) Error() string {
+	return fmt.Sprintf("the workspace's vectors come from embedder %s (%d dimensions)", e.Embedder, e.Dim)
 }
 
 // WorkspaceByID returns the workspace org.
