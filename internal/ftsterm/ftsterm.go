@@ -20,22 +20,24 @@ func Terms(text string, fn func(term string)) {
 }
 
 // Tokens calls fn with each token of text, in order, before folding and
-// stemming (see Term).
+// stemming (see Term). A run of combining marks alone, which FTS5 folds to
+// nothing and does not index, is not a token.
 func Tokens(text string, fn func(token string)) {
-	start := -1
+	start, base := -1, false
 	for i, r := range text {
 		if isTokenChar(r) {
 			if start < 0 {
 				start = i
 			}
+			base = base || r < utf8.RuneSelf || !unicode.Is(unicode.Mn, r)
 			continue
 		}
-		if start >= 0 {
+		if start >= 0 && base {
 			fn(text[start:i])
-			start = -1
 		}
+		start, base = -1, false
 	}
-	if start >= 0 {
+	if start >= 0 && base {
 		fn(text[start:])
 	}
 }

@@ -63,6 +63,7 @@ func TestTermsMatchFTS5(t *testing.T) {
 		"COVID-19 IL-6 p<0.05 CD4+ T-cells 3.5mg/kg α-synuclein β2-microglobulin",
 		"日本語のテキスト 中文 한국어 Ελληνικά русский",
 		"x ab abc hopping hoping sky skies ponies relational conditional",
+		"a \u05b0 b x\u0301y \u0301\u0301",
 	}
 	docs, err := scifact.Corpus(filepath.Join("..", "..", scifact.DefaultDir))
 	if err != nil {
