@@ -450,3 +450,46 @@ func BenchmarkRecallUser(b *testing.B) {
 		b.ReportMetric(ms(0.95), "p95-ms")
 	})
 }
+
+// FuzzRecallQuestion asks both recalls arbitrary questions and keywords
+// over a few stored memories and a paper: each answers within its budget or
+// refuses with EINVALID, and never panics (the question's words, names,
+// time cues and named periods are all parsed from it).
+func FuzzRecallQuestion(f *testing.F) {
+	m := mustOpen(f)
+	w := m.Workspace("default")
+	mustStore(f, m, vitaminD)
+	for i, text := range []string{"Ada: I adopted a cat called Pixel in May 2023.", "Bo: We went hiking last weekend!", "Ada: My son started taekwondo."} {
+		mustRemember(f, w, "ada", papermem.MemoryInput{Text: text, OccurredAt: fmt.Sprintf("2023-05-%02d", i+1),
+			Metadata: map[string]any{"session": "s1", "seq": i}})
+	}
+	for _, q := range []string{"When did Ada adopt Pixel?", "What did Ada do in May 2023?", "vitamin D fracture", "", "\u0301", "in 1999 or 20000 or the 90s?"} {
+		f.Add(q, "cat", 50)
+	}
+	f.Fuzz(func(t *testing.T, question, keyword string, budget int) {
+		req := papermem.RecallRequest{Question: question, Keywords: []string{keyword}, BudgetTokens: budget, Label: papermem.LabelAny}
+		res, err := w.Recall(ctx, req)
+		checkRecall(t, "Recall", res, err, budget)
+		res, err = w.RecallUser(ctx, "ada", papermem.UserRecallRequest{Question: question, Keywords: []string{keyword}, BudgetTokens: budget})
+		checkRecall(t, "RecallUser", res, err, budget)
+	})
+}
+
+// checkRecall fails t unless a recall with the given budget either refused
+// with EINVALID or stayed within it.
+func checkRecall(t *testing.T, name string, res *papermem.RecallResult, err error, budget int) {
+	t.Helper()
+	if err != nil {
+		if papermem.ErrorCode(err) != papermem.EINVALID {
+			t.Fatalf("%s: %v, want a result or EINVALID", name, err)
+		}
+		return
+	}
+	limit := budget
+	if budget == 0 {
+		limit = papermem.DefaultBudgetTokens
+	}
+	if res.TotalTokens > limit {
+		t.Fatalf("%s: %d tokens for a budget of %d", name, res.TotalTokens, limit)
+	}
+}
