@@ -48,14 +48,15 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// ErrorCode returns the code of the first *Error in err's chain, "" for nil
-// and EINTERNAL for any other error.
+// ErrorCode returns the code of the first *Error in err's chain, "" for nil,
+// EINVALID for text the database cannot hold (on PostgreSQL, a NUL
+// character or invalid UTF-8, in any input) and EINTERNAL for any other
+// error.
 func ErrorCode(err error) string {
 	if err == nil {
 		return ""
 	}
-	var e *Error
-	if errors.As(err, &e) {
+	if e := asError(err); e != nil {
 		return e.Code
 	}
 	return EINTERNAL
@@ -67,11 +68,26 @@ func ErrorMessage(err error) string {
 	if err == nil {
 		return ""
 	}
-	var e *Error
-	if errors.As(err, &e) {
+	if e := asError(err); e != nil {
 		return e.Message
 	}
 	return "Internal error."
+}
+
+// errText stands for store.ErrText.
+var errText = &Error{Code: EINVALID, Message: "Text must be valid UTF-8 without NUL characters (U+0000): this database cannot store them."}
+
+// asError returns the first *Error in err's chain, errText for a text the
+// database refused, or nil.
+func asError(err error) *Error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, store.ErrText):
+		return errText
+	}
+	return nil
 }
 
 // dbError translates database errors: no rows becomes ENOTFOUND with the

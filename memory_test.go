@@ -186,3 +186,22 @@ func TestSync(t *testing.T) {
 		}
 	})
 }
+
+// TestTextWithNUL stores and looks up text with a NUL character: SQLite
+// keeps it; PostgreSQL cannot, and both a write and a read carrying it are
+// EINVALID, never internal, leaving the workspace usable.
+func TestTextWithNUL(t *testing.T) {
+	w := mustOpen(t).Workspace("lab")
+	_, _, err := w.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/nul", Title: "a\x00b"})
+	_, lookupErr := w.Graph(ctx, "s\x00", 1)
+	if testdb.Postgres() {
+		for _, err := range []error{err, lookupErr} {
+			if papermem.ErrorCode(err) != papermem.EINVALID || !strings.Contains(papermem.ErrorMessage(err), "NUL") {
+				t.Fatalf("PostgreSQL: %v (%s), want EINVALID naming NUL", err, papermem.ErrorCode(err))
+			}
+		}
+	} else if err != nil || papermem.ErrorCode(lookupErr) != papermem.ENOTFOUND {
+		t.Fatalf("SQLite: store %v, lookup %v", err, lookupErr)
+	}
+	mustStore(t, w, vitaminD)
+}

@@ -17,6 +17,7 @@ import (
 	neturl "net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -180,14 +181,26 @@ func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.N
 	return c.Conn.QueryContext(ctx, rebind(query), args)
 }
 
+// ErrText is a string argument PostgreSQL cannot hold: one with a NUL
+// character or that is not valid UTF-8 (its text types refuse both;
+// SQLite keeps such text as it is). The statement is not sent, so the
+// transaction it was to run in stays usable.
+var ErrText = errors.New("text with a NUL character or invalid UTF-8")
+
 // CheckNamedValue binds a bool as the integer 1 or 0, as go-sqlite3 does:
-// papermem's flags are integer columns on both engines. Other values go to
-// pgx as they are.
+// papermem's flags are integer columns on both engines. A string
+// PostgreSQL cannot hold fails with ErrText. Other values go to pgx as
+// they are.
 func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
-	if b, ok := nv.Value.(bool); ok {
+	switch v := nv.Value.(type) {
+	case bool:
 		nv.Value = int64(0)
-		if b {
+		if v {
 			nv.Value = int64(1)
+		}
+	case string:
+		if strings.IndexByte(v, 0) >= 0 || !utf8.ValidString(v) {
+			return ErrText
 		}
 	}
 	return c.Conn.CheckNamedValue(nv)

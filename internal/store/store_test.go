@@ -157,6 +157,47 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestText checks text PostgreSQL cannot hold, a NUL character and
+// invalid UTF-8: there the statement fails with ErrText before it is sent,
+// so its transaction goes on; SQLite keeps the text as it is.
+func TestText(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, testdb.Path(t), SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, text := range []string{"a\x00b", "a\xffb"} {
+		tx, err := db.Write.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)`, "text", text)
+		if db.Engine == Postgres {
+			if !errors.Is(err, ErrText) {
+				t.Fatalf("%q: %v, want ErrText", text, err)
+			}
+			_, err = tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)`, "text", "valid")
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if err := db.Read.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, "text").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[Engine]string{SQLite: text, Postgres: "valid"}[db.Engine]; got != want {
+			t.Fatalf("%q: stored %q, want %q", text, got, want)
+		}
+		if _, err := db.Write.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, "text"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestOpenSQL checks that the plain pool opens the database papermem made
 // and takes ? placeholders on either engine.
 func TestOpenSQL(t *testing.T) {
