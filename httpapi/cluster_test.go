@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -14,6 +13,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testutil"
 )
 
 // Several servers over one database behave as one service. Each test here
@@ -33,7 +33,7 @@ func servers(t *testing.T, n int, cfg httpapi.Config, opts *papermem.Options) []
 	db := sharedDatabase(t)
 	out := make([]*env, n)
 	for i := range out {
-		x := &env{t: t, log: &bytes.Buffer{}}
+		x := &env{t: t, log: &testutil.Buffer{}}
 		var err error
 		if x.m, err = papermem.Open(context.Background(), db, opts); err != nil {
 			t.Fatal(err)
@@ -41,7 +41,7 @@ func servers(t *testing.T, n int, cfg httpapi.Config, opts *papermem.Options) []
 		t.Cleanup(func() { x.m.Close() })
 		c := cfg
 		if c.Logger == nil {
-			c.Logger = slog.New(slog.NewTextHandler(&lockedWriter{w: x.log, mu: &x.mu}, nil))
+			c.Logger = slog.New(slog.NewTextHandler(x.log, nil))
 		}
 		x.srv = httptest.NewServer(httpapi.New(x.m, c))
 		t.Cleanup(x.srv.Close)

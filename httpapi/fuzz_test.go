@@ -12,7 +12,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/papermem/papermem"
@@ -82,7 +81,7 @@ type routeFuzz struct {
 	h      *Handler
 	s      *server
 	routes []route
-	log    *syncBuffer
+	log    *testutil.Buffer
 
 	org, user, email, password string // the calling user
 	key                        string // its API key
@@ -94,7 +93,7 @@ type routeFuzz struct {
 // accounts.
 func newRouteFuzz(tb testing.TB) *routeFuzz {
 	ctx := context.Background()
-	log := &syncBuffer{}
+	log := &testutil.Buffer{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	payments := papermem.NewSignedOrders("fuzz-payments")
 	m := testutil.Open(tb, &papermem.Options{Fetcher: fakeOrigin{}, Payments: payments, Logger: logger})
@@ -438,28 +437,4 @@ type fakeOrigin struct{}
 
 func (fakeOrigin) Fetch(ctx context.Context, u string) ([]byte, string, error) {
 	return []byte("# Fetched\nThe text fetched from " + u + ".\n## Results\nIt was fetched."), "text/markdown", nil
-}
-
-// syncBuffer is a log destination safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.Reset()
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

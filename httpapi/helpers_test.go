@@ -22,7 +22,7 @@ type env struct {
 	t   *testing.T
 	m   *papermem.Memory
 	srv *httptest.Server
-	log *bytes.Buffer
+	log *testutil.Buffer
 
 	mu      sync.Mutex
 	bodies  []string
@@ -32,25 +32,14 @@ type env struct {
 
 func newEnv(t *testing.T, cfg httpapi.Config, opts *papermem.Options) *env {
 	t.Helper()
-	e := &env{t: t, m: testutil.Open(t, opts), log: &bytes.Buffer{}}
+	e := &env{t: t, m: testutil.Open(t, opts), log: &testutil.Buffer{}}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(&lockedWriter{w: e.log, mu: &e.mu}, nil))
+		cfg.Logger = slog.New(slog.NewTextHandler(e.log, nil))
 	}
 	e.srv = httptest.NewServer(httpapi.New(e.m, cfg))
 	t.Cleanup(e.srv.Close)
 	t.Cleanup(e.checkNoLeaks)
 	return e
-}
-
-type lockedWriter struct {
-	w  io.Writer
-	mu *sync.Mutex
-}
-
-func (l *lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
 }
 
 // checkNoLeaks fails when a response body held a password hash, a password,

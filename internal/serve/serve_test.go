@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,25 +18,6 @@ import (
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server's and the test's
-// goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func env(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
@@ -51,7 +31,7 @@ var listening = regexp.MustCompile(`"msg":"listening","addr":"(http://[^"]+)"`)
 func start(t *testing.T, args []string, vars map[string]string) (string, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out := &testutil.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, args, env(vars), out) }()
 	stop := func() error {

@@ -2,11 +2,13 @@
 package testutil
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -92,4 +94,31 @@ func OpenChecked(tb testing.TB, path string) *sql.DB {
 		tb.Fatalf("integrity_check of %s: %q (%v)", path, check, err)
 	}
 	return db
+}
+
+// Buffer is a bytes.Buffer safe for concurrent use: a log destination
+// that a server's goroutines write while the test reads it.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what was written since the last Reset.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Reset empties the buffer.
+func (s *Buffer) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Reset()
 }
