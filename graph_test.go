@@ -639,6 +639,13 @@ func TestUsersSessionActivity(t *testing.T) {
 		Metadata: map[string]any{"domain": "physics"}}); err != nil {
 		t.Fatal(err)
 	}
+	// Metadata holding a NUL character (stored as the JSON escape \u0000,
+	// which PostgreSQL's JSON types cannot read) is left out, and breaks
+	// nothing.
+	if _, err := w.ExportSession(ctx, papermem.SessionRecord{SessionID: "s4", UserID: u.UserID,
+		Metadata: map[string]any{"domain": "chemistry", "note": "a\x00b"}}); err != nil {
+		t.Fatal(err)
+	}
 	// A session of nobody and one of another workspace change nothing.
 	link(t, w, "s3", []string{"10.1/x"})
 	if _, err := m.Workspace("lab-two").LinkSession(ctx, papermem.SessionLink{SessionID: "s1", UserID: u.UserID}); err != nil {
@@ -650,14 +657,14 @@ func TestUsersSessionActivity(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := acts[u.UserID]
-	if len(acts) != 1 || a == nil || a.Sessions != 2 || !cmp.Equal(a.Domains, []string{"medicine", "physics"}) || a.FirstSeen == "" || a.LastSeen < a.FirstSeen {
+	if len(acts) != 1 || a == nil || a.Sessions != 3 || !cmp.Equal(a.Domains, []string{"medicine", "physics"}) || a.FirstSeen == "" || a.LastSeen < a.FirstSeen {
 		t.Fatalf("SessionActivities = %v (%+v)", acts, a)
 	}
 	users, err := w.Users(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(users) != 1 || users[0].Sessions != 2 || !cmp.Equal(users[0].Domains, []string{"biology", "medicine", "physics"}) ||
+	if len(users) != 1 || users[0].Sessions != 3 || !cmp.Equal(users[0].Domains, []string{"biology", "medicine", "physics"}) ||
 		users[0].LastSeen < a.LastSeen || users[0].FirstSeen > a.FirstSeen {
 		t.Errorf("Users = %+v", users)
 	}

@@ -20,12 +20,15 @@ func (e Engine) NotIndexed() string {
 
 // JSONText is an expression for the member key of the JSON object in
 // column when it is a string, and NULL otherwise (absent, a number, an
-// object…).
+// object…). It is NULL too for an object whose text holds the escape
+// \u0000 anywhere: PostgreSQL's JSON types cannot read one (SQLSTATE
+// 22P05) and would fail the whole statement, so neither engine reads such
+// an object (CASE tests it first: PostgreSQL does not order an AND).
 func (e Engine) JSONText(column, key string) string {
 	if e == SQLite {
-		return "CASE WHEN json_type(" + column + ", '$." + key + "') = 'text' THEN json_extract(" + column + ", '$." + key + "') END"
+		return "CASE WHEN instr(" + column + ", '\\u0000') > 0 THEN NULL WHEN json_type(" + column + ", '$." + key + "') = 'text' THEN json_extract(" + column + ", '$." + key + "') END"
 	}
-	return "CASE WHEN jsonb_typeof(CAST(" + column + " AS jsonb) -> '" + key + "') = 'string' THEN CAST(" + column + " AS jsonb) ->> '" + key + "' END"
+	return "CASE WHEN strpos(" + column + ", '\\u0000') > 0 THEN NULL WHEN jsonb_typeof(CAST(" + column + " AS jsonb) -> '" + key + "') = 'string' THEN CAST(" + column + " AS jsonb) ->> '" + key + "' END"
 }
 
 // IDs is a FROM item, named alias, whose rows are the integers of the JSON
