@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,8 +39,8 @@ import (
 //     files answer 2xx, and only a login or signup that succeeds sets the
 //     session cookie;
 //   - a POST missing the session's CSRF token, or from another origin, is
-//     refused (400 or 413 for a body that cannot be read, 401, 403, 405)
-//     and changes nothing: every account and its last login, every
+//     refused (400 or 413 for a body that cannot be read, 401, 403, 405),
+//     or sent to its path cleaned (ServeMux's 307), and changes nothing: every account and its last login, every
 //     workspace with its plan and sizes, the workspace's API keys and the
 //     session stay as they were;
 //   - a live session is never sent to the login page nor refused, and it
@@ -112,7 +113,8 @@ func FuzzDashboard(f *testing.F) {
 		}
 		if refused {
 			if !slices.Contains([]int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden,
-				http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge}, rec.Code) {
+				http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge}, rec.Code) &&
+				!(rec.Code == http.StatusTemporaryRedirect && cleanRedirect(req, loc)) {
 				t.Fatalf("%s: status %d (Location %q) for a POST without the CSRF token or from another origin", where, rec.Code, loc)
 			}
 			if after := fx.state(t); after != before {
@@ -345,6 +347,16 @@ func (fx *dashFuzz) state(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	return string(b)
+}
+
+// cleanRedirect reports whether loc is where ServeMux sends a request whose
+// path is not clean: the path cleaned, with the same query.
+func cleanRedirect(req *http.Request, loc string) bool {
+	p := path.Clean(req.URL.Path)
+	if strings.HasSuffix(req.URL.Path, "/") && p != "/" {
+		p += "/"
+	}
+	return p != req.URL.Path && loc == (&url.URL{Path: p, RawQuery: req.URL.RawQuery}).String()
 }
 
 // securityHeaders reports whether h holds the headers the dashboard sets
@@ -580,13 +592,15 @@ func (fx *dashFuzz) seeds() []dashSeed {
 	}
 	add("POST /dashboard/founder/workspaces/{org}/plan", fx.org, "", form("plan", "\x00"))
 	add("POST /dashboard/founder/workspaces/{org}/plan", fx.org, "", form("plan", long))
+	add("POST /dashboard/founder/workspaces/{org}/plan", "", "0", "", modeCrossSite)
 
-	for _, p := range []string{"app.js", "app.css", "", "nope", "../routes.go", "%2e%2e/routes.go", "\x00"} {
+	// An invalid UTF-8 name once made the file server answer 500.
+	for _, p := range []string{"app.js", "app.css", "", "nope", "../routes.go", "%2e%2e/routes.go", "\x00", "\xef", "app.js\xff"} {
 		add("GET /dashboard/static/{file...}", p, "", "", credNone, credNone|modeRawPath)
 	}
 	for _, p := range []string{"nope", "logout", "login", "static", "papers/", "a/../keys", "%00", "\xff", long} {
 		add("GET /dashboard/{page...}", p, "", "", credCSRF, credNone, modeRawPath)
-		add("POST /dashboard/{page...}", p, "", "", credCSRF, credNoCSRF, credNone, modeRawPath)
+		add("POST /dashboard/{page...}", p, "", "", credCSRF, credNoCSRF, credNone, modeRawPath, credNoCSRF|modeRawPath, modeCrossSite|modeRawPath)
 	}
 	// Bodies no form parser takes, on every route that reads one.
 	for _, r := range []string{"POST /dashboard/login", "POST /dashboard/signup", "POST /dashboard/recall", "POST /dashboard/keys"} {
