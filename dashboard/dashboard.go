@@ -94,8 +94,11 @@ func New(m *papermem.Memory, cfg Config) http.Handler {
 	if h.log == nil {
 		h.log = slog.Default()
 	}
-	static, _ := fs.Sub(staticFiles, "static")
-	h.mux.Handle("GET /dashboard/static/", http.StripPrefix("/dashboard/static/", http.FileServerFS(static)))
+	// The embedded files themselves, not an fs.Sub of them: fs.Sub refuses
+	// a name that is not a valid path (invalid UTF-8) with ErrInvalid,
+	// which the file server answers 500, where embed.FS reports it does
+	// not exist: 404.
+	h.mux.Handle("GET /dashboard/static/", http.StripPrefix(Prefix, http.FileServerFS(staticFiles)))
 	h.routes()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setSecurityHeaders(w.Header())

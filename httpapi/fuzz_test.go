@@ -151,18 +151,18 @@ func (fx *routeFuzz) request(t *testing.T, rt route, mode uint8, path, query str
 		v := vals[min(i, len(vals)-1)]
 		i++
 		if mode&4 != 0 {
-			return lineSafe(v, "?")
+			return testutil.LineSafe(v, "?")
 		}
 		return url.PathEscape(v)
 	})
 	if query != "" {
-		target += "?" + lineSafe(query, "")
+		target += "?" + testutil.LineSafe(query, "")
 	}
 	var w bytes.Buffer
 	fmt.Fprintf(&w, "%s %s HTTP/1.1\r\nHost: papermem.test\r\nContent-Length: %d\r\n", rt.method, target, len(body))
 	switch {
 	case rt.path == "/v1/ingest":
-		w.WriteString("Content-Type: multipart/form-data; boundary=" + fuzzBoundary + "\r\n")
+		w.WriteString("Content-Type: multipart/form-data; boundary=" + testutil.Boundary + "\r\n")
 	case rt.path == "/mcp":
 		w.WriteString("Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n")
 	default:
@@ -204,42 +204,11 @@ func (fx *routeFuzz) token(t *testing.T) string {
 	return tok.AccessToken
 }
 
-// lineSafe percent-encodes the bytes that cannot appear in a request
-// target — controls, space, '#', bytes beyond ASCII — and those in also;
-// everything else, '%' included, stays raw.
-func lineSafe(s, also string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || c == '#' || strings.IndexByte(also, c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
 // routeSeed is one input of FuzzRoutes' seed corpus.
 type routeSeed struct {
 	route             uint
 	mode              uint8
 	path, query, body string
-}
-
-// fuzzBoundary is the multipart boundary of the requests to /v1/ingest.
-const fuzzBoundary = "fuzzboundary"
-
-// multipart returns a multipart body of one file part and text fields
-// given as name, value pairs.
-func multipart(filename, content string, fields ...string) string {
-	var b strings.Builder
-	for i := 0; i+1 < len(fields); i += 2 {
-		fmt.Fprintf(&b, "--%s\r\nContent-Disposition: form-data; name=%q\r\n\r\n%s\r\n", fuzzBoundary, fields[i], fields[i+1])
-	}
-	fmt.Fprintf(&b, "--%s\r\nContent-Disposition: form-data; name=\"file\"; filename=%q\r\n\r\n%s\r\n--%s--\r\n",
-		fuzzBoundary, filename, content, fuzzBoundary)
-	return b.String()
 }
 
 // seeds are realistic requests for every route, in every mode for some,
@@ -314,11 +283,11 @@ func (fx *routeFuzz) seeds() []routeSeed {
 	add("DELETE /v1/papers/{doi:.+}", "10.1000/y", "", "", 0, 1)
 	add("DELETE /v1/papers/{doi:.+}", "10.1000/never", "", "", 4)
 
-	add("POST /v1/ingest", "", "", multipart("notes.md", "# Notes\nHybrid recall works.", "domain", "ml", "title", "Notes"), all...)
-	add("POST /v1/ingest", "", "", multipart("table.csv", "a,b\n1,2\n", "doi", "10.1000/csv"))
-	add("POST /v1/ingest", "", "", multipart("data.json", `{"doi":"10.1000/j","records":[{"a":1}]}`))
-	add("POST /v1/ingest", "", "", multipart("paper.pdf", "%PDF-1.7 truncated"))
-	add("POST /v1/ingest", "", "", multipart("x.exe", "MZ"))
+	add("POST /v1/ingest", "", "", testutil.Multipart("notes.md", "# Notes\nHybrid recall works.", "domain", "ml", "title", "Notes"), all...)
+	add("POST /v1/ingest", "", "", testutil.Multipart("table.csv", "a,b\n1,2\n", "doi", "10.1000/csv"))
+	add("POST /v1/ingest", "", "", testutil.Multipart("data.json", `{"doi":"10.1000/j","records":[{"a":1}]}`))
+	add("POST /v1/ingest", "", "", testutil.Multipart("paper.pdf", "%PDF-1.7 truncated"))
+	add("POST /v1/ingest", "", "", testutil.Multipart("x.exe", "MZ"))
 	add("POST /v1/ingest", "", "", "not multipart")
 
 	add("POST /v1/analysis", "", "", `{"doi":"10.1000/x","markdown":"# Analysis\nThe claim holds: recall rose.","core_claim":"c","acceptance":"a","scorecard":"s","sharpest_flaw":"f","claims_extracted":2}`, all...)
@@ -427,7 +396,7 @@ func (fx *routeFuzz) seeds() []routeSeed {
 	add("GET /v1/papers/recall", "", "q=a%00b", "")
 	add("GET /v1/graph", "", "seed_session=%00", "")
 	add("GET /v1/graph", "", "seed_session=%ff", "")
-	add("POST /v1/ingest", "", "", multipart("a\x00.md", "# T\x00\nx\x00y", "domain", "\x00", "title", "\x00"))
+	add("POST /v1/ingest", "", "", testutil.Multipart("a\x00.md", "# T\x00\nx\x00y", "domain", "\x00", "title", "\x00"))
 	for _, p := range []string{"%00", "\x00", "..", "/", "", "%2F%2F", long, "\xff"} {
 		add("DELETE /v1/papers/{doi:.+}", p, "", "", 0, 4)
 		add("GET /v1/graph/neighborhood/{node_id:.+}", p, "", "", 0, 4)

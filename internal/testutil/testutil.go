@@ -6,8 +6,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -121,4 +123,35 @@ func (s *Buffer) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.b.Reset()
+}
+
+// LineSafe percent-encodes the bytes that cannot appear in a request
+// target — controls, space, '#', bytes beyond ASCII — and those in also;
+// everything else, '%' included, stays raw.
+func LineSafe(s, also string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || c == '#' || strings.IndexByte(also, c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// Boundary is the multipart boundary of the bodies Multipart writes.
+const Boundary = "fuzzboundary"
+
+// Multipart returns a multipart/form-data body, boundary Boundary, of text
+// fields given as name, value pairs and then one file part.
+func Multipart(filename, content string, fields ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(fields); i += 2 {
+		fmt.Fprintf(&b, "--%s\r\nContent-Disposition: form-data; name=%q\r\n\r\n%s\r\n", Boundary, fields[i], fields[i+1])
+	}
+	fmt.Fprintf(&b, "--%s\r\nContent-Disposition: form-data; name=\"file\"; filename=%q\r\n\r\n%s\r\n--%s--\r\n",
+		Boundary, filename, content, Boundary)
+	return b.String()
 }
