@@ -1,8 +1,6 @@
 package dashboard_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -407,35 +405,27 @@ func (fx *dashFuzz) request(rt string, mode uint8, path, query string, body []by
 			body = append([]byte(part), body...)
 		}
 	}
-	var w bytes.Buffer
-	fmt.Fprintf(&w, "%s %s HTTP/1.1\r\nHost: papermem.test\r\nContent-Length: %d\r\n", method, target, len(body))
+	var header []string
 	switch mode & modeType {
 	case typeForm:
-		w.WriteString("Content-Type: application/x-www-form-urlencoded\r\n")
+		header = append(header, "Content-Type: application/x-www-form-urlencoded")
 	case typeMultipart:
-		w.WriteString("Content-Type: multipart/form-data; boundary=" + testutil.Boundary + "\r\n")
+		header = append(header, "Content-Type: multipart/form-data; boundary="+testutil.Boundary)
 	case typeJSON:
-		w.WriteString("Content-Type: application/json\r\n")
+		header = append(header, "Content-Type: application/json")
 	}
 	if mode&modeCrossSite != 0 {
-		w.WriteString("Origin: http://evil.test\r\n")
+		header = append(header, "Origin: http://evil.test")
 	} else {
-		w.WriteString("Origin: http://papermem.test\r\n")
+		header = append(header, "Origin: http://papermem.test")
 	}
 	if cookie != "" {
-		w.WriteString("Cookie: " + dashboard.CookieName + "=" + cookie + "\r\n")
+		header = append(header, "Cookie: "+dashboard.CookieName+"="+cookie)
 	}
 	if token != "" && mode&modeHeader != 0 {
-		w.WriteString(dashboard.CSRFHeader + ": " + token + "\r\n")
+		header = append(header, dashboard.CSRFHeader+": "+token)
 	}
-	w.WriteString("\r\n")
-	w.Write(body)
-	req, err := http.ReadRequest(bufio.NewReader(&w))
-	if err != nil {
-		return nil, false
-	}
-	req.RemoteAddr = "127.0.0.1:40000"
-	return req, true
+	return testutil.WireRequest(method, target, header, body)
 }
 
 // dashSeed is one input of FuzzDashboard's seed corpus.

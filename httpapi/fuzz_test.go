@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -158,34 +156,26 @@ func (fx *routeFuzz) request(t *testing.T, rt route, mode uint8, path, query str
 	if query != "" {
 		target += "?" + testutil.LineSafe(query, "")
 	}
-	var w bytes.Buffer
-	fmt.Fprintf(&w, "%s %s HTTP/1.1\r\nHost: papermem.test\r\nContent-Length: %d\r\n", rt.method, target, len(body))
+	var header []string
 	switch {
 	case rt.path == "/v1/ingest":
-		w.WriteString("Content-Type: multipart/form-data; boundary=" + testutil.Boundary + "\r\n")
+		header = append(header, "Content-Type: multipart/form-data; boundary="+testutil.Boundary)
 	case rt.path == "/mcp":
-		w.WriteString("Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n")
+		header = append(header, "Content-Type: application/json", "Accept: application/json, text/event-stream")
 	default:
-		w.WriteString("Content-Type: application/json\r\n")
+		header = append(header, "Content-Type: application/json")
 	}
 	switch mode & 3 {
 	case 0:
-		w.WriteString("Authorization: Bearer " + fx.token(t) + "\r\n")
+		header = append(header, "Authorization: Bearer "+fx.token(t))
 	case 1:
-		w.WriteString("Authorization: Bearer " + fx.key + "\r\nX-User-Id: " + fx.user + "\r\n")
+		header = append(header, "Authorization: Bearer "+fx.key, "X-User-Id: "+fx.user)
 	case 2:
-		w.WriteString("Authorization: Bearer " + fx.key + "\r\n")
+		header = append(header, "Authorization: Bearer "+fx.key)
 	case 3:
-		w.WriteString("X-Dev-Org-Id: " + fx.org + "\r\nX-Dev-User-Id: dev-user\r\n")
+		header = append(header, "X-Dev-Org-Id: "+fx.org, "X-Dev-User-Id: dev-user")
 	}
-	w.WriteString("\r\n")
-	w.Write(body)
-	req, err := http.ReadRequest(bufio.NewReader(&w))
-	if err != nil {
-		return nil, false
-	}
-	req.RemoteAddr = "127.0.0.1:40000"
-	return req, true
+	return testutil.WireRequest(rt.method, target, header, body)
 }
 
 // token issues a session token of the calling user as it stands now, so

@@ -2,6 +2,7 @@
 package testutil
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -139,6 +140,26 @@ func LineSafe(s, also string) string {
 		}
 	}
 	return b.String()
+}
+
+// WireRequest reads the HTTP/1.1 request of method, target, header lines
+// ("Name: value") and body from its wire form, as a server does, with
+// Host papermem.test and a loopback RemoteAddr. It reports false for a
+// request the server would refuse before any handler runs.
+func WireRequest(method, target string, header []string, body []byte) (*http.Request, bool) {
+	var w bytes.Buffer
+	fmt.Fprintf(&w, "%s %s HTTP/1.1\r\nHost: papermem.test\r\nContent-Length: %d\r\n", method, target, len(body))
+	for _, h := range header {
+		w.WriteString(h + "\r\n")
+	}
+	w.WriteString("\r\n")
+	w.Write(body)
+	req, err := http.ReadRequest(bufio.NewReader(&w))
+	if err != nil {
+		return nil, false
+	}
+	req.RemoteAddr = "127.0.0.1:40000"
+	return req, true
 }
 
 // Boundary is the multipart boundary of the bodies Multipart writes.
