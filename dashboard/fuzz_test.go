@@ -192,16 +192,14 @@ var (
 // dashFuzz is the server, the accounts and the sessions that
 // FuzzDashboard's inputs share.
 type dashFuzz struct {
+	*testutil.Accounts
 	m   *papermem.Memory
 	h   http.Handler
 	log *testutil.Buffer
 
-	org, email, password string // the calling user, a founder
-	main                 session
-	forged               string // the CSRF token of another session of the user
-	stale                string // the cookie of a logged-out session of the user
-	victimKey            string // the API key of a second user of the workspace, to revoke
-	checkout             string // a pending checkout of the workspace
+	main   session
+	forged string // the CSRF token of another session of the founder
+	stale  string // the cookie of a logged-out session of the founder
 }
 
 // session is a signed-in session: its cookie and its CSRF token.
@@ -224,31 +222,10 @@ func newDashFuzz(tb testing.TB) *dashFuzz {
 	log := &testutil.Buffer{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	m := testutil.Open(tb, &papermem.Options{Payments: papermem.NewSignedOrders("fuzz-payments"), Logger: logger})
-	fx := &dashFuzz{m: m, log: log, org: "fuzz-main", email: "owner@fuzz.test", password: "owner-password"}
-	fx.h = httpapi.New(m, httpapi.Config{FounderEmails: []string{fx.email}, RateLimit: math.MaxInt32,
+	fx := &dashFuzz{Accounts: testutil.NewAccounts(tb, m), m: m, log: log}
+	fx.h = httpapi.New(m, httpapi.Config{FounderEmails: []string{fx.Email}, RateLimit: math.MaxInt32,
 		AuthRateLimit: math.MaxInt32, DashboardPayments: true, Logger: logger})
-	if _, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: fx.email, Password: fx.password}, OrgID: fx.org}); err != nil {
-		tb.Fatal(err)
-	}
-	v, err := m.CreateUser(ctx, fx.org, papermem.NewUser{Email: "victim@fuzz.test", Password: "victim-password"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ws := m.Workspace(fx.org)
-	k, err := ws.CreateAPIKey(ctx, "victim", papermem.CreatorUser(v.UserID))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fx.victimKey = k.KeyID
-	c, err := ws.Checkout(ctx, papermem.PlanTeam)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fx.checkout = c.CheckoutID
-	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/x", Title: "Hybrid recall",
-		Text: "# Abstract\nBM25 and vectors together improve recall.\n## Results\nRecall rose by 12 points.", Domain: "ml"}); err != nil {
-		tb.Fatal(err)
-	}
+	ws := m.Workspace(fx.Org)
 	if _, err := ws.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1000/x", Markdown: "# Analysis\nThe claim holds: recall rose.",
 		CoreClaim: "Hybrid beats either", ClaimsExtracted: 1}); err != nil {
 		tb.Fatal(err)
@@ -280,7 +257,7 @@ func (fx *dashFuzz) serve(req *http.Request) *httptest.ResponseRecorder {
 // session's CSRF token from a page.
 func (fx *dashFuzz) signIn(tb testing.TB) session {
 	tb.Helper()
-	form := url.Values{"email": {fx.email}, "password": {fx.password}}
+	form := url.Values{"email": {fx.Email}, "password": {fx.Password}}
 	req := httptest.NewRequest(http.MethodPost, "http://papermem.test/dashboard/login", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	rec := fx.serve(req)
@@ -336,7 +313,7 @@ func (fx *dashFuzz) state(tb testing.TB) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	keys, err := fx.m.Workspace(fx.org).APIKeys(ctx)
+	keys, err := fx.m.Workspace(fx.Org).APIKeys(ctx)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -468,17 +445,17 @@ func (fx *dashFuzz) seeds() []dashSeed {
 		add(r, "", "", "", creds...)
 	}
 
-	login := form("email", fx.email, "password", fx.password)
+	login := form("email", fx.Email, "password", fx.Password)
 	add("POST /dashboard/login", "", "", login, credNone, credNone|modeCrossSite, credCSRF)
 	add("POST /dashboard/login", "", "", `{"email":"victim@fuzz.test","password":"victim-password"}`, credNone|typeJSON)
-	add("POST /dashboard/login", "", "", form("email", fx.email, "password", "wrong-password"), credNone)
+	add("POST /dashboard/login", "", "", form("email", fx.Email, "password", "wrong-password"), credNone)
 	add("POST /dashboard/login", "", "", `{"email":`, credNone|typeJSON)
 	add("POST /dashboard/login", "", "", form("email", "a\x00@fuzz.test", "password", "\xff\xfe"), credNone)
 	add("POST /dashboard/login", "", "", "email=%00&password=%zz", credNone)
 	add("POST /dashboard/signup", "", "", form("email", "new@fuzz.test", "password", "new-password", "name", "New", "workspace_name", "New lab"), credNone)
 	add("POST /dashboard/signup", "", "", form("email", "cross@fuzz.test", "password", "cross-password"), credNone|modeCrossSite)
 	add("POST /dashboard/signup", "", "", `{"email":"json@fuzz.test","password":"json-password","name":"J"}`, credNone|typeJSON)
-	add("POST /dashboard/signup", "", "", form("email", fx.email, "password", "short"), credNone)
+	add("POST /dashboard/signup", "", "", form("email", fx.Email, "password", "short"), credNone)
 	add("POST /dashboard/signup", "", "", form("email", "nul@fuzz.test", "password", "nul-password", "name", "a\x00b", "workspace_name", "\x00"), credNone)
 	add("POST /dashboard/signup", "", "", form("email", "utf@fuzz.test", "password", "utf-password", "name", "\xff\xfe", "workspace_name", long), credNone)
 	add("POST /dashboard/signup", "", "", form("email", long+"@fuzz.test", "password", long), credNone)
@@ -543,9 +520,9 @@ func (fx *dashFuzz) seeds() []dashSeed {
 		add("POST /dashboard/billing/checkout", "", "", form("plan", p))
 	}
 	for _, m := range refusals {
-		add("POST /dashboard/billing/pay", "", "", form("checkout_id", fx.checkout), m)
+		add("POST /dashboard/billing/pay", "", "", form("checkout_id", fx.Checkout), m)
 	}
-	add("POST /dashboard/billing/pay", "", "", form("checkout_id", fx.checkout))
+	add("POST /dashboard/billing/pay", "", "", form("checkout_id", fx.Checkout))
 	for _, id := range []string{"co_none", "", "\x00", "\xff", long} {
 		add("POST /dashboard/billing/pay", "", "", form("checkout_id", id))
 	}
@@ -562,26 +539,26 @@ func (fx *dashFuzz) seeds() []dashSeed {
 	for _, n := range []string{"", "a\x00b", "\xff", long} {
 		add("POST /dashboard/keys", "", "", form("name", n))
 	}
-	for _, id := range []string{fx.victimKey, "key_none", "%00", "\xff", long} {
+	for _, id := range []string{fx.VictimKeyID, "key_none", "%00", "\xff", long} {
 		add("GET /dashboard/keys/{id}/revoke", id, "", "", credCSRF, modeRawPath)
 	}
 	for _, m := range refusals {
-		add("POST /dashboard/keys/{id}/revoke", fx.victimKey, "", "", m)
+		add("POST /dashboard/keys/{id}/revoke", fx.VictimKeyID, "", "", m)
 	}
-	add("POST /dashboard/keys/{id}/revoke", fx.victimKey, "", "")
+	add("POST /dashboard/keys/{id}/revoke", fx.VictimKeyID, "", "")
 	add("POST /dashboard/keys/{id}/revoke", "key_none", "", "", credCSRF, modeRawPath)
 	add("POST /dashboard/keys/{id}/revoke", "\x00", "", "", credCSRF, modeRawPath)
 
 	add("GET /dashboard/founder", "", "changed=%3Cb%3E", "")
 	for _, m := range refusals {
-		add("POST /dashboard/founder/workspaces/{org}/plan", fx.org, "", form("plan", "starter"), m)
+		add("POST /dashboard/founder/workspaces/{org}/plan", fx.Org, "", form("plan", "starter"), m)
 	}
-	add("POST /dashboard/founder/workspaces/{org}/plan", fx.org, "", form("plan", "enterprise"), credCSRF, credCSRF|modeHeader)
+	add("POST /dashboard/founder/workspaces/{org}/plan", fx.Org, "", form("plan", "enterprise"), credCSRF, credCSRF|modeHeader)
 	for _, org := range []string{"none", "-bad", "%00", "\x00", "\xff", long} {
 		add("POST /dashboard/founder/workspaces/{org}/plan", org, "", form("plan", "team"), credCSRF, modeRawPath)
 	}
-	add("POST /dashboard/founder/workspaces/{org}/plan", fx.org, "", form("plan", "\x00"))
-	add("POST /dashboard/founder/workspaces/{org}/plan", fx.org, "", form("plan", long))
+	add("POST /dashboard/founder/workspaces/{org}/plan", fx.Org, "", form("plan", "\x00"))
+	add("POST /dashboard/founder/workspaces/{org}/plan", fx.Org, "", form("plan", long))
 	add("POST /dashboard/founder/workspaces/{org}/plan", "", "0", "", modeCrossSite)
 
 	// An invalid UTF-8 name once made the file server answer 500.

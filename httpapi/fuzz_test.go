@@ -76,15 +76,12 @@ func FuzzRoutes(f *testing.F) {
 
 // routeFuzz is the server and credentials that FuzzRoutes' inputs share.
 type routeFuzz struct {
+	*testutil.Accounts
 	h      *Handler
 	s      *server
 	routes []route
 	log    *testutil.Buffer
-
-	org, user, email, password string // the calling user
-	key                        string // its API key
-	victim, victimKey          string // a second user of the workspace, and an API key to revoke
-	checkout                   string // a pending checkout of the workspace
+	key    string // an API key of the founder
 }
 
 // newRouteFuzz opens the database and the handler and creates the
@@ -95,8 +92,8 @@ func newRouteFuzz(tb testing.TB) *routeFuzz {
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	payments := papermem.NewSignedOrders("fuzz-payments")
 	m := testutil.Open(tb, &papermem.Options{Fetcher: fakeOrigin{}, Payments: payments, Logger: logger})
-	fx := &routeFuzz{log: log, org: "fuzz-main", email: "owner@fuzz.test", password: "owner-password"}
-	fx.h = New(m, Config{DevAuth: true, FounderEmails: []string{fx.email}, RateLimit: math.MaxInt32,
+	fx := &routeFuzz{Accounts: testutil.NewAccounts(tb, m), log: log}
+	fx.h = New(m, Config{DevAuth: true, FounderEmails: []string{fx.Email}, RateLimit: math.MaxInt32,
 		AuthRateLimit: math.MaxInt32, Logger: logger})
 	fx.s = fx.h.s
 	for _, rt := range fx.s.routes() {
@@ -104,35 +101,12 @@ func newRouteFuzz(tb testing.TB) *routeFuzz {
 			fx.routes = append(fx.routes, rt)
 		}
 	}
-	u, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: fx.email, Password: fx.password}, OrgID: fx.org})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fx.user = u.UserID
-	ws := m.Workspace(fx.org)
-	k, err := ws.CreateAPIKey(ctx, "fuzz", papermem.CreatorUser(fx.user))
+	ws := m.Workspace(fx.Org)
+	k, err := ws.CreateAPIKey(ctx, "fuzz", papermem.CreatorUser(fx.User))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	fx.key = k.Key
-	v, err := m.CreateUser(ctx, fx.org, papermem.NewUser{Email: "victim@fuzz.test", Password: "victim-password"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fx.victim = v.UserID
-	if k, err = ws.CreateAPIKey(ctx, "victim", papermem.CreatorUser(fx.victim)); err != nil {
-		tb.Fatal(err)
-	}
-	fx.victimKey = k.KeyID
-	c, err := ws.Checkout(ctx, "team")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fx.checkout = c.CheckoutID
-	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/x", Title: "Hybrid recall",
-		Text: "# Abstract\nBM25 and vectors together improve recall.\n## Results\nRecall rose by 12 points.", Domain: "ml"}); err != nil {
-		tb.Fatal(err)
-	}
 	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/remote", Title: "Fetched later",
 		SourceURL: "https://origin.test/remote.md"}); err != nil {
 		tb.Fatal(err)
@@ -169,11 +143,11 @@ func (fx *routeFuzz) request(t *testing.T, rt route, mode uint8, path, query str
 	case 0:
 		header = append(header, "Authorization: Bearer "+fx.token(t))
 	case 1:
-		header = append(header, "Authorization: Bearer "+fx.key, "X-User-Id: "+fx.user)
+		header = append(header, "Authorization: Bearer "+fx.key, "X-User-Id: "+fx.User)
 	case 2:
 		header = append(header, "Authorization: Bearer "+fx.key)
 	case 3:
-		header = append(header, "X-Dev-Org-Id: "+fx.org, "X-Dev-User-Id: dev-user")
+		header = append(header, "X-Dev-Org-Id: "+fx.Org, "X-Dev-User-Id: dev-user")
 	}
 	return testutil.WireRequest(rt.method, target, header, body)
 }
@@ -183,7 +157,7 @@ func (fx *routeFuzz) request(t *testing.T, rt route, mode uint8, path, query str
 // the credential of the next.
 func (fx *routeFuzz) token(t *testing.T) string {
 	ctx := context.Background()
-	u, err := fx.s.m.User(ctx, fx.user)
+	u, err := fx.s.m.User(ctx, fx.User)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +212,7 @@ func (fx *routeFuzz) seeds() []routeSeed {
 	add("POST /v1/auth/login", "", "", `{"email":"owner@fuzz.test","password":"wrong"}`)
 	add("POST /v1/auth/logout", "", "", "", all...)
 	add("POST /v1/auth/logout-all", "", "", "", 0)
-	add("POST /v1/auth/password", "", "", `{"current_password":"`+fx.password+`","new_password":"`+fx.password+`-2"}`)
+	add("POST /v1/auth/password", "", "", `{"current_password":"`+fx.Password+`","new_password":"`+fx.Password+`-2"}`)
 	add("POST /v1/auth/password", "", "", `{"current_password":"x","new_password":"short"}`)
 
 	add("POST /v1/recall", "", "", `{"question":"What improves recall?","keywords":["bm25"],"domain":"ml","label":"Any","budget_tokens":200,"section_types":["results"],"scope_signals":["evidence"]}`, all...)
@@ -323,7 +297,7 @@ func (fx *routeFuzz) seeds() []routeSeed {
 	add("POST /v1/account/api-keys", "", "", `{"name":"ci"}`, 0, 2)
 	add("POST /v1/account/api-keys", "", "", "")
 	add("POST /v1/account/api-keys", "", "", `{"name":"`+long+`"}`)
-	add("DELETE /v1/account/api-keys/{key_id}", fx.victimKey, "", "", 0)
+	add("DELETE /v1/account/api-keys/{key_id}", fx.VictimKeyID, "", "", 0)
 	add("DELETE /v1/account/api-keys/{key_id}", "key_none", "", "", 1)
 	add("PATCH /v1/account", "", "", `{"profile":{"name":"Lab","website":"https://lab.test","country":"FR"},"notifications":{"usage_alert_percent":80},"billing_contact":{"email":"bill@lab.test"},"payment_method":{"type":"card","brand":"visa","last4":"4242","exp_month":12,"exp_year":2030},"plan":"starter"}`, 0, 2)
 	add("PATCH /v1/account", "", "", `{"plan":{"tier":"Team Tier"},"notifications":{"usage_alert_percent":1e999}}`)
@@ -332,17 +306,17 @@ func (fx *routeFuzz) seeds() []routeSeed {
 	add("POST /v1/billing/checkout", "", "", `{"plan":"starter"}`)
 	add("POST /v1/billing/checkout", "", "", `{"plan":"platinum"}`)
 	add("POST /v1/billing/checkout/confirm", "", "", fmt.Sprintf(`{"checkout_id":%q,"payment_id":"pay_1","signature":%q}`,
-		fx.checkout, papermem.SignPayment("fuzz-payments", fx.checkout, "pay_1")))
+		fx.Checkout, papermem.SignPayment("fuzz-payments", fx.Checkout, "pay_1")))
 	add("POST /v1/billing/checkout/confirm", "", "", `{"checkout_id":"chk_none","payment_id":"p","signature":"zz"}`)
 
-	add("GET /v1/admin/workspaces/{org_id}/activity", fx.org, "", "", 0, 1, 2)
+	add("GET /v1/admin/workspaces/{org_id}/activity", fx.Org, "", "", 0, 1, 2)
 	add("GET /v1/admin/workspaces/{org_id}/activity", "none", "", "")
-	add("POST /v1/admin/workspaces/{org_id}/plan", fx.org, "", `{"tier":"enterprise"}`)
+	add("POST /v1/admin/workspaces/{org_id}/plan", fx.Org, "", `{"tier":"enterprise"}`)
 	add("POST /v1/admin/workspaces/{org_id}/plan", "none", "", `{"tier":""}`)
-	add("POST /v1/admin/workspaces/{org_id}/users", fx.org, "", `{"email":"member@fuzz.test","password":"member-password","name":"M"}`)
+	add("POST /v1/admin/workspaces/{org_id}/users", fx.Org, "", `{"email":"member@fuzz.test","password":"member-password","name":"M"}`)
 	add("POST /v1/admin/workspaces/{org_id}/users", "none", "", `{"email":"x"}`)
-	add("POST /v1/admin/workspaces/{org_id}/users/{user_id}/disable", fx.org+"\n"+fx.victim, "", "", 0, 1)
-	add("POST /v1/admin/workspaces/{org_id}/users/{user_id}/enable", fx.org+"\n"+fx.victim, "", "", 0, 1)
+	add("POST /v1/admin/workspaces/{org_id}/users/{user_id}/disable", fx.Org+"\n"+fx.Victim, "", "", 0, 1)
+	add("POST /v1/admin/workspaces/{org_id}/users/{user_id}/enable", fx.Org+"\n"+fx.Victim, "", "", 0, 1)
 	add("POST /v1/admin/workspaces/{org_id}/users/{user_id}/disable", "none", "", "")
 
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}`
@@ -375,7 +349,7 @@ func (fx *routeFuzz) seeds() []routeSeed {
 		{"POST /v1/auth/login", `{"email":"a\u0000@fuzz.test","password":"\u0000"}`},
 		{"POST /v1/admin/workspaces/{org_id}/users", `{"email":"nul2@fuzz.test","password":"nul-password","name":"a\u0000b"}`},
 	} {
-		add(rb[0], fx.org, "", rb[1])
+		add(rb[0], fx.Org, "", rb[1])
 	}
 	// Listings that read those records back (on PostgreSQL the JSON escape
 	// \u0000 in a stored export's metadata once failed GET /v1/users).

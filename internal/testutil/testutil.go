@@ -176,3 +176,46 @@ func Multipart(filename, content string, fields ...string) string {
 		Boundary, filename, content, Boundary)
 	return b.String()
 }
+
+// Accounts is a workspace set up for fuzzing a handler: a founder, a
+// second user with an API key to revoke, a pending checkout and a paper.
+type Accounts struct {
+	Org, Email, Password string // the founder's workspace and credentials
+	User                 string // the founder's user id
+	Victim, VictimKeyID  string // the second user and its API key's id
+	Checkout             string // a pending checkout of the workspace
+}
+
+// NewAccounts creates Accounts in m (fuzz-main, owner@fuzz.test); give
+// the handler FounderEmails: []string{a.Email}.
+func NewAccounts(tb testing.TB, m *papermem.Memory) *Accounts {
+	tb.Helper()
+	ctx := context.Background()
+	a := &Accounts{Org: "fuzz-main", Email: "owner@fuzz.test", Password: "owner-password"}
+	u, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: a.Email, Password: a.Password}, OrgID: a.Org})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a.User = u.UserID
+	v, err := m.CreateUser(ctx, a.Org, papermem.NewUser{Email: "victim@fuzz.test", Password: "victim-password"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a.Victim = v.UserID
+	ws := m.Workspace(a.Org)
+	k, err := ws.CreateAPIKey(ctx, "victim", papermem.CreatorUser(a.Victim))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a.VictimKeyID = k.KeyID
+	c, err := ws.Checkout(ctx, papermem.PlanTeam)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a.Checkout = c.CheckoutID
+	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/x", Title: "Hybrid recall",
+		Text: "# Abstract\nBM25 and vectors together improve recall.\n## Results\nRecall rose by 12 points.", Domain: "ml"}); err != nil {
+		tb.Fatal(err)
+	}
+	return a
+}
