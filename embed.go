@@ -62,7 +62,7 @@ func (m *Memory) part(ctx context.Context, org string) (*nodeindex.Part, error) 
 	p, err := m.index.Part(ctx, org)
 	if errors.Is(err, nodeindex.ErrOtherEmbedder) {
 		return nil, &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
-			"Workspace %q now holds vectors of another embedder than this server's %s (%d dimensions): another server re-embedded it. Retry on a server that runs that embedder; this one needs a restart with it.",
+			"Workspace %q holds vectors of another embedder than this server's %s (%d dimensions). Retry on a server that runs that embedder; this one needs a restart with it.",
 			org, m.embedder.Name(), m.embedder.Dim())}
 	}
 	return p, err

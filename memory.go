@@ -256,7 +256,7 @@ func (w *Workspace) ensureWorkspace(ctx context.Context, tx *sql.Tx) error {
 	var other *store.OtherEmbedderError
 	if errors.As(err, &other) {
 		return &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
-			"Workspace %q was re-embedded with %s (%d dimensions) after this server started with %s (%d); nothing was stored. Retry on a server that runs %s; this one needs a restart with it.",
+			"Workspace %q holds vectors of embedder %s (%d dimensions), not of this server's %s (%d); nothing was stored. Retry on a server that runs %s; this one needs a restart with it.",
 			w.org, other.Embedder, other.Dim, e.Name(), e.Dim(), other.Embedder)}
 	}
 	return err
