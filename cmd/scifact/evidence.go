@@ -53,17 +53,11 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 		got, used := make(halves, len(evs)), 0
 		for i, e := range evs {
 			taken := map[sentence]bool{}
-			left := b
-			for _, r := range floor.Search(scifact.FloorQuery(e.Claim), 400) {
-				s := rows[r]
-				n := (len(docs[s.doc].Sentences[s.idx]) + 3) / 4
-				if n > left {
-					break
-				}
-				taken[s] = true
-				left -= n
+			packed, n := floor.Pack(scifact.FloorQuery(e.Claim), b, nil)
+			for _, r := range packed {
+				taken[rows[r]] = true
 			}
-			used += b - left
+			used += n
 			got[i] = answered(e, func(id string, idx int) bool { return taken[sentence{index[id], idx}] })
 		}
 		fmt.Fprintf(out, "%-24s  %6d  %s  %8d\n", "floor: FTS5 sentences", b, got.row(), used/len(evs))

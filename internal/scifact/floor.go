@@ -22,7 +22,8 @@ import (
 // order added.
 type Floor struct {
 	postings map[string][]floorPosting
-	length   []int
+	length   []int // tokens of each row
+	cost     []int // FloorTokens of each row's body
 	tokens   int
 }
 
@@ -58,6 +59,7 @@ func (f *Floor) Add(title, body string) {
 		f.postings[t] = append(f.postings[t], floorPosting{row, x})
 	}
 	f.length = append(f.length, n)
+	f.cost = append(f.cost, FloorTokens(body))
 	f.tokens += n
 }
 
@@ -118,4 +120,26 @@ func (f *Floor) Search(query []string, limit int) []int {
 		return a - b
 	})
 	return rows[:min(limit, len(rows))]
+}
+
+// FloorTokens is what the floor counts a row's body as: ceil(bytes/4)
+// tokens.
+func FloorTokens(body string) int { return (len(body) + 3) / 4 }
+
+// Pack returns the floor's answer to query at a token budget: the matching
+// rows that keep accepts (nil accepts all), best first, taken while the
+// next one's body fits in what is left (FloorTokens), and the tokens they
+// take.
+func (f *Floor) Pack(query []string, budget int, keep func(row int) bool) (rows []int, tokens int) {
+	for _, r := range f.Search(query, len(f.length)) {
+		if keep != nil && !keep(r) {
+			continue
+		}
+		if tokens+f.cost[r] > budget {
+			break
+		}
+		rows = append(rows, r)
+		tokens += f.cost[r]
+	}
+	return rows, tokens
 }

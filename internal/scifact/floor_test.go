@@ -61,3 +61,29 @@ func TestReadEvidence(t *testing.T) {
 		t.Error("Half accepted an unknown split")
 	}
 }
+
+func TestFloorPack(t *testing.T) {
+	var f Floor
+	f.Add("", "Vitamin D cut fractures.")                   // 0: 24 bytes, 6 tokens; best
+	f.Add("", "Vitamin D was given to some of the adults.") // 1: 43 bytes, 11 tokens
+	f.Add("", "Vitamin D.")                                 // 2: 10 bytes, 3 tokens
+	q := FloorQuery("vitamin fractures")
+	tests := []struct {
+		budget int
+		keep   func(int) bool
+		want   []int
+		tokens int
+	}{
+		{100, nil, []int{0, 2, 1}, 20},
+		{9, nil, []int{0, 2}, 9},
+		{16, nil, []int{0, 2}, 9}, // row 1 does not fit; packing stops there
+		{5, nil, nil, 0},          // the best row does not fit: nothing
+		{100, func(r int) bool { return r != 2 }, []int{0, 1}, 17},
+	}
+	for _, tt := range tests {
+		got, tokens := f.Pack(q, tt.budget, tt.keep)
+		if !slices.Equal(got, tt.want) || tokens != tt.tokens {
+			t.Errorf("Pack(budget %d) = %v, %d tokens; want %v, %d", tt.budget, got, tokens, tt.want, tt.tokens)
+		}
+	}
+}
