@@ -14,6 +14,8 @@
 // table beside the floor of the same run, a plain FTS5 search over the
 // papers' sentences packed best first (internal/qasper.Floor): over the
 // paper's sentences per paper, over all papers' sentences workspace-wide.
+// Workspace-wide it also prints the share of the returned tokens that come
+// from the question's paper.
 // Every figure is given for all papers' questions and for each half of the
 // papers in id order: settings are tuned on the odd-numbered papers, the
 // even-numbered ones are held out.
@@ -36,6 +38,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/evalcmd"
 	"github.com/papermem/papermem/internal/qasper"
+	"github.com/papermem/papermem/internal/scifact"
 )
 
 func main() {
@@ -275,6 +278,7 @@ func workspaceWide(ctx context.Context, c config, papers []qasper.Paper, qs [][]
 	}
 	for _, v := range variants {
 		t := newTable("workspace-wide, "+v.name+": all papers in one workspace", c)
+		t.mixed = true
 		start := time.Now()
 		for i := range papers {
 			for _, q := range qs[i] {
@@ -298,13 +302,15 @@ func ask(ctx context.Context, c config, t *table, w *papermem.Workspace, f *qasp
 	for bi, b := range c.budgets {
 		rows, tokens := f.Pack(q.Text, b, only)
 		var texts []string
+		own := 0
 		for _, r := range rows {
 			if r.Paper == p.ID {
 				texts = append(texts, r.Text)
+				own += scifact.FloorTokens(r.Text)
 			}
 		}
 		para, strict := q.Match(qasper.NewReturned(texts))
-		t.add(0, bi, half, para, strict, tokens)
+		t.add(0, bi, half, para, strict, tokens, own)
 	}
 	doi := papermem.NormalizeDOI(p.DOI())
 	for li, label := range c.labels {
@@ -318,14 +324,16 @@ func ask(ctx context.Context, c config, t *table, w *papermem.Workspace, f *qasp
 				return fmt.Errorf("recall %s of %s: %w", q.ID, p.ID, err)
 			}
 			var texts []string
+			own := 0
 			for _, s := range res.Spans {
 				if s.Provenance.DOI == doi {
 					texts = append(texts, s.Text)
+					own += s.Tokens
 				}
 			}
 			r := qasper.NewReturned(texts)
 			para, strict := q.Match(r)
-			t.add(li+1, bi, half, para, strict, res.TotalTokens)
+			t.add(li+1, bi, half, para, strict, res.TotalTokens, own)
 			if c.verbose && !strict {
 				miss(c.out, t.title, label, b, p, q, r, res, doi, para)
 			}

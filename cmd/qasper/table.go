@@ -14,11 +14,12 @@ type table struct {
 	rows    []string
 	budgets []int
 	cells   [][][3]cell // by row, budget and half (0 all, 1 odd, 2 even)
+	mixed   bool        // spans may come from other papers: print the own share
 }
 
-// cell counts the questions asked, answered (para, strict) and the tokens
-// returned.
-type cell struct{ n, para, strict, tokens int }
+// cell counts the questions asked, answered (para, strict), the tokens
+// returned and those of them from the question's paper (own).
+type cell struct{ n, para, strict, tokens, own int }
 
 func newTable(title string, c config) *table {
 	t := &table{title: title, rows: append([]string{"floor"}, c.labels...), budgets: c.budgets}
@@ -30,11 +31,12 @@ func newTable(title string, c config) *table {
 }
 
 // add counts a question of the given half.
-func (t *table) add(row, budget, half int, para, strict bool, tokens int) {
+func (t *table) add(row, budget, half int, para, strict bool, tokens, own int) {
 	for _, h := range []int{0, half} {
 		x := &t.cells[row][budget][h]
 		x.n++
 		x.tokens += tokens
+		x.own += own
 		if para {
 			x.para++
 		}
@@ -109,6 +111,20 @@ func (t *table) print(out io.Writer, in ingested, asked time.Duration) {
 				toks = append(toks, fmt.Sprintf("%.0f", float64(x.tokens)/n))
 			}
 			line(append(cells, toks...))
+		}
+	}
+	if t.mixed {
+		fmt.Fprintf(out, "\nshare of the tokens returned that come from the question's paper (all questions), at each budget:\n")
+		for r, name := range t.rows {
+			var shares []string
+			for bi := range t.budgets {
+				if x := t.cells[r][bi][0]; x.tokens > 0 {
+					shares = append(shares, fmt.Sprintf("%.3f", float64(x.own)/float64(x.tokens)))
+				} else {
+					shares = append(shares, "-")
+				}
+			}
+			fmt.Fprintf(out, "  %-9s %s\n", name, strings.Join(shares, "  "))
 		}
 	}
 }
