@@ -11,12 +11,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -28,6 +26,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/evalcmd"
+	"github.com/papermem/papermem/internal/locomo"
 )
 
 func main() {
@@ -35,17 +34,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "locomo:", err)
 		os.Exit(1)
 	}
-}
-
-// conversation is one LoCoMo sample as stored in the dataset file.
-type conversation struct {
-	SampleID     string                     `json:"sample_id"`
-	Conversation map[string]json.RawMessage `json:"conversation"`
-	QA           []struct {
-		Question string   `json:"question"`
-		Evidence []string `json:"evidence"`
-		Category int      `json:"category"`
-	} `json:"qa"`
 }
 
 // turn is one dialogue turn.
@@ -81,7 +69,7 @@ var modes = []struct {
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("locomo", flag.ContinueOnError)
-	data := fs.String("data", filepath.Join("..", "shared", "eval", "locomo", "locomo-dev.json"), "LoCoMo dataset file")
+	data := fs.String("data", locomo.DefaultFile, "LoCoMo dataset file")
 	dbPath := fs.String("db", "", "database file (default: a fresh temporary file)")
 	budgetList := fs.String("budgets", "1000,2000,4000", "comma-separated token budgets")
 	latency := fs.Bool("latency", false, "also time full recall for one user holding 5,000 memories")
@@ -102,7 +90,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		budgets = append(budgets, b)
 	}
-	convs, err := load(*data)
+	convs, err := locomo.Load(*data)
 	if err != nil {
 		return err
 	}
@@ -242,7 +230,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 // conversation and budget, and their mean: a conversation left out of
 // tuning is a held-out user, so the figures a change must raise are every
 // conversation's, not the pooled share.
-func printByConversation(w io.Writer, convs []conversation, qs []question, budgets []int, hits map[int]map[string]int) error {
+func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, budgets []int, hits map[int]map[string]int) error {
 	n := map[string]int{}
 	for _, q := range qs {
 		n[q.user]++
@@ -266,25 +254,9 @@ func printByConversation(w io.Writer, convs []conversation, qs []question, budge
 	return tw.Flush()
 }
 
-// load reads the dataset file.
-func load(path string) ([]conversation, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var convs []conversation
-	if err := json.Unmarshal(b, &convs); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(convs) == 0 {
-		return nil, errors.New(path + ": no conversations")
-	}
-	return convs, nil
-}
-
 // selectConversations keeps the conversations whose indexes list names
 // (comma-separated, from 0), in the dataset's order; "" keeps all.
-func selectConversations(convs []conversation, list string) ([]conversation, error) {
+func selectConversations(convs []locomo.Conversation, list string) ([]locomo.Conversation, error) {
 	if list == "" {
 		return convs, nil
 	}
@@ -296,7 +268,7 @@ func selectConversations(convs []conversation, list string) ([]conversation, err
 		}
 		keep[i] = true
 	}
-	var out []conversation
+	var out []locomo.Conversation
 	for i, c := range convs {
 		if keep[i] {
 			out = append(out, c)
@@ -451,7 +423,7 @@ const largeUser = 5000
 // timeLargeUser stores the turns of every conversation, repeated until
 // there are largeUser of them, as the memories of one user, then times full
 // recall of every question at a 2,000-token budget, twice: cold, then warm.
-func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []conversation, qs []question, stdout io.Writer) error {
+func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []locomo.Conversation, qs []question, stdout io.Writer) error {
 	w := m.Workspace("locomo-latency")
 	const user = "everyone"
 	n := 0

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/evalcmd"
+	"github.com/papermem/papermem/internal/locomo"
 )
 
 func TestRun(t *testing.T) {
@@ -61,7 +62,7 @@ func TestRunConversations(t *testing.T) {
 // without the speaker's name, by recalling it.
 func TestStoreConversation(t *testing.T) {
 	ctx := context.Background()
-	convs, err := load("testdata/tiny.json")
+	convs, err := locomo.Load("testdata/tiny.json")
 	if err != nil {
 		t.Fatal(err)
 	}
