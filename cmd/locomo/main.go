@@ -3,9 +3,12 @@
 // asks every question of categories 1–4 through RecallUser and prints, per
 // category and overall, the share of questions whose evidence turns are all
 // among the recalled spans (evidence recall) at several token budgets, for
-// BM25 only, vectors only and the full user recall.
+// BM25 only, vectors only and the full user recall. Then it measures
+// off-topic recall: how much full user recall returns for SciFact claims,
+// which no conversation answers, asked of every user, beside the same for
+// the users' own questions at the same budget.
 //
-//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency] [-longer] [-speakers=false]
+//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency] [-longer] [-speakers=false] [-scifact dir] [-offtopic=false]
 package main
 
 import (
@@ -27,6 +30,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/evalcmd"
 	"github.com/papermem/papermem/internal/locomo"
+	"github.com/papermem/papermem/internal/scifact"
 )
 
 func main() {
@@ -79,8 +83,18 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	only := fs.String("conversations", "", "comma-separated indexes (from 0) of the conversations to evaluate (default all)")
 	speakers := fs.Bool("speakers", true, "store each turn as \"Speaker: text\"; with -speakers=false the text alone, as memories that do not name who said them")
 	longer := fs.Bool("longer", false, "each user also holds the turns of the next conversation evaluated (under other keys and sessions), so users are about twice as long; the questions stay their own conversation's")
+	offTopic := fs.Bool("offtopic", true, "measure what user recall returns for SciFact claims, which no conversation answers")
+	scifactDir := fs.String("scifact", scifact.DefaultDir, "directory of the SciFact files, for -offtopic")
+	offTopicBudget := fs.Int("offtopic-budget", 2000, "token budget of the off-topic measurement")
+	offTopicClaims := fs.Int("offtopic-claims", 100, "SciFact claims asked of each user in the off-topic measurement")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *offTopicBudget < 1 || *offTopicBudget > papermem.MaxBudgetTokens {
+		return fmt.Errorf("-offtopic-budget: %d is not between 1 and %d", *offTopicBudget, papermem.MaxBudgetTokens)
+	}
+	if *offTopicClaims < 1 {
+		return fmt.Errorf("-offtopic-claims: %d is not a number of claims", *offTopicClaims)
 	}
 	var budgets []int
 	for _, s := range strings.Split(*budgetList, ",") {
@@ -96,6 +110,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if convs, err = selectConversations(convs, *only); err != nil {
 		return err
+	}
+	var claims []scifact.Query
+	if *offTopic {
+		if claims, err = scifact.Queries(*scifactDir); err != nil {
+			return fmt.Errorf("-scifact: %w", err)
+		}
+		claims = evalcmd.Spread(claims, *offTopicClaims)
 	}
 	m, done, err := evalcmd.OpenMemory(ctx, *dbPath)
 	if err != nil {
@@ -200,6 +221,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	p50, p95 := percentiles(lat)
 	fmt.Fprintf(stdout, "\nfull recall latency over %d calls: p50 %s, p95 %s\n", len(lat), p50, p95)
+	if *offTopic {
+		if err := measureOffTopic(ctx, stdout, w, convs, qs, claims, *offTopicBudget); err != nil {
+			return err
+		}
+	}
 	for i, q := range missed {
 		if i == *misses {
 			break
@@ -224,6 +250,34 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return timeLargeUser(ctx, m, convs, qs, stdout)
 	}
 	return nil
+}
+
+// measureOffTopic prints how much full user recall returns for claims,
+// which no conversation answers, asked of every user, beside the same for
+// the users' own questions qs at the same budget: what a relevance cut
+// could save, and what it could cost.
+func measureOffTopic(ctx context.Context, stdout io.Writer, w *papermem.Workspace, convs []locomo.Conversation, qs []question, claims []scifact.Query, budget int) error {
+	fmt.Fprintf(stdout, "\noff-topic recall at %d tokens: %d SciFact claims asked of each of %d users; in-topic: their %d questions (categories 1-4)\n",
+		budget, len(claims), len(convs), len(qs))
+	off := &evalcmd.Returned{Recall: "RecallUser full", Questions: "off-topic"}
+	for _, c := range convs {
+		for _, q := range claims {
+			res, err := w.RecallUser(ctx, c.SampleID, papermem.UserRecallRequest{Question: q.Text, BudgetTokens: budget})
+			if err != nil {
+				return fmt.Errorf("%s: claim %s: %w", c.SampleID, q.ID, err)
+			}
+			off.AddRecall(res)
+		}
+	}
+	in := &evalcmd.Returned{Recall: "RecallUser full", Questions: "in-topic"}
+	for _, q := range qs {
+		res, err := w.RecallUser(ctx, q.user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: budget})
+		if err != nil {
+			return err
+		}
+		in.AddRecall(res)
+	}
+	return evalcmd.WriteReturned(stdout, budget, []*evalcmd.Returned{off, in})
 }
 
 // printByConversation prints full recall's evidence recall for each
