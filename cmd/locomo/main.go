@@ -3,20 +3,21 @@
 // asks every question of categories 1–4 through RecallUser and prints, per
 // category and overall, the share of questions whose evidence turns are all
 // among the recalled spans (evidence recall) at several token budgets, for
-// BM25 only, vectors only and the full user recall.
+// BM25 only, vectors only and the full user recall. Then it measures
+// off-topic recall: how much full user recall returns for SciFact claims,
+// which no conversation answers, asked of every user, beside the same for
+// the users' own questions at the same budget.
 //
-//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency] [-longer] [-speakers=false]
+//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency] [-longer] [-speakers=false] [-scifact dir] [-offtopic=false]
 package main
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -28,6 +29,8 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/evalcmd"
+	"github.com/papermem/papermem/internal/locomo"
+	"github.com/papermem/papermem/internal/scifact"
 )
 
 func main() {
@@ -35,17 +38,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "locomo:", err)
 		os.Exit(1)
 	}
-}
-
-// conversation is one LoCoMo sample as stored in the dataset file.
-type conversation struct {
-	SampleID     string                     `json:"sample_id"`
-	Conversation map[string]json.RawMessage `json:"conversation"`
-	QA           []struct {
-		Question string   `json:"question"`
-		Evidence []string `json:"evidence"`
-		Category int      `json:"category"`
-	} `json:"qa"`
 }
 
 // turn is one dialogue turn.
@@ -81,7 +73,7 @@ var modes = []struct {
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("locomo", flag.ContinueOnError)
-	data := fs.String("data", filepath.Join("..", "shared", "eval", "locomo", "locomo-dev.json"), "LoCoMo dataset file")
+	data := fs.String("data", locomo.DefaultFile, "LoCoMo dataset file")
 	dbPath := fs.String("db", "", "database file (default: a fresh temporary file)")
 	budgetList := fs.String("budgets", "1000,2000,4000", "comma-separated token budgets")
 	latency := fs.Bool("latency", false, "also time full recall for one user holding 5,000 memories")
@@ -91,8 +83,18 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	only := fs.String("conversations", "", "comma-separated indexes (from 0) of the conversations to evaluate (default all)")
 	speakers := fs.Bool("speakers", true, "store each turn as \"Speaker: text\"; with -speakers=false the text alone, as memories that do not name who said them")
 	longer := fs.Bool("longer", false, "each user also holds the turns of the next conversation evaluated (under other keys and sessions), so users are about twice as long; the questions stay their own conversation's")
+	offTopic := fs.Bool("offtopic", true, "measure what user recall returns for SciFact claims, which no conversation answers")
+	scifactDir := fs.String("scifact", scifact.DefaultDir, "directory of the SciFact files, for -offtopic")
+	offTopicBudget := fs.Int("offtopic-budget", 2000, "token budget of the off-topic measurement")
+	offTopicClaims := fs.Int("offtopic-claims", 100, "SciFact claims asked of each user in the off-topic measurement")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *offTopicBudget < 1 || *offTopicBudget > papermem.MaxBudgetTokens {
+		return fmt.Errorf("-offtopic-budget: %d is not between 1 and %d", *offTopicBudget, papermem.MaxBudgetTokens)
+	}
+	if *offTopicClaims < 1 {
+		return fmt.Errorf("-offtopic-claims: %d is not a number of claims", *offTopicClaims)
 	}
 	var budgets []int
 	for _, s := range strings.Split(*budgetList, ",") {
@@ -102,12 +104,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		budgets = append(budgets, b)
 	}
-	convs, err := load(*data)
+	convs, err := locomo.Load(*data)
 	if err != nil {
 		return err
 	}
 	if convs, err = selectConversations(convs, *only); err != nil {
 		return err
+	}
+	var claims []scifact.Query
+	if *offTopic {
+		if claims, err = scifact.Queries(*scifactDir); err != nil {
+			return fmt.Errorf("-scifact: %w", err)
+		}
+		claims = evalcmd.Spread(claims, *offTopicClaims)
 	}
 	m, done, err := evalcmd.OpenMemory(ctx, *dbPath)
 	if err != nil {
@@ -212,6 +221,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	p50, p95 := percentiles(lat)
 	fmt.Fprintf(stdout, "\nfull recall latency over %d calls: p50 %s, p95 %s\n", len(lat), p50, p95)
+	if *offTopic {
+		if err := measureOffTopic(ctx, stdout, w, convs, qs, claims, *offTopicBudget); err != nil {
+			return err
+		}
+	}
 	for i, q := range missed {
 		if i == *misses {
 			break
@@ -238,11 +252,39 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
+// measureOffTopic prints how much full user recall returns for claims,
+// which no conversation answers, asked of every user, beside the same for
+// the users' own questions qs at the same budget: what a relevance cut
+// could save, and what it could cost.
+func measureOffTopic(ctx context.Context, stdout io.Writer, w *papermem.Workspace, convs []locomo.Conversation, qs []question, claims []scifact.Query, budget int) error {
+	fmt.Fprintf(stdout, "\noff-topic recall at %d tokens: %d SciFact claims asked of each of %d users; in-topic: their %d questions (categories 1-4)\n",
+		budget, len(claims), len(convs), len(qs))
+	off := &evalcmd.Returned{Recall: "RecallUser full", Questions: "off-topic"}
+	for _, c := range convs {
+		for _, q := range claims {
+			res, err := w.RecallUser(ctx, c.SampleID, papermem.UserRecallRequest{Question: q.Text, BudgetTokens: budget})
+			if err != nil {
+				return fmt.Errorf("%s: claim %s: %w", c.SampleID, q.ID, err)
+			}
+			off.AddRecall(res)
+		}
+	}
+	in := &evalcmd.Returned{Recall: "RecallUser full", Questions: "in-topic"}
+	for _, q := range qs {
+		res, err := w.RecallUser(ctx, q.user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: budget})
+		if err != nil {
+			return err
+		}
+		in.AddRecall(res)
+	}
+	return evalcmd.WriteReturned(stdout, budget, []*evalcmd.Returned{off, in})
+}
+
 // printByConversation prints full recall's evidence recall for each
 // conversation and budget, and their mean: a conversation left out of
 // tuning is a held-out user, so the figures a change must raise are every
 // conversation's, not the pooled share.
-func printByConversation(w io.Writer, convs []conversation, qs []question, budgets []int, hits map[int]map[string]int) error {
+func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, budgets []int, hits map[int]map[string]int) error {
 	n := map[string]int{}
 	for _, q := range qs {
 		n[q.user]++
@@ -266,25 +308,9 @@ func printByConversation(w io.Writer, convs []conversation, qs []question, budge
 	return tw.Flush()
 }
 
-// load reads the dataset file.
-func load(path string) ([]conversation, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var convs []conversation
-	if err := json.Unmarshal(b, &convs); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(convs) == 0 {
-		return nil, errors.New(path + ": no conversations")
-	}
-	return convs, nil
-}
-
 // selectConversations keeps the conversations whose indexes list names
 // (comma-separated, from 0), in the dataset's order; "" keeps all.
-func selectConversations(convs []conversation, list string) ([]conversation, error) {
+func selectConversations(convs []locomo.Conversation, list string) ([]locomo.Conversation, error) {
 	if list == "" {
 		return convs, nil
 	}
@@ -296,7 +322,7 @@ func selectConversations(convs []conversation, list string) ([]conversation, err
 		}
 		keep[i] = true
 	}
-	var out []conversation
+	var out []locomo.Conversation
 	for i, c := range convs {
 		if keep[i] {
 			out = append(out, c)
@@ -451,7 +477,7 @@ const largeUser = 5000
 // timeLargeUser stores the turns of every conversation, repeated until
 // there are largeUser of them, as the memories of one user, then times full
 // recall of every question at a 2,000-token budget, twice: cold, then warm.
-func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []conversation, qs []question, stdout io.Writer) error {
+func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []locomo.Conversation, qs []question, stdout io.Writer) error {
 	w := m.Workspace("locomo-latency")
 	const user = "everyone"
 	n := 0

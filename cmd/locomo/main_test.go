@@ -10,11 +10,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/evalcmd"
+	"github.com/papermem/papermem/internal/locomo"
 )
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-data", "testdata/tiny.json", "-budgets", "40,4000"}, &out); err != nil {
+	args := []string{"-data", "testdata/tiny.json", "-budgets", "40,4000", "-scifact", "testdata/scifact", "-offtopic-claims", "2"}
+	if err := run(context.Background(), args, &out); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -22,17 +24,30 @@ func TestRun(t *testing.T) {
 		"1 conversations, 5 turns stored",
 		"3 questions (categories 1-4), 1 skipped",
 		"full recall latency over 6 calls",
+		"off-topic recall at 2000 tokens: 2 SciFact claims asked of each of 1 users; in-topic: their 3 questions (categories 1-4)",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
-	// Each row: mode, budget, the four categories, overall, mean tokens.
+	// Each row: mode, budget, the four categories, overall, mean tokens;
+	// an off-topic row: RecallUser full, questions, n, mean tokens, of
+	// budget, median, max, none returned, mean returned and its unit.
 	rows := map[string][]string{}
 	for _, line := range strings.Split(got, "\n") {
-		if f := strings.Fields(line); len(f) == 8 {
+		switch f := strings.Fields(line); {
+		case len(f) == 8:
 			rows[f[0]+" "+f[1]] = f[2:7]
+		case len(f) == 11 && f[0] == "RecallUser":
+			rows[f[2]] = f[3:]
 		}
+	}
+	if r := rows["off-topic"]; len(r) != 8 || r[0] != "2" || r[7] != "spans" {
+		t.Errorf("off-topic row %q", r)
+	}
+	// Every turn fits in 2,000 tokens: each question gets some.
+	if r := rows["in-topic"]; len(r) != 8 || r[0] != "3" || r[5] != "0.000" {
+		t.Errorf("in-topic row %q", r)
 	}
 	// At 4,000 tokens every turn fits: all three questions are covered in
 	// every mode; a category without questions scores 0. At 40 tokens no
@@ -49,10 +64,10 @@ func TestRun(t *testing.T) {
 
 func TestRunConversations(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-data", "testdata/tiny.json", "-conversations", "0", "-retrieval", "full"}, &out); err != nil {
+	if err := run(context.Background(), []string{"-data", "testdata/tiny.json", "-conversations", "0", "-retrieval", "full", "-offtopic=false"}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if got := out.String(); !strings.Contains(got, "1 conversations, 5 turns stored") || strings.Contains(got, "bm25") {
+	if got := out.String(); !strings.Contains(got, "1 conversations, 5 turns stored") || strings.Contains(got, "bm25") || strings.Contains(got, "off-topic") {
 		t.Errorf("output:\n%s", got)
 	}
 }
@@ -61,7 +76,7 @@ func TestRunConversations(t *testing.T) {
 // without the speaker's name, by recalling it.
 func TestStoreConversation(t *testing.T) {
 	ctx := context.Background()
-	convs, err := load("testdata/tiny.json")
+	convs, err := locomo.Load("testdata/tiny.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +126,20 @@ func TestRunErrors(t *testing.T) {
 	} {
 		if err := run(context.Background(), args, new(bytes.Buffer)); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+	for name, c := range map[string]struct {
+		args []string
+		flag string
+	}{
+		"no scifact":  {[]string{"-scifact", "testdata/none"}, "-scifact"},
+		"zero budget": {[]string{"-offtopic-budget", "0"}, "-offtopic-budget"},
+		"zero claims": {[]string{"-offtopic-claims", "0"}, "-offtopic-claims"},
+	} {
+		args := append([]string{"-data", "testdata/tiny.json", "-scifact", "testdata/scifact"}, c.args...)
+		err := run(context.Background(), args, new(bytes.Buffer))
+		if err == nil || !strings.HasPrefix(err.Error(), c.flag+":") {
+			t.Errorf("%s: error %v, want one naming %s", name, err, c.flag)
 		}
 	}
 }

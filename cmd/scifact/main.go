@@ -7,12 +7,16 @@
 //     Any and Passage, beside the sentence floor: the same query over single
 //     sentences, packed best first (see internal/scifact);
 //   - the claim extractor's recall on the annotated rationale sentences and
-//     the share of all sentences it marks as claims.
+//     the share of all sentences it marks as claims;
+//   - off-topic recall: how much Recall (Claim and Any) and RecallPapers
+//     return for LoCoMo questions, which no abstract answers, beside the
+//     same for SciFact claims at the same budget.
 //
-// Every figure is given for all claims and for each half: settings are
-// tuned on the odd-numbered claims, the even-numbered ones are held out.
+// Every figure but off-topic recall is given for all claims and for each
+// half: settings are tuned on the odd-numbered claims, the even-numbered
+// ones are held out.
 //
-//	go run ./cmd/scifact [-data ../shared/eval/scifact] [-db path]
+//	go run ./cmd/scifact [-data ../shared/eval/scifact] [-db path] [-locomo ../shared/eval/locomo/locomo-dev.json] [-offtopic=false]
 package main
 
 import (
@@ -30,6 +34,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/evalcmd"
+	"github.com/papermem/papermem/internal/locomo"
 	"github.com/papermem/papermem/internal/scifact"
 )
 
@@ -46,6 +51,10 @@ type config struct {
 	modes, labels []string
 	budgets       []int
 	maxQueries    int
+
+	offTopic                          bool
+	locomo                            string
+	offTopicBudget, offTopicQuestions int
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -59,6 +68,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	labels := fs.String("labels", "Claim,Any,Passage", "recall labels whose evidence recall to measure (none: skip)")
 	budgets := fs.String("budgets", "100,200,500,1000,2000", "token budgets of the evidence measurement")
 	fs.IntVar(&c.maxQueries, "queries", 0, "evaluate only the first N claims of each measurement (0: all)")
+	fs.BoolVar(&c.offTopic, "offtopic", true, "measure what recall returns for LoCoMo questions, which no abstract answers")
+	fs.StringVar(&c.locomo, "locomo", locomo.DefaultFile, "LoCoMo dataset file, for -offtopic")
+	fs.IntVar(&c.offTopicBudget, "offtopic-budget", 2000, "token budget of the off-topic measurement")
+	fs.IntVar(&c.offTopicQuestions, "offtopic-questions", 100, "LoCoMo questions, and SciFact claims beside them, of the off-topic measurement")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -70,9 +83,21 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		c.budgets = append(c.budgets, n)
 	}
+	if c.offTopicBudget < 1 || c.offTopicBudget > papermem.MaxBudgetTokens {
+		return fmt.Errorf("-offtopic-budget: %d is not between 1 and %d", c.offTopicBudget, papermem.MaxBudgetTokens)
+	}
+	if c.offTopicQuestions < 1 {
+		return fmt.Errorf("-offtopic-questions: %d is not a number of questions", c.offTopicQuestions)
+	}
 	corpus, err := scifact.Corpus(c.data)
 	if err != nil {
 		return err
+	}
+	var convs []locomo.Conversation
+	if c.offTopic {
+		if convs, err = locomo.Load(c.locomo); err != nil {
+			return fmt.Errorf("-locomo: %w", err)
+		}
 	}
 	m, done, err := evalcmd.OpenMemory(ctx, c.dbPath)
 	if err != nil {
@@ -102,6 +127,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if err := evidenceRecall(ctx, out, m, c); err != nil {
 			return err
 		}
+	}
+	if c.offTopic {
+		return offTopic(ctx, out, m, c, convs, len(corpus))
 	}
 	return nil
 }

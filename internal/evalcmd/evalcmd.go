@@ -1,5 +1,6 @@
 // Package evalcmd holds what papermem's evaluation and benchmark commands
-// share: a Memory to measure and a CPU profile of the measurement.
+// share: a Memory to measure, a CPU profile of the measurement, a
+// deterministic sample of questions and a table of how much recall returned.
 package evalcmd
 
 import (

@@ -1,11 +1,15 @@
 package evalcmd
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/testdb"
 )
@@ -54,4 +58,54 @@ func TestStartCPUProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop()
+}
+
+func TestSpread(t *testing.T) {
+	xs := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	for _, c := range []struct {
+		n    int
+		want []int
+	}{
+		{3, []int{0, 3, 6}},
+		{5, []int{0, 2, 4, 6, 8}},
+		{10, xs},
+		{20, xs},
+		{0, []int{}},
+	} {
+		if got := Spread(xs, c.n); !slices.Equal(got, c.want) {
+			t.Errorf("Spread(%d) = %v, want %v", c.n, got, c.want)
+		}
+	}
+}
+
+func TestWriteReturned(t *testing.T) {
+	spans := &Returned{Recall: "Recall Claim", Questions: "off-topic"}
+	for _, tokens := range []int{0, 1000, 2000, 1990} {
+		res := &papermem.RecallResult{TotalTokens: tokens}
+		if tokens > 0 {
+			res.Spans = make([]papermem.Span, tokens/100)
+		}
+		spans.AddRecall(res)
+	}
+	papers := &Returned{Recall: "RecallPapers", Questions: "in-topic", Papers: true}
+	papers.AddPapers(make([]papermem.Paper, 20))
+	papers.AddPapers(nil)
+	var out bytes.Buffer
+	if err := WriteReturned(&out, 2000, []*Returned{spans, papers, {Recall: "Recall Any", Questions: "none"}}); err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		rows = append(rows, strings.Fields(line))
+	}
+	want := [][]string{
+		{"recall", "questions", "n", "mean", "tokens", "of", "budget", "median", "tokens", "max", "tokens", "none", "returned", "mean", "returned"},
+		// mean 4990/4 = 1247.5, median (1000+1990)/2, spans 0+10+20+19.
+		{"Recall", "Claim", "off-topic", "4", "1248", "0.624", "1495", "2000", "0.250", "12.2", "spans"},
+		{"RecallPapers", "in-topic", "2", "-", "-", "-", "-", "0.500", "10.0", "papers"},
+		{"Recall", "Any", "none", "0", "-", "-", "-", "-", "-", "-"},
+	}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("table (-want +got):\n%s", diff)
+	}
 }
