@@ -125,7 +125,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		path:           path,
 		sync:           o.Sync,
 		embedder:       o.Embedder,
-		index:          nodeindex.New(files.Read, nodeindex.Config{Dim: dim, MaxNodes: o.IndexMaxNodes, TitleLabel: LabelPaper}),
+		index:          nodeindex.New(files.Read, nodeindex.Config{Dim: dim, MaxNodes: o.IndexMaxNodes, TitleLabel: LabelPaper, TitledKind: KindPaper}),
 		fetcher:        o.Fetcher,
 		payments:       o.Payments,
 		maxIngestBytes: o.MaxIngestBytes,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/chunk"
@@ -63,7 +64,8 @@ type node struct {
 // in the source text.
 func sectionNodes(sections []extract.Section, label, domain string) []node {
 	var out []node
-	for _, s := range sections {
+	front := frontMatter(sections)
+	for si, s := range sections {
 		typ := s.Type
 		if typ == "" {
 			typ = extract.TypeBody
@@ -81,7 +83,7 @@ func sectionNodes(sections []extract.Section, label, domain string) []node {
 			out = append(out, pn)
 			// Reference lists, tables and sheets assert nothing sentence by
 			// sentence, and a methods section says what was done.
-			if typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet || typ == extract.TypeMethods {
+			if si < front || typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet || typ == extract.TypeMethods && os.Getenv("PM_METHODS") != "1" {
 				continue
 			}
 			for _, st := range p.Sentences {
@@ -96,6 +98,18 @@ func sectionNodes(sections []extract.Section, label, domain string) []node {
 		}
 	}
 	return out
+}
+
+// frontMatter returns how many of the sections come before the first
+// abstract: a paper's title block (authors, affiliations, addresses),
+// which asserts nothing. It is 0 when no section is an abstract.
+func frontMatter(sections []extract.Section) int {
+	for i, s := range sections {
+		if s.Type == extract.TypeAbstract {
+			return i
+		}
+	}
+	return 0
 }
 
 // runeOffsets returns a function converting byte offsets of s to rune

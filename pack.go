@@ -118,10 +118,13 @@ const (
 // loading once the budget is full. A loaded span is taken only when no
 // node still unloaded could outrank it after boosts (its fused score times
 // the largest boost), so the spans are those of ranking every node first.
-func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int) (*RecallResult, error) {
+// Scores are put on rel's scale once the first batch is ranked, and spans
+// under MinScore end the packing (relevance.go).
+func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int, rel relevance) (*RecallResult, error) {
 	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
 	p := newPacker(budget)
 	var pending []*candidate
+	scale := -1.0 // the factor from rank scores to rel's scale, once known
 	next, size := 0, firstBatch
 	for !p.full() && (next < len(hs) || len(pending) > 0) {
 		if next < len(hs) {
@@ -135,6 +138,15 @@ func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 			rankSpans(loaded, keywords, signals)
 			pending = append(pending, loaded...)
 			slices.SortStableFunc(pending, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
+			if scale < 0 && len(pending) > 0 {
+				scale = 0
+				for _, c := range pending[:min(relevanceTop, len(pending))] {
+					scale = max(scale, rel.coverage(c.Text, c.Provenance.Section))
+				}
+				if pending[0].Score > 0 {
+					scale /= pending[0].Score
+				}
+			}
 		}
 		bound := math.Inf(-1)
 		if next < len(hs) {
@@ -143,7 +155,11 @@ func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 		taken := 0
 		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
 			c := pending[taken]
-			p.add(c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
+			s := c.Span
+			if s.Score *= scale; s.Score < MinScore {
+				return &p.res, nil
+			}
+			p.add(s, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
 		}
 		pending = pending[taken:]
 	}

@@ -31,13 +31,9 @@ type source struct {
 	owner int64
 }
 
-// rankInContext is rank with paper context (see contextWeight). It brings
-// the node index up to date once for both of its searches.
-func (m *Memory) rankInContext(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
-	p, err := m.part(ctx, q.org)
-	if err != nil {
-		return nil, err
-	}
+// rankInContext is rank with paper context (see contextWeight) over part p
+// of the node index, brought up to date for both of its searches.
+func (m *Memory) rankInContext(ctx context.Context, p *nodeindex.Part, q query, question string, keywords []string) ([]ranked, error) {
 	hs, err := m.rankIn(ctx, p, q, question, keywords)
 	if err != nil || q.label == LabelPaper || q.kind != "" && q.kind != KindPaper || q.user != "" {
 		return hs, err

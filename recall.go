@@ -127,11 +127,15 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	// Candidates come from the node index, fused and put in their sources'
 	// context (papercontext.go); the best are loaded, boosted and packed
 	// into the budget (pack.go).
-	hs, err := w.m.rankInContext(ctx, q, req.Question, req.Keywords)
+	p, err := w.m.part(ctx, q.org)
 	if err != nil {
 		return nil, err
 	}
-	res, err := w.m.pack(ctx, q, hs, req.Keywords, req.ScopeSignals, req.BudgetTokens)
+	hs, err := w.m.rankInContext(ctx, p, q, req.Question, req.Keywords)
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.m.pack(ctx, q, hs, req.Keywords, req.ScopeSignals, req.BudgetTokens, newRelevance(p, "", req.Question))
 	if err != nil {
 		return nil, err
 	}

@@ -87,13 +87,16 @@ type memQuery struct {
 // LabelMemory) and packs them into the budget.
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
 	q := analyseQuestion(r.Question, r.Keywords)
+	p, err := w.m.part(ctx, w.org)
+	if err != nil {
+		return nil, err
+	}
 	var hits []memHit
-	var err error
 	switch r.Retrieval {
 	case RetrievalLexical, RetrievalVector:
-		hits, err = w.memorySource(ctx, user, q.text, r.Retrieval)
+		hits, err = w.memorySource(ctx, p, user, q.text, r.Retrieval)
 	default:
-		hits, err = w.memoryCandidates(ctx, user, &q)
+		hits, err = w.memoryCandidates(ctx, p, user, &q)
 	}
 	if err != nil {
 		return nil, err
@@ -126,7 +129,7 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 		}
 	}
 	sortSpans(loaded)
-	return packMemories(loaded, r.BudgetTokens), nil
+	return packMemories(loaded, r.BudgetTokens, newRelevance(p, user, r.Question)), nil
 }
 
 // questionFiller are words of questions that say what kind of answer is
@@ -305,11 +308,8 @@ func inPeriod(occurred string, periods []string) bool {
 // memorySource returns the memories of user that one search alone finds
 // for text: BM25 (RetrievalLexical) or the cosine similarity of the
 // IDF-weighted question vector (RetrievalVector).
-func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retrieval) ([]memHit, error) {
-	p, err := w.m.part(ctx, w.org)
-	if err != nil {
-		return nil, err
-	}
+func (w *Workspace) memorySource(ctx context.Context, p *nodeindex.Part, user, text string, r Retrieval) ([]memHit, error) {
+	var err error
 	var hits []nodeindex.Hit
 	if r == RetrievalLexical {
 		hits = p.Lexical(nodeindex.Query{User: user, Label: LabelMemory, K: memLexicalPool}, text)
@@ -334,11 +334,7 @@ func (w *Workspace) memorySource(ctx context.Context, user, text string, r Retri
 // weighs by its IDF among the user's memories. Common terms select no
 // candidate but count in every BM25 score. Everything comes from the node
 // index.
-func (w *Workspace) memoryCandidates(ctx context.Context, user string, q *memQuery) ([]memHit, error) {
-	p, err := w.m.part(ctx, w.org)
-	if err != nil {
-		return nil, err
-	}
+func (w *Workspace) memoryCandidates(ctx context.Context, p *nodeindex.Part, user string, q *memQuery) ([]memHit, error) {
 	best, lexOf := p.WeightedBM25(nodeindex.Query{User: user, Label: LabelMemory, K: memLexicalPool}, q.terms, commonShare)
 	if lexOf == nil {
 		return nil, nil // the user has no memories
@@ -533,13 +529,21 @@ func sortSpans(cs []*memCand) {
 	slices.SortStableFunc(cs, func(a, b *memCand) int { return bestFirst(&a.Span, &b.Span) })
 }
 
-// packMemories takes spans in score order while they fit the budget,
-// skipping any whose text repeats or nearly repeats one already taken, and
-// decodes the provenance of those it takes.
-func packMemories(cs []*memCand, budget int) *RecallResult {
+// packMemories takes spans in score order while they fit the budget and
+// score at least MinScore on rel's scale (relevance.go), skipping any
+// whose text repeats or nearly repeats one already taken, and decodes the
+// provenance of those it takes.
+func packMemories(cs []*memCand, budget int, rel relevance) *RecallResult {
 	p := newPacker(budget)
+	scale := 0.0
+	if len(cs) > 0 && cs[0].Score > 0 {
+		for _, c := range cs[:min(relevanceTop, len(cs))] {
+			scale = max(scale, rel.coverage(c.Text))
+		}
+		scale /= cs[0].Score
+	}
 	for _, c := range cs {
-		if p.full() {
+		if c.Score *= scale; p.full() || c.Score < MinScore {
 			break
 		}
 		if !p.add(c.Span, "") {

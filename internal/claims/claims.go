@@ -9,8 +9,10 @@
 package claims
 
 import (
+	"os"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -38,14 +40,56 @@ var (
 // only says what was done (a method without a finding verb).
 func IsClaim(sentence string) bool {
 	s, ok := candidate(sentence)
-	if !ok || setup.MatchString(s) {
+	if !ok || setup.MatchString(s) || fragment(s) {
 		return false
+	}
+	if keepMethods {
+		return true
 	}
 	if matches(s, findingWords, findingVerb) {
 		return true
 	}
 	return !method.MatchString(s) && !(mayBePassive(s) && passive.MatchString(s))
 }
+
+var keepMethods = os.Getenv("PM_METHODS") == "1"
+
+// email matches an e-mail address, as front matter lists them.
+var email = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.-]+|\{[\w\s,.-]+\}@`)
+
+// boilerplate matches what a page's margin or a paper's front matter says
+// of the paper rather than of its subject: copyright, licence, venue and
+// correspondence lines.
+var boilerplate = regexp.MustCompile(`(?i)(copyright|©|\(c\) \d{4}|all rights reserved|licensed under|creative commons|proceedings of|conference on|association for computational|corresponding author|e-?mail:|\barxiv:\d|preprint|funded by|grant (no\.?|number)|acknowledg)`)
+
+// fragment reports whether s is not a sentence of prose: it holds an
+// e-mail address or a boilerplate phrase, or it has fewer than minWords
+// words that begin with a letter, or fewer than minProseShare of those
+// begin with a lower-case one (a title, a list of names or affiliations,
+// a table's row).
+func fragment(s string) bool {
+	if email.MatchString(s) || boilerplate.MatchString(s) {
+		return true
+	}
+	words, lower := 0, 0
+	for _, w := range strings.Fields(s) {
+		r, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, `"'([`))
+		if unicode.IsLetter(r) {
+			words++
+			if unicode.IsLower(r) {
+				lower++
+			}
+		}
+	}
+	return words < minWords || float64(lower) < minProseShare*float64(words)
+}
+
+// A sentence has at least minWords words that begin with a letter, and at
+// least minProseShare of them begin with a lower-case one.
+const (
+	minWords      = 4
+	minProseShare = 0.4
+)
 
 // mayBePassive reports whether s holds "was " or "were " as passive spells
 // them, which passive needs: most sentences are spared running it.

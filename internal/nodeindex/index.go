@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -42,6 +43,10 @@ type Config struct {
 	// TitleLabel is the label of the nodes whose text begins with their
 	// paper's title (papermem.LabelPaper): the title's words count twice.
 	TitleLabel string
+	// TitledKind is the owner kind whose nodes have a title
+	// (papermem.KindPaper): the nodes of its other labels are scored with
+	// that title and their section's heading as context (lexical.go).
+	TitledKind string
 }
 
 // Index is the in-process search index of every workspace's nodes, read
@@ -52,6 +57,7 @@ type Index struct {
 	words      int // uint64 words per bit vector
 	maxNodes   int // entries kept over all parts before the least recently used go
 	titleLabel string
+	titledKind string
 
 	mu   sync.Mutex
 	orgs map[string]*Part
@@ -98,6 +104,7 @@ type nodeMeta struct {
 // New returns an empty index over the database read through db.
 func New(db *sql.DB, c Config) *Index {
 	return &Index{db: db, dim: c.Dim, words: (c.Dim + 63) / 64, maxNodes: c.MaxNodes, titleLabel: c.TitleLabel,
+		titledKind: c.TitledKind,
 		orgs: map[string]*Part{}}
 }
 
@@ -213,7 +220,7 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 
 // load appends the nodes of the snapshot that p has not seen.
 func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) error {
-	return snap.Nodes(ctx, p.maxID, x.titleLabel, func(n store.IndexedNode) error {
+	return snap.Nodes(ctx, p.maxID, x.titledKind, func(n store.IndexedNode) error {
 		if len(n.Vector) != x.dim {
 			return fmt.Errorf("node %d has a vector of %d dimensions, not %d: %w", n.ID, len(n.Vector), x.dim, ErrOtherEmbedder)
 		}
@@ -226,11 +233,28 @@ func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) err
 		p.vecs, scale = appendInt8(p.vecs, n.Vector)
 		p.scales = append(p.scales, scale)
 		p.bits = appendSigns(p.bits, n.Vector, x.words)
-		p.lex.add(int32(len(p.ids)-1), n.User, n.Text, n.Title)
+		if n.Label == x.titleLabel {
+			p.lex.add(int32(len(p.ids)-1), n.User, n.Text, n.Title, "")
+		} else {
+			p.lex.add(int32(len(p.ids)-1), n.User, n.Text, "", nodeContext(n.Title, n.Section))
+		}
 		p.count(len(p.ids)-1, 1)
 		p.maxID = n.ID
 		return nil
 	})
+}
+
+// nodeContext is the context field of a node (see lexicon.add): its
+// section's heading, under its paper's title unless the heading begins
+// with it (a Markdown file's title is its first heading).
+func nodeContext(title, section string) string {
+	if contextTitle == 0 && strings.HasPrefix(section, title) {
+		section = strings.TrimPrefix(strings.TrimPrefix(section, title), " > ")
+	}
+	if contextTitle == 0 || title == "" || strings.HasPrefix(section, title) {
+		return section
+	}
+	return title + " > " + section
 }
 
 // count adds (by 1) or removes (by -1) entry e in its label's statistics.

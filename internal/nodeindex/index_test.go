@@ -75,7 +75,7 @@ func openDB(tb testing.TB, path string) *store.DB {
 // newIndex returns an index over db for papermem's offline embedder,
 // holding at most maxNodes entries.
 func newIndex(db *store.DB, maxNodes int) *nodeindex.Index {
-	return nodeindex.New(db.Read, nodeindex.Config{Dim: papermem.DefaultDim, MaxNodes: maxNodes, TitleLabel: papermem.LabelPaper})
+	return nodeindex.New(db.Read, nodeindex.Config{Dim: papermem.DefaultDim, MaxNodes: maxNodes, TitleLabel: papermem.LabelPaper, TitledKind: papermem.KindPaper})
 }
 
 // shared selects the shared nodes of every label, as workspace recall does.

@@ -36,7 +36,10 @@ type lexStats struct {
 // The words of title, a field the text begins with (a paper's title before
 // its abstract), count twice, as FTS5's bm25 with column weights (2, 1)
 // counts a title column's: in the term frequencies but once in the length.
-func (l *lexicon) add(entry int32, user, text, title string) {
+// The words of context, a field the text stands under (its section's
+// heading, its paper's title), count contextWeight times in the term
+// frequencies and not in the length, as a column of that weight would.
+func (l *lexicon) add(entry int32, user, text, title, context string) {
 	if l.terms == nil {
 		l.terms, l.stats, l.tokens = map[string]int32{}, map[string]lexStats{}, map[string]int32{}
 	}
@@ -55,6 +58,9 @@ func (l *lexicon) add(entry int32, user, text, title string) {
 		ids = append(ids, id)
 	}
 	ftsterm.Tokens(title, addToken)
+	for range contextWeight {
+		ftsterm.Tokens(context, addToken)
+	}
 	titled := len(ids)
 	ftsterm.Tokens(text, addToken)
 	l.scratch = ids
@@ -396,3 +402,7 @@ func (t *topHits) push(h hit, k int) {
 		i = least
 	}
 }
+
+// contextWeight is how many times a context field's words count.
+var contextWeight = envInt("PM_CTXW", 1)
+var contextTitle = envInt("PM_CTXT", 1)

@@ -84,16 +84,17 @@ type IndexedNode struct {
 	ID, Owner                              int64
 	Label, Kind, User, Domain, SectionType string
 	Text                                   string
-	Title                                  string    // the title the text begins with: its paper's, for nodes of the titled label; "" otherwise
+	Title                                  string    // its paper's title, for nodes of papers; "" otherwise
+	Section                                string    // the heading (path) of the section it comes from
 	Vector                                 []float32 // as stored
 }
 
 // Nodes calls fn for each node of the workspace that has a vector and an
 // id above after, in id order, and stops at fn's first error. A node of
-// label titled (papermem.LabelPaper) comes with its paper's title.
+// owner kind titled (papermem.KindPaper) comes with its paper's title.
 func (s *NodeSnapshot) Nodes(ctx context.Context, after int64, titled string, fn func(IndexedNode) error) error {
 	rows, err := s.conn.QueryContext(ctx, `SELECT v.node_id, n.owner_id, n.label, n.kind, n.user_id, n.domain, n.section_type, n.text, v.embedding,
-		CASE WHEN n.label = ? THEN (SELECT title FROM papers WHERE org_id = n.org_id AND id = n.owner_id) END
+		CASE WHEN n.kind = ? THEN (SELECT title FROM papers WHERE org_id = n.org_id AND id = n.owner_id) END, n.section
 		FROM node_vectors v JOIN nodes n ON n.id = v.node_id AND n.org_id = v.org_id
 		WHERE v.org_id = ? AND v.node_id > ? ORDER BY v.node_id`, titled, s.org, after)
 	if err != nil {
@@ -104,7 +105,7 @@ func (s *NodeSnapshot) Nodes(ctx context.Context, after int64, titled string, fn
 		var n IndexedNode
 		var b []byte
 		var title sql.NullString
-		if err := rows.Scan(&n.ID, &n.Owner, &n.Label, &n.Kind, &n.User, &n.Domain, &n.SectionType, &n.Text, &b, &title); err != nil {
+		if err := rows.Scan(&n.ID, &n.Owner, &n.Label, &n.Kind, &n.User, &n.Domain, &n.SectionType, &n.Text, &b, &title, &n.Section); err != nil {
 			return err
 		}
 		n.Title, n.Vector = title.String, blobVector(b)
