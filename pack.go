@@ -36,7 +36,8 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 		ids[i] = h.id
 		score[h.id] = h.score
 	}
-	f := store.NodeFilter{Org: q.org, User: q.user, Label: q.label, Kind: q.kind, Domain: q.domain, SectionTypes: q.sectionTypes}
+	f := store.NodeFilter{Org: q.org, User: q.user, Label: q.label, Kind: q.kind, Domain: q.domain,
+		SectionTypes: q.sectionTypes, Owners: q.owners}
 	rows, err := store.Candidates(ctx, m.db, m.files.Engine, &f, ids)
 	if err != nil {
 		return nil, err

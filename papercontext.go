@@ -32,7 +32,8 @@ type source struct {
 }
 
 // rankInContext is rank with paper context (see contextWeight). It brings
-// the node index up to date once for both of its searches.
+// the node index up to date once for both of its searches. A query kept to
+// some papers (q.owners) ranks, and takes every node of, only those.
 func (m *Memory) rankInContext(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
 	p, err := m.part(ctx, q.org)
 	if err != nil {
@@ -51,7 +52,8 @@ func (m *Memory) rankInContext(ctx context.Context, q query, question string, ke
 		if q.retrieval == RetrievalVector {
 			pr = RetrievalVector
 		}
-		if papers, err = m.rankIn(ctx, p, query{org: q.org, label: LabelPaper, domain: q.domain, retrieval: pr}, question, keywords); err != nil {
+		pq := query{org: q.org, label: LabelPaper, kind: q.kind, owners: q.owners, domain: q.domain, retrieval: pr}
+		if papers, err = m.rankIn(ctx, p, pq, question, keywords); err != nil {
 			return nil, err
 		}
 	}

@@ -365,6 +365,7 @@ type Query struct {
 	Label        string   // "" for every label
 	ExceptLabel  string   // when set, a label left out
 	Kind         string   // "" for every owner kind
+	Owners       []int64  // nil for every owner, else only these (owners of Kind); empty admits none
 	Domain       string   // "" for every domain
 	SectionTypes []string // nil for every section type
 	K            int      // results wanted
@@ -375,12 +376,13 @@ type Query struct {
 type entryFilter struct {
 	user, label, notLabel, kind, domain int32
 	sectionTypes                        []int32
+	owners                              []int64 // sorted; nil for any owner
 }
 
 const anyName = -1
 
 // filter resolves q for p. It reports false when no entry can pass: q
-// names a value no entry has.
+// names a value no entry has, or an empty list of owners.
 func (p *Part) filter(q Query) (entryFilter, bool) {
 	f := entryFilter{label: anyName, notLabel: anyName, kind: anyName, domain: anyName}
 	ok := true
@@ -412,6 +414,11 @@ func (p *Part) filter(q Query) (entryFilter, bool) {
 	if len(q.SectionTypes) > 0 && len(f.sectionTypes) == 0 {
 		ok = false
 	}
+	if q.Owners != nil {
+		f.owners = slices.Clone(q.Owners) // not nil, even when empty
+		slices.Sort(f.owners)
+		ok = ok && len(f.owners) > 0
+	}
 	return f, ok
 }
 
@@ -426,5 +433,12 @@ func (p *Part) admits(i int, f *entryFilter) bool {
 		(f.notLabel == anyName || m.label != f.notLabel) &&
 		(f.kind == anyName || m.kind == f.kind) &&
 		(f.domain == anyName || m.domain == f.domain) &&
-		(f.sectionTypes == nil || slices.Contains(f.sectionTypes, m.sectionType))
+		(f.sectionTypes == nil || slices.Contains(f.sectionTypes, m.sectionType)) &&
+		(f.owners == nil || hasOwner(f.owners, p.owners[i]))
+}
+
+// hasOwner reports whether the sorted owners hold owner.
+func hasOwner(owners []int64, owner int64) bool {
+	_, found := slices.BinarySearch(owners, owner)
+	return found
 }
