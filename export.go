@@ -71,7 +71,7 @@ func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Expo
 	if len(rec.Steps) > MaxExportSteps {
 		return nil, Errorf(EINVALID, "steps holds %d steps; at most %d are accepted.", len(rec.Steps), MaxExportSteps)
 	}
-	dois, err := normalizeDOIs(rec.RecalledPapers, "recalled_papers")
+	dois, err := normalizeDOIs(rec.RecalledPapers, "recalled_papers", MaxSessionLinks)
 	if err != nil {
 		return nil, err
 	}

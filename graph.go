@@ -87,7 +87,7 @@ func (w *Workspace) LinkSession(ctx context.Context, l SessionLink) (*SessionLin
 	if err := checkUserID(l.UserID); err != nil {
 		return nil, err
 	}
-	dois, err := normalizeDOIs(l.Papers, "papers")
+	dois, err := normalizeDOIs(l.Papers, "papers", MaxSessionLinks)
 	if err != nil {
 		return nil, err
 	}
@@ -126,10 +126,11 @@ func checkUserID(user string) error {
 	return nil
 }
 
-// normalizeDOIs normalises and de-duplicates DOIs, keeping their order.
-func normalizeDOIs(in []string, field string) ([]string, error) {
-	if len(in) > MaxSessionLinks {
-		return nil, Errorf(EINVALID, "%s holds %d DOIs; at most %d are accepted.", field, len(in), MaxSessionLinks)
+// normalizeDOIs normalises and de-duplicates DOIs, keeping their order;
+// more than limit of them are refused.
+func normalizeDOIs(in []string, field string, limit int) ([]string, error) {
+	if len(in) > limit {
+		return nil, Errorf(EINVALID, "%s holds %d DOIs; at most %d are accepted.", field, len(in), limit)
 	}
 	out := make([]string, 0, len(in))
 	seen := make(map[string]bool, len(in))

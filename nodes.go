@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/chunk"
@@ -81,9 +80,9 @@ func sectionNodes(sections []extract.Section, label, domain string) []node {
 			pn.CharStart, pn.CharEnd = s.CharStart+runeAt(p.Start), s.CharStart+runeAt(p.End)
 			pi := len(out)
 			out = append(out, pn)
-			// Reference lists, tables and sheets assert nothing sentence by
-			// sentence, and a methods section says what was done.
-			if si < front || typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet || typ == extract.TypeMethods && os.Getenv("PM_METHODS") != "1" {
+			// Front matter, reference lists, tables and sheets assert
+			// nothing sentence by sentence.
+			if si < front || typ == extract.TypeReferences || typ == extract.TypeTable || typ == extract.TypeSheet {
 				continue
 			}
 			for _, st := range p.Sentences {

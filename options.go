@@ -14,6 +14,7 @@ const (
 	DefaultDim            = wordvec.Dim // dimensions of the offline embedder
 	DefaultBudgetTokens   = 8000        // recall budget when none is given
 	MaxBudgetTokens       = 200000      // largest recall budget accepted
+	MaxRecallDOIs         = 100         // most DOIs a recall may be scoped to (RecallRequest.DOIs)
 	DefaultMaxIngestBytes = 25 << 20    // largest file IngestFile reads
 	DefaultPassageTokens  = 200         // largest passage made from a section
 	DefaultIndexMaxNodes  = 2_000_000   // nodes kept in the in-process search index (~1.6 KB each)

@@ -20,6 +20,18 @@ import (
 // out text that repeats a span already taken. The packer is shared with
 // user recall (userrecall.go).
 
+// candidateTexts returns the text and section heading of the best-ranked
+// candidates, by fused score, for relevance.scale.
+func candidateTexts(cs []*candidate) [][]string {
+	cs = slices.Clone(cs)
+	slices.SortFunc(cs, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
+	out := make([][]string, 0, coverTop)
+	for _, c := range cs[:min(coverTop, len(cs))] {
+		out = append(out, []string{c.Text, c.Provenance.Section})
+	}
+	return out
+}
+
 // candidate is a node considered for a recall.
 type candidate struct {
 	Span
@@ -36,7 +48,8 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 		ids[i] = h.id
 		score[h.id] = h.score
 	}
-	f := store.NodeFilter{Org: q.org, User: q.user, Label: q.label, Kind: q.kind, Domain: q.domain, SectionTypes: q.sectionTypes}
+	f := store.NodeFilter{Org: q.org, User: q.user, Label: q.label, Kind: q.kind, Domain: q.domain,
+		SectionTypes: q.sectionTypes, Owners: q.owners}
 	rows, err := store.Candidates(ctx, m.db, m.files.Engine, &f, ids)
 	if err != nil {
 		return nil, err
@@ -118,8 +131,9 @@ const (
 // loading once the budget is full. A loaded span is taken only when no
 // node still unloaded could outrank it after boosts (its fused score times
 // the largest boost), so the spans are those of ranking every node first.
-// Scores are put on rel's scale once the first batch is ranked, and spans
-// under MinScore end the packing (relevance.go).
+// Scores are put on rel's scale once the first batch is ranked: a recall
+// whose relevance is under MinScore takes nothing, and a span under
+// MinSpanScore ends the packing (relevance.go).
 func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int, rel relevance) (*RecallResult, error) {
 	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
 	p := newPacker(budget)
@@ -135,18 +149,15 @@ func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 			if err != nil {
 				return nil, err
 			}
+			if scale < 0 {
+				scale = rel.scale(hs[0].score, candidateTexts(loaded))
+				if scale*hs[0].score < MinScore {
+					return &p.res, nil // memory holds nothing about the question
+				}
+			}
 			rankSpans(loaded, keywords, signals)
 			pending = append(pending, loaded...)
 			slices.SortStableFunc(pending, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
-			if scale < 0 && len(pending) > 0 {
-				scale = 0
-				for _, c := range pending[:min(relevanceTop, len(pending))] {
-					scale = max(scale, rel.coverage(c.Text, c.Provenance.Section))
-				}
-				if pending[0].Score > 0 {
-					scale /= pending[0].Score
-				}
-			}
 		}
 		bound := math.Inf(-1)
 		if next < len(hs) {
@@ -156,7 +167,7 @@ func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
 			c := pending[taken]
 			s := c.Span
-			if s.Score *= scale; s.Score < MinScore {
+			if s.Score *= scale; s.Score < MinSpanScore {
 				return &p.res, nil
 			}
 			p.add(s, c.kind+":"+strconv.FormatInt(c.ownerID, 10))

@@ -32,7 +32,9 @@ type source struct {
 }
 
 // rankInContext is rank with paper context (see contextWeight) over part p
-// of the node index, brought up to date for both of its searches.
+// of the node index, brought up to date for both of its searches. A query
+// kept to some papers (q.owners) ranks, and takes every node of, only
+// those.
 func (m *Memory) rankInContext(ctx context.Context, p *nodeindex.Part, q query, question string, keywords []string) ([]ranked, error) {
 	hs, err := m.rankIn(ctx, p, q, question, keywords)
 	if err != nil || q.label == LabelPaper || q.kind != "" && q.kind != KindPaper || q.user != "" {
@@ -47,7 +49,8 @@ func (m *Memory) rankInContext(ctx context.Context, p *nodeindex.Part, q query, 
 		if q.retrieval == RetrievalVector {
 			pr = RetrievalVector
 		}
-		if papers, err = m.rankIn(ctx, p, query{org: q.org, label: LabelPaper, domain: q.domain, retrieval: pr}, question, keywords); err != nil {
+		pq := query{org: q.org, label: LabelPaper, kind: q.kind, owners: q.owners, domain: q.domain, retrieval: pr}
+		if papers, err = m.rankIn(ctx, p, pq, question, keywords); err != nil {
 			return nil, err
 		}
 	}

@@ -332,12 +332,14 @@ type PaperRecallRequest struct {
 }
 
 // RecallPapers ranks the workspace's papers for a query, best first, each
-// DOI once, with Score set: a paper scores as its title and abstract node
+// DOI once, with Score set: a paper ranks as its title and abstract node
 // does in a hybrid search of those nodes alone (title words counting twice,
-// word weights taken over the papers). Errors: EINVALID.
+// word weights taken over the papers), and scores on the relevance scale
+// of Span.Score: none when the best would score under MinScore, and none
+// under MinSpanScore, so the list may be shorter than the limit, or empty. Errors: EINVALID.
 func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([]Paper, error) {
-	q, limit := strings.TrimSpace(req.Query), req.Limit
-	if q == "" {
+	text, limit := strings.TrimSpace(req.Query), req.Limit
+	if text == "" {
 		return nil, Errorf(EINVALID, "q is required.")
 	}
 	switch {
@@ -349,15 +351,30 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	if err := req.Retrieval.valid(); err != nil {
 		return nil, err
 	}
-	hs, err := w.m.rank(ctx, query{org: w.org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, limit)}, q, nil)
+	q := query{org: w.org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, limit)}
+	hs, err := w.m.rank(ctx, q, text, nil)
 	if err != nil {
 		return nil, err
+	}
+	scale := 0.0
+	if len(hs) > 0 {
+		best, err := w.m.loadCandidates(ctx, q, hs[:min(coverTop, len(hs))])
+		if err != nil {
+			return nil, err
+		}
+		scale = newRelevance(req.Query).scale(hs[0].score, candidateTexts(best))
+	}
+	if len(hs) == 0 || scale*hs[0].score < MinScore {
+		return []Paper{}, nil
 	}
 	score := map[int64]float64{}
 	var ids []int64
 	for _, h := range hs {
+		if h.score*scale < MinSpanScore {
+			break
+		}
 		if _, seen := score[h.owner]; !seen && len(ids) < limit {
-			score[h.owner] = h.score
+			score[h.owner] = h.score * scale
 			ids = append(ids, h.owner)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/papermem/papermem/internal/nodeindex"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Retrieval selects the candidate sources of a recall.
@@ -25,6 +26,14 @@ var ScopeSignals = []string{"open_questions", "mechanisms", "reliability", "what
 
 // RecallRequest asks for the spans of a workspace's memory that answer a
 // question, within a token budget.
+//
+// DOIs scopes the recall to papers: only the workspace's own nodes of
+// those papers are considered (their title and abstract, passages and
+// claims; not their analyses, and no documents, so labels Analysis and
+// Document then match nothing). A DOI the workspace does not hold matches
+// nothing, so when it holds none of them the result has no spans.
+// Duplicates are ignored; a string that is not a DOI (NormalizeDOI), or
+// more than MaxRecallDOIs of them, is EINVALID.
 type RecallRequest struct {
 	Question     string    `json:"question"`      // required
 	Keywords     []string  `json:"keywords"`      // extra terms; spans containing them rank higher
@@ -33,15 +42,25 @@ type RecallRequest struct {
 	BudgetTokens int       `json:"budget_tokens"` // 0 means DefaultBudgetTokens; at most MaxBudgetTokens
 	SectionTypes []string  `json:"section_types"` // nil means all; values from SectionTypes
 	ScopeSignals []string  `json:"scope_signals"` // boosts; values from ScopeSignals
+	DOIs         []string  `json:"dois"`          // nil or empty means every source, else only these papers
 	Retrieval    Retrieval `json:"-"`             // zero means hybrid
 }
 
 // Span is one recalled piece of text with where it came from.
+//
+// Score is on a scale that means the same from one question to the next:
+// the best span's score is the recall's relevance, from 0 to 1, the
+// geometric mean of how much of the question's rarer words the best texts
+// hold and how near they are to it in meaning (relevance.go); the other
+// spans score in proportion to their rank (keywords and scope signals may
+// lift a span above the best's). A recall whose relevance is under MinScore
+// returns no span, and none scores under MinSpanScore: a question that
+// memory holds nothing about gets an empty list.
 type Span struct {
 	NodeID     int64      `json:"node_id"`
 	Label      string     `json:"label"`
 	Text       string     `json:"text"`
-	Score      float64    `json:"score"`
+	Score      float64    `json:"score"` // relevance, 0 to 1: see below
 	Tokens     int        `json:"tokens"`
 	Provenance Provenance `json:"provenance"`
 }
@@ -74,7 +93,7 @@ type RecallResult struct {
 	TotalTokens int    `json:"total_tokens"`
 }
 
-// validate checks a request and fills its defaults.
+// validate checks a request, fills its defaults and normalises its DOIs.
 func (r *RecallRequest) validate() error {
 	r.Question = strings.TrimSpace(r.Question)
 	if r.Question == "" {
@@ -102,6 +121,13 @@ func (r *RecallRequest) validate() error {
 			return Errorf(EINVALID, "Unknown scope signal %q; allowed: %s.", s, strings.Join(ScopeSignals, ", "))
 		}
 	}
+	if len(r.DOIs) > 0 {
+		dois, err := normalizeDOIs(r.DOIs, "dois", MaxRecallDOIs)
+		if err != nil {
+			return err
+		}
+		r.DOIs = dois
+	}
 	return r.Retrieval.valid()
 }
 
@@ -114,8 +140,9 @@ func (r Retrieval) valid() error {
 }
 
 // Recall returns the spans of the workspace's memory that best answer
-// req.Question within req.BudgetTokens. Per-user memories are never
-// included (see RecallUser). Errors: EINVALID.
+// req.Question within req.BudgetTokens, only of the papers req.DOIs when
+// it is set. Per-user memories are never included (see RecallUser).
+// Errors: EINVALID.
 func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResult, error) {
 	if err := req.validate(); err != nil {
 		return nil, err
@@ -123,6 +150,18 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	q := query{org: w.org, label: req.Label, domain: req.Domain, sectionTypes: req.SectionTypes, retrieval: req.Retrieval}
 	if req.Label == LabelAny {
 		q.label = ""
+	}
+	if len(req.DOIs) > 0 {
+		// Scoped to papers: every stage below keeps to their nodes (the
+		// searches, paper context and the load filter by owner).
+		ids, err := store.PaperIDs(ctx, w.m.db, w.org, req.DOIs)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return w.countRecall(&RecallResult{Spans: []Span{}}), nil
+		}
+		q.kind, q.owners = KindPaper, ids
 	}
 	// Candidates come from the node index, fused and put in their sources'
 	// context (papercontext.go); the best are loaded, boosted and packed
@@ -135,7 +174,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if err != nil {
 		return nil, err
 	}
-	res, err := w.m.pack(ctx, q, hs, req.Keywords, req.ScopeSignals, req.BudgetTokens, newRelevance(p, "", req.Question))
+	res, err := w.m.pack(ctx, q, hs, req.Keywords, req.ScopeSignals, req.BudgetTokens, newRelevance(req.Question))
 	if err != nil {
 		return nil, err
 	}
@@ -145,9 +184,10 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 // query is what the candidate search needs to know.
 type query struct {
 	org          string
-	user         string // "" for workspace recall: per-user memories excluded
-	label        string // "" for all labels (but Memory unless user is set)
-	kind         string // "" for all owner kinds
+	user         string  // "" for workspace recall: per-user memories excluded
+	label        string  // "" for all labels (but Memory unless user is set)
+	kind         string  // "" for all owner kinds
+	owners       []int64 // nil for all owners, else only these (of kind)
 	domain       string
 	sectionTypes []string
 	retrieval    Retrieval
@@ -160,7 +200,8 @@ const candidateLimit = 200
 // indexQuery returns the node index's query for q: workspace recall of
 // every label leaves out the per-user memories.
 func (q query) indexQuery() nodeindex.Query {
-	iq := nodeindex.Query{User: q.user, Label: q.label, Kind: q.kind, Domain: q.domain, SectionTypes: q.sectionTypes, K: q.limit}
+	iq := nodeindex.Query{User: q.user, Label: q.label, Kind: q.kind, Owners: q.owners, Domain: q.domain,
+		SectionTypes: q.sectionTypes, K: q.limit}
 	if q.label == "" && q.user == "" {
 		iq.ExceptLabel = LabelMemory
 	}

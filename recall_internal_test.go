@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/papermem/papermem/internal/scifact"
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/testdb"
 )
 
@@ -67,7 +69,8 @@ func TestPackMatchesFullRanking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := m.pack(ctx, q, hs, keywords, signals, budget)
+		rel := newRelevance(c.Text)
+		got, err := m.pack(ctx, q, hs, keywords, signals, budget, rel)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,13 +78,77 @@ func TestPackMatchesFullRanking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		scale := rel.scale(hs[0].score, candidateTexts(all))
 		rankSpans(all, keywords, signals)
 		want := newPacker(budget)
+		if scale*hs[0].score < MinScore {
+			all = nil
+		}
 		for _, c := range all {
+			if c.Score *= scale; c.Score < MinSpanScore {
+				break
+			}
 			want.add(c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
 		}
 		if diff := cmp.Diff(&want.res, got); diff != "" {
 			t.Fatalf("claim %d, budget %d: batched packing differs (-all first +batched):\n%s", i, budget, diff)
 		}
 	}
+}
+
+// TestRecallScopeGuards checks the guards of a recall scoped to papers
+// beyond the node index: paper ids come only from the recall's workspace,
+// and the load reads only the scope's nodes whatever the index ranked.
+func TestRecallScopeGuards(t *testing.T) {
+	ctx := context.Background()
+	m, err := Open(ctx, testdb.Path(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	text := "Vitamin D supplementation lowered fracture risk in older adults by 20%. Serum vitamin D rose by 40 percent."
+	for _, in := range []struct{ org, doi string }{{"acme", "10.1000/shared"}, {"acme", "10.1000/acme"}, {"globex", "10.1000/shared"}, {"globex", "10.1000/other"}} {
+		if _, _, err := m.Workspace(in.org).StorePaper(ctx, PaperInput{DOI: in.doi, Title: "Vitamin D " + in.doi, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := func(org, doi string) int64 {
+		ids, err := store.PaperIDs(ctx, m.db, org, []string{doi})
+		if err != nil || len(ids) != 1 {
+			t.Fatalf("%s's %s: ids %v, %v", org, doi, ids, err)
+		}
+		return ids[0]
+	}
+	shared, other := id("globex", "10.1000/shared"), id("globex", "10.1000/other")
+
+	t.Run("PaperIDs", func(t *testing.T) {
+		got, err := store.PaperIDs(ctx, m.db, "globex", []string{"10.1000/shared", "10.1000/acme", "10.9999/absent"})
+		if err != nil || !slices.Equal(got, []int64{shared}) {
+			t.Errorf("globex's ids of its DOI, acme's and an absent one: %v, %v; want [%d]", got, err, shared)
+		}
+	})
+	t.Run("Load", func(t *testing.T) {
+		q := query{org: "globex", label: LabelClaim}
+		hs, err := m.rank(ctx, q, "vitamin D fracture risk", nil) // unscoped: both papers' nodes
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(hs, func(r ranked) bool { return r.owner == other }) {
+			t.Fatalf("ranked %+v: none of paper %d", hs, other)
+		}
+		q.kind, q.owners = KindPaper, []int64{shared}
+		cs, err := m.loadCandidates(ctx, q, hs)
+		if err != nil || len(cs) == 0 {
+			t.Fatalf("scoped load: %d candidates, %v", len(cs), err)
+		}
+		for _, c := range cs {
+			if c.ownerID != shared || c.kind != KindPaper {
+				t.Errorf("scoped to paper %d, loaded %s %d: %q", shared, c.kind, c.ownerID, c.Text)
+			}
+		}
+		q.owners = []int64{}
+		if cs, err := m.loadCandidates(ctx, q, hs); err != nil || len(cs) != 0 {
+			t.Errorf("empty owners loaded %d candidates, %v", len(cs), err)
+		}
+	})
 }

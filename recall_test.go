@@ -268,7 +268,8 @@ func TestStorePaperResolvesIDs(t *testing.T) {
 
 // TestRecallPaperContext checks that a paper that matches the question as a
 // whole brings its other claims, even one that shares no word with the
-// question, ahead of a claim of another paper that shares a few.
+// question, ahead of a claim of another paper that shares a few (or
+// instead of it: it may score under MinScore).
 func TestRecallPaperContext(t *testing.T) {
 	m := mustOpen(t)
 	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/a", Title: "Vitamin D and fracture risk in older adults",
@@ -287,7 +288,6 @@ func TestRecallPaperContext(t *testing.T) {
 	want := []string{
 		"Vitamin D supplementation lowered fracture risk in older adults by 20%.",
 		"Serum calcidiol rose by 40 percent in the treated group.",
-		"Older adults in the cohort ate more bread than younger ones.",
 	}
 	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
 		t.Errorf("claims recalled:\n%s\nwant first:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -458,5 +458,182 @@ func TestRecallAfterEviction(t *testing.T) {
 	recall("lab-b")
 	if again := recall("lab-a"); !cmp.Equal(first, again) {
 		t.Fatalf("lab-a after reloading:\n%s", cmp.Diff(first, again))
+	}
+}
+
+// TestRecallDOIs checks recall scoped to papers: only those papers' own
+// spans, in every label and retrieval mode, even when another paper, a
+// document or an analysis answers better; unknown DOIs match nothing and
+// malformed ones are EINVALID.
+func TestRecallDOIs(t *testing.T) {
+	m := mustOpen(t)
+	const a, b = "10.1000/a", "10.1000/b"
+	mustStore(t, m, papermem.PaperInput{DOI: a, Title: "Vitamin D and fracture risk in older adults",
+		Text: "Vitamin D supplementation lowered fracture risk in older adults by 20%. Serum vitamin D rose by 40 percent in the treated group."})
+	mustStore(t, m, papermem.PaperInput{DOI: b, Title: "Dietary habits of retired teachers",
+		Text: "Older adults in the cohort ate more bread than younger ones. Fracture rates were 3% lower among teachers who walked daily."})
+	if _, err := m.IngestFile(ctx, "clinic.md", strings.NewReader("# Notes\nVitamin D lowered fracture risk by 30% in our clinic's older adults."), papermem.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.StoreAnalysis(ctx, papermem.Analysis{DOI: b, Markdown: "Vitamin D lowers fracture risk in older adults, the authors claim without data."}); err != nil {
+		t.Fatal(err)
+	}
+	const question = "Does vitamin D lower fracture risk in older adults?"
+	recall := func(t *testing.T, req papermem.RecallRequest) []papermem.Span {
+		t.Helper()
+		req.Question = question
+		res, err := m.Recall(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Spans
+	}
+	// onlyFrom fails unless every span is a paper node of one of dois.
+	onlyFrom := func(t *testing.T, spans []papermem.Span, dois ...string) {
+		t.Helper()
+		for _, s := range spans {
+			if s.Provenance.Kind != papermem.KindPaper || !slices.Contains(dois, s.Provenance.DOI) {
+				t.Errorf("span outside %v: %s %s %q", dois, s.Provenance.Kind, s.Provenance.DOI, s.Text)
+			}
+		}
+	}
+
+	t.Run("ExcludesBetterSources", func(t *testing.T) {
+		if top := recall(t, papermem.RecallRequest{Label: papermem.LabelAny})[0].Provenance; top.DOI == b {
+			t.Fatalf("unscoped, paper b ranks first (%+v): the test needs better sources", top)
+		}
+		for _, label := range []string{"", papermem.LabelClaim, papermem.LabelPassage, papermem.LabelPaper, papermem.LabelAny} {
+			for _, mode := range []papermem.Retrieval{papermem.RetrievalHybrid, papermem.RetrievalLexical, papermem.RetrievalVector} {
+				spans := recall(t, papermem.RecallRequest{Label: label, Retrieval: mode, DOIs: []string{b}})
+				if len(spans) == 0 {
+					t.Errorf("label %q, mode %q: nothing of paper b", label, mode)
+				}
+				onlyFrom(t, spans, b)
+			}
+		}
+	})
+	t.Run("Several", func(t *testing.T) {
+		spans := recall(t, papermem.RecallRequest{Label: papermem.LabelAny, DOIs: []string{a, "https://doi.org/10.1000/B", "doi:10.1000/A"}})
+		onlyFrom(t, spans, a, b)
+		for _, doi := range []string{a, b} {
+			if !slices.ContainsFunc(spans, func(s papermem.Span) bool { return s.Provenance.DOI == doi }) {
+				t.Errorf("nothing of %s", doi)
+			}
+		}
+	})
+	t.Run("UnknownDOI", func(t *testing.T) {
+		res, err := m.Recall(ctx, papermem.RecallRequest{Question: question, Label: papermem.LabelAny, DOIs: []string{"10.9999/absent"}})
+		if err != nil || res.Spans == nil || len(res.Spans) != 0 || res.TotalTokens != 0 {
+			t.Fatalf("unknown DOI: %+v, %v; want no spans", res, err)
+		}
+		spans := recall(t, papermem.RecallRequest{Label: papermem.LabelAny, DOIs: []string{"10.9999/absent", b}})
+		if len(spans) == 0 {
+			t.Error("an unknown DOI beside paper b hides paper b")
+		}
+		onlyFrom(t, spans, b)
+	})
+	t.Run("OtherKinds", func(t *testing.T) {
+		for _, label := range []string{papermem.LabelAnalysis, papermem.LabelDocument} {
+			if len(recall(t, papermem.RecallRequest{Label: label})) == 0 {
+				t.Fatalf("unscoped label %s recalls nothing: the test needs one", label)
+			}
+			if spans := recall(t, papermem.RecallRequest{Label: label, DOIs: []string{b}}); len(spans) != 0 {
+				t.Errorf("label %s scoped to paper b: %+v", label, spans)
+			}
+		}
+	})
+	t.Run("EmptyIsUnscoped", func(t *testing.T) {
+		all := recall(t, papermem.RecallRequest{Label: papermem.LabelAny})
+		if empty := recall(t, papermem.RecallRequest{Label: papermem.LabelAny, DOIs: []string{}}); !cmp.Equal(all, empty) {
+			t.Errorf("empty dois differ from none:\n%s", cmp.Diff(all, empty))
+		}
+	})
+	t.Run("MostDOIs", func(t *testing.T) {
+		dois := []string{b}
+		for i := len(dois); i < papermem.MaxRecallDOIs; i++ {
+			dois = append(dois, fmt.Sprintf("10.9999/n%d", i))
+		}
+		onlyFrom(t, recall(t, papermem.RecallRequest{Label: papermem.LabelAny, DOIs: dois}), b)
+	})
+	t.Run("ErrInvalid", func(t *testing.T) {
+		tooMany := make([]string, papermem.MaxRecallDOIs+1)
+		for i := range tooMany {
+			tooMany[i] = b
+		}
+		for name, dois := range map[string][]string{
+			"not a doi": {"not a doi"},
+			"empty":     {""},
+			"no suffix": {b, "10.1000"},
+			"too many":  tooMany,
+		} {
+			_, err := m.Recall(ctx, papermem.RecallRequest{Question: question, DOIs: dois})
+			if papermem.ErrorCode(err) != papermem.EINVALID || !strings.HasPrefix(papermem.ErrorMessage(err), "dois") {
+				t.Errorf("%s: err = %v, want EINVALID about dois", name, err)
+			}
+		}
+	})
+}
+
+// TestRecallDOIsTenancy checks that a recall scoped to a DOI finds only
+// its own workspace's paper: another workspace's paper with the same DOI,
+// or a DOI only another workspace holds, gives nothing.
+func TestRecallDOIsTenancy(t *testing.T) {
+	m := mustOpen(t)
+	acme, globex := m.Workspace("acme"), m.Workspace("globex")
+	const shared, acmeOnly = "10.1000/shared", "10.1000/acme-only"
+	mustStore(t, acme, papermem.PaperInput{DOI: shared, Title: "Vitamin D and fracture risk",
+		Text: "Vitamin D supplementation lowered fracture risk in older adults by 20%."})
+	mustStore(t, acme, papermem.PaperInput{DOI: acmeOnly, Title: "Vitamin D in the elderly",
+		Text: "Vitamin D reduced fractures in older adults by 15%."})
+	theirs := papermem.PaperInput{DOI: shared, Title: "Calcium intake of teenagers",
+		Text: "Teenagers drank 30% less milk than a decade ago."}
+	mustStore(t, globex, theirs)
+	for _, label := range []string{papermem.LabelClaim, papermem.LabelPassage, papermem.LabelAny} {
+		res, err := globex.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D lower fracture risk in older adults?",
+			Label: label, DOIs: []string{shared}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range res.Spans {
+			if !strings.Contains(theirs.Title+"\n"+theirs.Text, s.Text) {
+				t.Errorf("label %s: globex recalled acme's %q", label, s.Text)
+			}
+		}
+		res, err = globex.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fractures", Label: label, DOIs: []string{acmeOnly}})
+		if err != nil || len(res.Spans) != 0 {
+			t.Errorf("label %s: globex recalled acme's paper: %+v, %v", label, res, err)
+		}
+	}
+	// acme, scoped to the same DOI, finds its own paper.
+	res, err := acme.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture risk", DOIs: []string{shared}})
+	if err != nil || len(res.Spans) == 0 || !strings.Contains(res.Spans[0].Text, "Vitamin D") {
+		t.Fatalf("acme's scoped recall = %+v, %v", res, err)
+	}
+}
+
+// TestRecallDOIsPaperContext checks that a scoped recall puts its papers
+// in context among themselves: paper b ranks first of its scope and brings
+// its claim that shares no word with the question, though more than ten
+// papers outside the scope match the question better.
+func TestRecallDOIsPaperContext(t *testing.T) {
+	m := mustOpen(t)
+	for i := range 12 {
+		mustStore(t, m, papermem.PaperInput{DOI: fmt.Sprintf("10.1000/v%d", i), Title: fmt.Sprintf("Vitamin D lowers fracture risk in older adults, trial %d", i),
+			Text: fmt.Sprintf("Vitamin D supplementation lowered fracture risk in older adults by %d%%.", 10+i)})
+	}
+	const b = "10.1000/b"
+	mustStore(t, m, papermem.PaperInput{DOI: b, Title: "Fracture risk in retired teachers",
+		Text: "Fracture risk fell by 5% among retired teachers. Bread consumption rose by 40 percent over the decade."})
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D lower fracture risk in older adults?",
+		Retrieval: papermem.RetrievalLexical, DOIs: []string{b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range res.Spans {
+		got = append(got, s.Text)
+	}
+	if !slices.Contains(got, "Bread consumption rose by 40 percent over the decade.") {
+		t.Errorf("claims of paper b recalled:\n%s\nwant its claim that shares no word with the question", strings.Join(got, "\n"))
 	}
 }

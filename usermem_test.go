@@ -312,14 +312,19 @@ func TestRecallUserConversationRanking(t *testing.T) {
 		}
 	})
 	t.Run("RelatedWords", func(t *testing.T) {
-		// No word in common: only the offline embedder's word vectors
-		// relate the question to the memory.
+		// Only the name in common, which other memories hold too: the
+		// offline embedder's word vectors relate karate to taekwondo.
 		conversation(t, w, "ada", "s3", "2023-07-01", "Ada: How was your week?", "Bob: I'm off to do some taekwondo!")
-		for _, mode := range []papermem.Retrieval{papermem.RetrievalVector, papermem.RetrievalHybrid} {
-			got := recallKeys(t, w, "ada", "Who does karate?", mode)
-			if len(got) == 0 || got[0] != "s3:1" {
-				t.Errorf("retrieval %q: recalled %v; want the taekwondo first", mode, got)
-			}
+		if got := recallKeys(t, w, "ada", "Does Bob do karate?", papermem.RetrievalVector); len(got) == 0 || got[0] != "s3:1" {
+			t.Errorf("vector retrieval recalled %v; want the taekwondo first", got)
+		}
+		if got := recallKeys(t, w, "ada", "Does Bob do karate?", papermem.RetrievalHybrid); !slices.Contains(got, "s3:1") {
+			t.Errorf("recalled %v; want the taekwondo among them", got)
+		}
+		// With no word in common at all, recall finds nothing relevant
+		// (relevance.go): the memory's coverage of the question is nil.
+		if got := recallKeys(t, w, "ada", "Who does karate?", papermem.RetrievalHybrid); len(got) != 0 {
+			t.Errorf("recalled %v for a question that shares no word with any memory; want none", got)
 		}
 	})
 }
@@ -454,7 +459,9 @@ func BenchmarkRecallUser(b *testing.B) {
 // FuzzRecallQuestion asks both recalls arbitrary questions and keywords
 // over a few stored memories and a paper: each answers within its budget or
 // refuses with EINVALID, and never panics (the question's words, names,
-// time cues and named periods are all parsed from it).
+// time cues and named periods are all parsed from it). Workspace recall is
+// also asked scoped to the paper's DOI and the keyword as a DOI: it then
+// returns nothing but that paper's spans.
 func FuzzRecallQuestion(f *testing.F) {
 	m := mustOpen(f)
 	w := m.Workspace("default")
@@ -466,13 +473,31 @@ func FuzzRecallQuestion(f *testing.F) {
 	for _, q := range []string{"When did Ada adopt Pixel?", "What did Ada do in May 2023?", "vitamin D fracture", "", "\u0301", "in 1999 or 20000 or the 90s?"} {
 		f.Add(q, "cat", 50)
 	}
+	f.Add("vitamin D fracture", "doi:10.1000/VitD", 100)
+	f.Add("vitamin D fracture", "10.9999/absent", 0)
 	f.Fuzz(func(t *testing.T, question, keyword string, budget int) {
 		req := papermem.RecallRequest{Question: question, Keywords: []string{keyword}, BudgetTokens: budget, Label: papermem.LabelAny}
 		res, err := w.Recall(ctx, req)
 		checkRecall(t, "Recall", res, err, budget)
+		req.DOIs = []string{vitaminD.DOI, keyword} // keyword: mostly not a DOI, EINVALID
+		res, err = w.Recall(ctx, req)
+		checkRecall(t, "Recall with dois", res, err, budget)
+		for _, s := range spansOf(res) {
+			if s.Provenance.DOI != "10.1000/vitd" {
+				t.Fatalf("Recall with dois %q: span of %s", req.DOIs, s.Provenance.DOI)
+			}
+		}
 		res, err = w.RecallUser(ctx, "ada", papermem.UserRecallRequest{Question: question, Keywords: []string{keyword}, BudgetTokens: budget})
 		checkRecall(t, "RecallUser", res, err, budget)
 	})
+}
+
+// spansOf returns the spans of res, none for nil.
+func spansOf(res *papermem.RecallResult) []papermem.Span {
+	if res == nil {
+		return nil
+	}
+	return res.Spans
 }
 
 // checkRecall fails t unless a recall with the given budget either refused

@@ -129,7 +129,7 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 		}
 	}
 	sortSpans(loaded)
-	return packMemories(loaded, r.BudgetTokens, newRelevance(p, user, r.Question)), nil
+	return packMemories(loaded, r.BudgetTokens, newRelevance(r.Question)), nil
 }
 
 // questionFiller are words of questions that say what kind of answer is
@@ -529,21 +529,36 @@ func sortSpans(cs []*memCand) {
 	slices.SortStableFunc(cs, func(a, b *memCand) int { return bestFirst(&a.Span, &b.Span) })
 }
 
+// dateWords writes a memory's event time as a question names a day ("7
+// May 2023"), for the relevance scale; "" for none.
+func dateWords(occurred string) string {
+	t, err := ParseTime(occurred)
+	if occurred == "" || err != nil {
+		return ""
+	}
+	return t.Format("2 January 2006")
+}
+
 // packMemories takes spans in score order while they fit the budget and
-// score at least MinScore on rel's scale (relevance.go), skipping any
+// score at least MinSpanScore on rel's scale, none when the recall's
+// relevance is under MinScore (relevance.go), skipping any
 // whose text repeats or nearly repeats one already taken, and decodes the
 // provenance of those it takes.
 func packMemories(cs []*memCand, budget int, rel relevance) *RecallResult {
 	p := newPacker(budget)
+	var texts [][]string
+	for _, c := range cs[:min(coverTop, len(cs))] {
+		texts = append(texts, []string{c.Text, dateWords(c.occurred)})
+	}
 	scale := 0.0
-	if len(cs) > 0 && cs[0].Score > 0 {
-		for _, c := range cs[:min(relevanceTop, len(cs))] {
-			scale = max(scale, rel.coverage(c.Text))
-		}
-		scale /= cs[0].Score
+	if len(cs) > 0 {
+		scale = rel.scale(cs[0].Score, texts)
+	}
+	if len(cs) == 0 || scale*cs[0].Score < MinScore {
+		return &p.res // the user's memories hold nothing about the question
 	}
 	for _, c := range cs {
-		if c.Score *= scale; p.full() || c.Score < MinScore {
+		if c.Score *= scale; p.full() || c.Score < MinSpanScore {
 			break
 		}
 		if !p.add(c.Span, "") {

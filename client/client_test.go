@@ -157,6 +157,26 @@ func TestRoutes(t *testing.T) {
 		wantCode(t, err, api.CodeInvalidInput)
 	})
 
+	t.Run("RecallDOIs", func(t *testing.T) {
+		req := api.RecallRequest{Question: "Do statins lower LDL cholesterol?", Label: "Any", DOIs: []string{"10.1000/statin", "10.9999/absent"}}
+		got := must(ada.Recall(ctx, req))(t)
+		in, _ := req.Input()
+		want := must(ws.Recall(ctx, in))(t)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("scoped recall differs from the library's (-lib +client):\n%s", diff)
+		}
+		if len(got.Spans) == 0 {
+			t.Error("scoped recall: no spans")
+		}
+		for _, s := range got.Spans {
+			if s.Provenance.DOI != "10.1000/statin" {
+				t.Errorf("scoped to 10.1000/statin, a span of %s", s.Provenance.DOI)
+			}
+		}
+		_, err := ada.Recall(ctx, api.RecallRequest{Question: "x", DOIs: []string{"not a doi"}})
+		wantCode(t, err, api.CodeInvalidInput)
+	})
+
 	t.Run("Ingest", func(t *testing.T) {
 		formats := must(ada.IngestFormats(ctx))(t)
 		if len(formats.Formats) != 7 || formats.MaxFileBytes != m.MaxIngestBytes() {

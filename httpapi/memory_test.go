@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,6 +218,45 @@ func TestRecall(t *testing.T) {
 			}
 		}
 	})
+	t.Run("DOIs", func(t *testing.T) {
+		r := e.do("POST", "/v1/papers", map[string]any{"doi": "10.1000/caffeine", "title": "Caffeine and reaction times",
+			"text": "Caffeine improved reaction times by 12% in adults who slept less than six hours."}, a.auth()...)
+		want(t, r, http.StatusCreated, "")
+		recall := func(t *testing.T, hdr []string, question string, dois ...string) resp {
+			t.Helper()
+			r := e.do("POST", "/v1/recall", map[string]any{"question": question, "label": "Any", "dois": dois}, hdr...)
+			want(t, r, http.StatusOK, "")
+			return r
+		}
+		const sleepQuestion = "How does sleep deprivation affect memory in mice?"
+		for _, tt := range []struct {
+			question string
+			dois     []string
+			want     string
+		}{
+			{"Does caffeine shorten reaction times?", []string{"10.1000/caffeine"}, "10.1000/caffeine"},
+			{sleepQuestion, []string{"https://doi.org/10.1000/SLEEP", "10.1000/sleep", "10.9999/absent"}, "10.1000/sleep"},
+		} {
+			var res papermem.RecallResult
+			recall(t, a.auth(), tt.question, tt.dois...).json(t, &res)
+			if len(res.Spans) == 0 {
+				t.Errorf("dois %q: no spans", tt.dois)
+			}
+			for _, s := range res.Spans {
+				if s.Provenance.DOI != tt.want {
+					t.Errorf("dois %q: span of %s: %q", tt.dois, s.Provenance.DOI, s.Text)
+				}
+			}
+		}
+		// A DOI this workspace does not hold matches nothing, though
+		// another workspace holds it.
+		b := e.signup("bo@example.org", "lab-two")
+		for _, r := range []resp{recall(t, a.auth(), sleepQuestion, "10.9999/absent"), recall(t, b.auth(), sleepQuestion, "10.1000/sleep")} {
+			if got := strings.TrimSpace(string(r.body)); got != `{"spans":[],"total_tokens":0}` {
+				t.Errorf("recall of absent DOIs: %s", got)
+			}
+		}
+	})
 	t.Run("ErrInput", func(t *testing.T) {
 		for _, body := range []any{
 			map[string]any{},
@@ -232,6 +272,11 @@ func TestRecall(t *testing.T) {
 			map[string]any{"question": "q", "label": "Memory"},
 			map[string]any{"question": "q", "section_types": []string{"chapter"}},
 			map[string]any{"question": "q", "scope_signals": []string{"vibes"}},
+			map[string]any{"question": "q", "dois": "10.1000/sleep"},
+			map[string]any{"question": "q", "dois": []any{5}},
+			map[string]any{"question": "q", "dois": []any{nil}},
+			map[string]any{"question": "q", "dois": []string{"10.1000/sleep", "not a doi"}},
+			map[string]any{"question": "q", "dois": slices.Repeat([]string{"10.1000/sleep"}, papermem.MaxRecallDOIs+1)},
 			`{"question": "q"`,
 			`not json`,
 			`"question"`,

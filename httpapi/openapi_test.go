@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -123,8 +124,9 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 }
 
 // TestRecallDocListsLibraryValues keeps the recall request's documented
-// section types and scope signals equal to the library's lists, which
-// struct tags cannot refer to.
+// section types and scope signals equal to the library's lists, and its
+// most DOIs equal to the library's bound, which struct tags cannot refer
+// to.
 func TestRecallDocListsLibraryValues(t *testing.T) {
 	typ := reflect.TypeOf(api.RecallRequest{})
 	for field, want := range map[string][]string{"SectionTypes": papermem.SectionTypes, "ScopeSignals": papermem.ScopeSignals} {
@@ -134,5 +136,9 @@ func TestRecallDocListsLibraryValues(t *testing.T) {
 		if got := strings.Split(list, ", "); !slices.Equal(got, want) {
 			t.Errorf("%s doc lists %q; the library has %q", field, got, want)
 		}
+	}
+	f, _ := typ.FieldByName("DOIs")
+	if doc, bound := f.Tag.Get("doc"), fmt.Sprintf("At most %d DOIs", papermem.MaxRecallDOIs); !strings.Contains(doc, bound) {
+		t.Errorf("DOIs doc %q does not say %q", doc, bound)
 	}
 }

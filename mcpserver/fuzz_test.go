@@ -14,8 +14,8 @@ import (
 // answers, and a failure is the API's error body with a client error code,
 // never a panic or an internal error.
 func FuzzToolArguments(f *testing.F) {
-	for _, seed := range []string{`{}`, `{"question":"q","budget_tokens":-1}`, `{"doi":7}`, `{"papers":[1,2]}`,
-		`{"steps":[{"args":{"a":[1e999]}}]}`, `{"name":"a.md","content_base64":"!!"}`, `{"seed_session":"s","hops":99}`,
+	for _, seed := range []string{`{}`, `{"question":"q","budget_tokens":-1}`, `{"question":"q","dois":["10.1000/x","x"]}`,
+		`{"doi":7}`, `{"papers":[1,2]}`, `{"steps":[{"args":{"a":[1e999]}}]}`, `{"name":"a.md","content_base64":"!!"}`, `{"seed_session":"s","hops":99}`,
 		`{"text":"x","metadata":{"session":[]}}`, `{"key":""}`, `{"path":"/dev/null"}`, `[]`, `null`} {
 		f.Add(seed)
 	}

@@ -170,7 +170,7 @@ type (
 // Tool descriptions.
 const (
 	recallDoc = "Find the evidence in this workspace's memory (papers, documents, analyses) that answers a question, packed into a token budget, best first. " +
-		"Each span has its text and provenance (kind, DOI, title, source, section, page, sheet, row); cite them. Per-user notes are not searched (use recall_user)."
+		"Each span has its text and provenance (kind, DOI, title, source, section, page, sheet, row); cite them. Give dois to search only those papers. Per-user notes are not searched (use recall_user)."
 	recallPapersDoc  = "Rank the workspace's papers for a query: DOI, title, authors, year, score, and whether the full text is in memory."
 	storePaperDoc    = "Store or update a paper by DOI: its title, authors, year and full text (plain or Markdown). Its abstract, passages and claims become recallable. Re-storing a DOI updates it."
 	paperExistsDoc   = "Whether the workspace already holds a paper, by DOI."

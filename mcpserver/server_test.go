@@ -183,6 +183,25 @@ func exercise(t *testing.T, cs *mcp.ClientSession, sourceURL string, file map[st
 	if f, _ := ok[papermem.FetchResult](t, cs, "fetch_paper", map[string]any{"doi": "10.1000/statin"}); f.Source != "origin" || f.Bytes == 0 {
 		t.Errorf("fetch_paper = %+v", f)
 	}
+	// Scoped by dois, recall keeps to those papers; a DOI not in memory
+	// matches nothing.
+	for _, scope := range []string{doi, "10.1000/statin"} {
+		rec, _ := ok[papermem.RecallResult](t, cs, "recall", map[string]any{"question": "Do vitamin D or statins lower risk in adults?",
+			"label": "Any", "dois": []string{scope}})
+		if len(rec.Spans) == 0 {
+			t.Errorf("recall scoped to %s: no spans", scope)
+		}
+		for _, s := range rec.Spans {
+			if s.Provenance.DOI != scope {
+				t.Errorf("recall scoped to %s: span of %s", scope, s.Provenance.DOI)
+			}
+		}
+	}
+	if rec, _ := ok[papermem.RecallResult](t, cs, "recall", map[string]any{"question": "vitamin D", "dois": []string{"10.9999/absent"}}); len(rec.Spans) != 0 {
+		t.Errorf("recall scoped to an absent DOI: %+v", rec.Spans)
+	}
+	fails(t, cs, "recall", map[string]any{"question": "q", "dois": []string{"not a doi"}}, api.CodeInvalidInput)
+
 	papers, txt := ok[struct{ Papers []papermem.Paper }](t, cs, "recall_papers", map[string]any{"query": "statins LDL cholesterol", "limit": 5})
 	if len(papers.Papers) == 0 || papers.Papers[0].DOI != "10.1000/statin" || !strings.Contains(txt, "doi:10.1000/statin") {
 		t.Errorf("recall_papers = %+v, %q", papers, txt)

@@ -57,6 +57,7 @@ func version() string {
 func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 	var budget int
 	var label string
+	var dois []string
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   `recall "question"`,
@@ -64,7 +65,7 @@ func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
-				req := api.RecallRequest{Question: args[0], Label: label}
+				req := api.RecallRequest{Question: args[0], Label: label, DOIs: dois}
 				if cmd.Flags().Changed("budget") {
 					req.BudgetTokens = &budget
 				}
@@ -82,6 +83,7 @@ func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 	}
 	c.Flags().IntVar(&budget, "budget", papermem.DefaultBudgetTokens, "token budget of the answer")
 	c.Flags().StringVar(&label, "label", "", "Claim (default), Passage, Paper, Analysis, Document or Any")
+	c.Flags().StringSliceVar(&dois, "doi", nil, fmt.Sprintf("only the spans of this paper, by DOI (repeatable or comma-separated, at most %d)", papermem.MaxRecallDOIs))
 	c.Flags().BoolVar(&asJSON, "json", false, "print the API's JSON instead of text")
 	return c
 }

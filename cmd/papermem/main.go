@@ -5,7 +5,7 @@
 //	papermem serve [-addr 127.0.0.1:8080] [-db ./papermem.db]
 //	papermem mcp [--db FILE | --url URL --key KEY] [--user ID]
 //	papermem ingest PATH... [--domain D]
-//	papermem recall "question" [--budget N] [--label L] [--json]
+//	papermem recall "question" [--budget N] [--label L] [--doi DOI]... [--json]
 //	papermem papers "query" [--limit N] [--json]
 //	papermem remember "text" [--key K] [--domain D] [--tag T]...
 //	papermem export [--session S] [--since T] [--until T]

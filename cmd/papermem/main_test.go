@@ -102,7 +102,7 @@ func TestIngestThenRecall(t *testing.T) {
 		t.Errorf("recall printed no cited span from the Stanley Cup files:\n%s", out)
 	}
 
-	out, _, err = cli(t, nil, "--db", db, "recall", "Stanley Cup winners", "--json")
+	out, _, err = cli(t, nil, "--db", db, "recall", "Stanley Cup winners", "--label", "Any", "--json")
 	var res papermem.RecallResult
 	if err != nil || json.Unmarshal([]byte(out), &res) != nil || len(res.Spans) == 0 {
 		t.Errorf("recall --json: %v\n%s", err, out)
@@ -122,6 +122,44 @@ func TestIngestThenRecall(t *testing.T) {
 			t.Errorf("err %v, summary:\n%s", err, out)
 		}
 	})
+}
+
+// TestRecallDOIs checks recall's --doi flag, repeated and comma-separated,
+// on a database file: only those papers' spans; a malformed DOI fails.
+func TestRecallDOIs(t *testing.T) {
+	db := testdb.Path(t)
+	m, err := papermem.Open(context.Background(), db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []papermem.PaperInput{
+		{DOI: "10.1000/a", Title: "Vitamin D and fractures", Text: "Vitamin D supplementation lowered fracture risk in older adults by 20%."},
+		{DOI: "10.1000/b", Title: "Calcium and fractures", Text: "Calcium lowered fracture risk in older adults by 10%."},
+		{DOI: "10.1000/c", Title: "Vitamin D and fracture risk", Text: "Vitamin D lowered fracture risk by 30% in a large trial."},
+	} {
+		if _, _, err := m.StorePaper(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	for _, flags := range [][]string{{"--doi", "10.1000/b"}, {"--doi", "10.1000/b", "--doi", "doi:10.1000/C"}, {"--doi", "10.1000/b,10.1000/c"}} {
+		args := append([]string{"--db", db, "recall", "Does vitamin D lower fracture risk?", "--label", "Any", "--json"}, flags...)
+		out, _, err := cli(t, nil, args...)
+		var res papermem.RecallResult
+		if err != nil || json.Unmarshal([]byte(out), &res) != nil || len(res.Spans) == 0 {
+			t.Fatalf("%v: %v\n%s", flags, err, out)
+		}
+		dois := map[string]bool{}
+		for _, s := range res.Spans {
+			dois[s.Provenance.DOI] = true
+		}
+		if want := len(flags) > 2 || strings.Contains(flags[1], ","); dois["10.1000/a"] || !dois["10.1000/b"] || dois["10.1000/c"] != want {
+			t.Errorf("%v: spans of %v", flags, dois)
+		}
+	}
+	if _, _, err := cli(t, nil, "--db", db, "recall", "q", "--doi", "not-a-doi"); err == nil || !strings.Contains(err.Error(), "not a DOI") {
+		t.Errorf("recall --doi not-a-doi: %v, want not a DOI", err)
+	}
 }
 
 // TestRemote runs the commands against a running server with --url and
@@ -165,6 +203,11 @@ func TestRemote(t *testing.T) {
 	m.Workspace("lab-ada").StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/vitd", Title: "Vitamin D and fractures", Text: "Vitamin D did not reduce fractures."})
 	if out, _, err := cli(t, env, "papers", "vitamin D"); err != nil || !strings.Contains(out, "1. Vitamin D and fractures — doi:10.1000/vitd") {
 		t.Errorf("papers: %v\n%s", err, out)
+	}
+	// Scoped to the paper, recall leaves out the ingested file.
+	if out, _, err := cli(t, env, "recall", "Does vitamin D prevent fractures?", "--label", "Any", "--doi", "10.1000/vitd"); err != nil ||
+		!strings.Contains(out, "doi:10.1000/vitd") || strings.Contains(out, "vitd.md") {
+		t.Errorf("recall --doi: %v\n%s", err, out)
 	}
 	if _, _, err := cli(t, map[string]string{"PAPERMEM_URL": srv.URL, "PAPERMEM_KEY": "pm_wrong"}, "recall", "q"); err == nil {
 		t.Error("a wrong key recalled")

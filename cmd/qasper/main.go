@@ -245,28 +245,14 @@ type variant struct {
 
 var (
 	unscoped = variant{"unscoped", false}
-	scoped   = variant{"scoped to the paper (Dois)", true}
+	scoped   = variant{"scoped to the paper (dois)", true}
 )
 
-// scopedRequest restricts a workspace-wide recall request (its question
-// asked of all papers) to the paper with the given DOI, and reports
-// whether it could.
-//
-// WIRE HERE: papermem.RecallRequest has no DOI filter yet. Once it has,
-// set req.Dois = []string{doi} and return true: the workspace-wide scope
-// then also prints its scoped table. Nothing else needs to change.
-func scopedRequest(req papermem.RecallRequest, doi string) (papermem.RecallRequest, bool) {
-	return req, false
-}
-
 // workspaceWide measures all papers of the run in one workspace, beside a
-// floor over all their sentences: unscoped and, once recall can be
-// restricted to a paper (scopedRequest), scoped.
+// floor over all their sentences: unscoped, and scoped to the question's
+// paper (dois).
 func workspaceWide(ctx context.Context, c config, papers []qasper.Paper, qs [][]qasper.Question) error {
-	variants := []variant{unscoped}
-	if _, ok := scopedRequest(papermem.RecallRequest{}, ""); ok {
-		variants = append(variants, scoped)
-	}
+	variants := []variant{unscoped, scoped}
 	w := c.m.Workspace(allWorkspace)
 	var in ingested
 	var f qasper.Floor
@@ -317,7 +303,7 @@ func ask(ctx context.Context, c config, t *table, w *papermem.Workspace, f *qasp
 		for bi, b := range c.budgets {
 			req := papermem.RecallRequest{Question: q.Text, Label: label, BudgetTokens: b}
 			if v.paper {
-				req, _ = scopedRequest(req, doi)
+				req.DOIs = []string{doi}
 			}
 			res, err := w.Recall(ctx, req)
 			if err != nil {

@@ -77,7 +77,7 @@ func TestRun(t *testing.T) {
 	for _, want := range []string{
 		"2 papers, 2 with counted questions; 2 of their 2 questions counted (odd/tune 1, even/held 1)",
 		"1 counted questions have a section heading among the evidence of every annotator",
-		"per paper: each paper alone in its workspace", "workspace-wide, unscoped",
+		"per paper: each paper alone in its workspace", "workspace-wide, unscoped", "workspace-wide, scoped to the paper (dois)",
 		"miss [per paper", `annotator 1 - "Data" (a heading)`,
 	} {
 		if !strings.Contains(got, want) {
@@ -85,8 +85,8 @@ func TestRun(t *testing.T) {
 		}
 	}
 	ts := tables(got)
-	if len(ts) != 2 {
-		t.Fatalf("%d tables, want 2:\n%s", len(ts), got)
+	if len(ts) != 3 {
+		t.Fatalf("%d tables, want 3:\n%s", len(ts), got)
 	}
 	// The whole paper fits in 1,000 tokens: the first paper's question is
 	// answered, the second's, whose evidence is a heading, never is.
@@ -119,8 +119,8 @@ func TestRunShared(t *testing.T) {
 		t.Errorf("output:\n%s", got)
 	}
 	ts := tables(got)
-	if len(ts) != 2 {
-		t.Fatalf("%d tables, want 2:\n%s", len(ts), got)
+	if len(ts) != 3 {
+		t.Fatalf("%d tables, want 3:\n%s", len(ts), got)
 	}
 	for _, tab := range ts {
 		for _, row := range []string{"floor", "Claim", "Any", "Passage"} {

@@ -44,8 +44,8 @@ type Config struct {
 	// paper's title (papermem.LabelPaper): the title's words count twice.
 	TitleLabel string
 	// TitledKind is the owner kind whose nodes have a title
-	// (papermem.KindPaper): the nodes of its other labels are scored with
-	// that title and their section's heading as context (lexical.go).
+	// (papermem.KindPaper). Every node but those of TitleLabel is scored
+	// with its section's heading as context (lexical.go), less that title.
 	TitledKind string
 }
 
@@ -105,7 +105,7 @@ type nodeMeta struct {
 func New(db *sql.DB, c Config) *Index {
 	return &Index{db: db, dim: c.Dim, words: (c.Dim + 63) / 64, maxNodes: c.MaxNodes, titleLabel: c.TitleLabel,
 		titledKind: c.TitledKind,
-		orgs: map[string]*Part{}}
+		orgs:       map[string]*Part{}}
 }
 
 // ErrOtherEmbedder is why Part fails when the database holds a vector of
@@ -244,17 +244,15 @@ func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) err
 	})
 }
 
-// nodeContext is the context field of a node (see lexicon.add): its
-// section's heading, under its paper's title unless the heading begins
-// with it (a Markdown file's title is its first heading).
+// nodeContext is the context field of a node (see lexicon.add): the
+// heading of its section, without its paper's title where the heading
+// path begins with it (a Markdown file's title is its first heading). The
+// title belongs to the paper, which paper context ranks, not to a node.
 func nodeContext(title, section string) string {
-	if contextTitle == 0 && strings.HasPrefix(section, title) {
-		section = strings.TrimPrefix(strings.TrimPrefix(section, title), " > ")
+	if title != "" && strings.HasPrefix(section, title) {
+		return strings.TrimPrefix(strings.TrimPrefix(section, title), " > ")
 	}
-	if contextTitle == 0 || title == "" || strings.HasPrefix(section, title) {
-		return section
-	}
-	return title + " > " + section
+	return section
 }
 
 // count adds (by 1) or removes (by -1) entry e in its label's statistics.
@@ -389,6 +387,7 @@ type Query struct {
 	Label        string   // "" for every label
 	ExceptLabel  string   // when set, a label left out
 	Kind         string   // "" for every owner kind
+	Owners       []int64  // nil for every owner, else only these (owners of Kind); empty admits none
 	Domain       string   // "" for every domain
 	SectionTypes []string // nil for every section type
 	K            int      // results wanted
@@ -399,12 +398,13 @@ type Query struct {
 type entryFilter struct {
 	user, label, notLabel, kind, domain int32
 	sectionTypes                        []int32
+	owners                              []int64 // sorted; nil for any owner
 }
 
 const anyName = -1
 
 // filter resolves q for p. It reports false when no entry can pass: q
-// names a value no entry has.
+// names a value no entry has, or an empty list of owners.
 func (p *Part) filter(q Query) (entryFilter, bool) {
 	f := entryFilter{label: anyName, notLabel: anyName, kind: anyName, domain: anyName}
 	ok := true
@@ -436,6 +436,11 @@ func (p *Part) filter(q Query) (entryFilter, bool) {
 	if len(q.SectionTypes) > 0 && len(f.sectionTypes) == 0 {
 		ok = false
 	}
+	if q.Owners != nil {
+		f.owners = slices.Clone(q.Owners) // not nil, even when empty
+		slices.Sort(f.owners)
+		ok = ok && len(f.owners) > 0
+	}
 	return f, ok
 }
 
@@ -450,5 +455,12 @@ func (p *Part) admits(i int, f *entryFilter) bool {
 		(f.notLabel == anyName || m.label != f.notLabel) &&
 		(f.kind == anyName || m.kind == f.kind) &&
 		(f.domain == anyName || m.domain == f.domain) &&
-		(f.sectionTypes == nil || slices.Contains(f.sectionTypes, m.sectionType))
+		(f.sectionTypes == nil || slices.Contains(f.sectionTypes, m.sectionType)) &&
+		(f.owners == nil || hasOwner(f.owners, p.owners[i]))
+}
+
+// hasOwner reports whether the sorted owners hold owner.
+func hasOwner(owners []int64, owner int64) bool {
+	_, found := slices.BinarySearch(owners, owner)
+	return found
 }

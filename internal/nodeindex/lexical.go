@@ -37,8 +37,8 @@ type lexStats struct {
 // its abstract), count twice, as FTS5's bm25 with column weights (2, 1)
 // counts a title column's: in the term frequencies but once in the length.
 // The words of context, a field the text stands under (its section's
-// heading, its paper's title), count contextWeight times in the term
-// frequencies and not in the length, as a column of that weight would.
+// heading), count contextWeight times in the term frequencies and not in
+// the length, as a column of that weight would.
 func (l *lexicon) add(entry int32, user, text, title, context string) {
 	if l.terms == nil {
 		l.terms, l.stats, l.tokens = map[string]int32{}, map[string]lexStats{}, map[string]int32{}
@@ -80,6 +80,10 @@ func (l *lexicon) add(entry int32, user, text, title, context string) {
 	st.tokens += n
 	l.stats[user] = st
 }
+
+// contextWeight is the weight of a node's context field, as the section
+// name column of the QASPER floor weighs (cmd/qasper; README).
+const contextWeight = 2
 
 // BM25 parameters, FTS5's: term-frequency saturation and length
 // normalisation.
@@ -402,7 +406,3 @@ func (t *topHits) push(h hit, k int) {
 		i = least
 	}
 }
-
-// contextWeight is how many times a context field's words count.
-var contextWeight = envInt("PM_CTXW", 1)
-var contextTitle = envInt("PM_CTXT", 1)

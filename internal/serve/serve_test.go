@@ -169,7 +169,7 @@ func TestRunReindex(t *testing.T) {
 		t.Fatalf("after reindexing: %v", err)
 	}
 	defer m.Close()
-	res, err := m.RecallUser(context.Background(), "u", papermem.UserRecallRequest{Question: "martial arts", Retrieval: papermem.RetrievalVector})
+	res, err := m.RecallUser(context.Background(), "u", papermem.UserRecallRequest{Question: "taekwondo or other martial arts", Retrieval: papermem.RetrievalVector})
 	if err != nil || len(res.Spans) != 1 {
 		t.Fatalf("after reindexing: %+v, %v", res, err)
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 // Paper is a row of papers. Authors is a JSON array; Text is the full
@@ -52,6 +53,24 @@ func PaperExists(ctx context.Context, q Querier, org, doi string) (bool, error) 
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT count(*) FROM papers WHERE org_id = ? AND doi = ?`, org, doi).Scan(&n)
 	return n > 0, err
+}
+
+// PaperIDs returns the row ids of org's papers with the DOIs (normalised),
+// in no particular order; a DOI org does not hold gives none.
+func PaperIDs(ctx context.Context, q Querier, org string, dois []string) ([]int64, error) {
+	if len(dois) == 0 {
+		return nil, nil
+	}
+	args := make([]any, 0, 1+len(dois))
+	args = append(args, org)
+	for _, d := range dois {
+		args = append(args, d)
+	}
+	ids, err := scanIDs(q.QueryContext(ctx, `SELECT id FROM papers WHERE org_id = ? AND doi IN (`+placeholders(len(dois))+`)`, args...))
+	if err != nil {
+		return nil, fmt.Errorf("paper ids: %w", err)
+	}
+	return ids, nil
 }
 
 // DeletePaper deletes org's paper row id.

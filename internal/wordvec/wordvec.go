@@ -55,6 +55,29 @@ const sifA = 1e-3
 // Zipf's law over GloVe's 400,000 words (ln 400,000 + Euler's constant).
 const zipfNorm = 13.48
 
+// vocabulary is the number of words GloVe ranks by frequency.
+const vocabulary = 400_000
+
+// Rarity returns how rare a lower-case word is in general English text:
+// the natural log of its frequency rank among GloVe's 400,000 words, from
+// 0 for the most frequent to about 12.9 for a word outside the 50,000 most
+// frequent that the table keeps (a name, a term of art, a misspelling).
+// It panics if the embedded table is corrupt, as New does.
+func Rarity(word string) float64 {
+	t, err := loadTable()
+	if err != nil {
+		panic(err)
+	}
+	i, ok := t.index[word]
+	if !ok {
+		i, ok = t.index[hashembed.StripPlural(word)]
+	}
+	if !ok {
+		return math.Log(vocabulary)
+	}
+	return math.Log(float64(t.ranks[i]))
+}
+
 // Embedder is the offline embedder. It is safe for concurrent use.
 type Embedder struct {
 	hash  *hashembed.Embedder
@@ -133,6 +156,7 @@ func (e *Embedder) vector(text string, weight func(string) float64) []float32 {
 // table is the parsed glove.bin.
 type table struct {
 	index   map[string]int32
+	ranks   []int32   // a word's frequency rank
 	weights []float32 // a word's SIF weight times its quantisation scale
 	vecs    []int8    // wordDim per word
 }
@@ -160,7 +184,7 @@ func parse(b []byte) (*table, error) {
 	if !ok1 || !ok2 || dim != wordDim || count == 0 || count > uint64(len(b)) {
 		return nil, bad
 	}
-	t := &table{index: make(map[string]int32, count), weights: make([]float32, count)}
+	t := &table{index: make(map[string]int32, count), ranks: make([]int32, count), weights: make([]float32, count)}
 	var plurals []string // words hashembed reads without their last "s"
 	for i := range int(count) {
 		n, ok := next()
@@ -174,6 +198,7 @@ func parse(b []byte) (*table, error) {
 			return nil, bad
 		}
 		t.index[word] = int32(i)
+		t.ranks[i] = int32(min(rank, vocabulary))
 		if hashembed.StripPlural(word) != word {
 			plurals = append(plurals, word)
 		}
