@@ -29,7 +29,7 @@ var recallPapersOp = op{tag: "papers", summary: "Rank the workspace's papers for
 		{name: "limit", typ: "integer", doc: "most papers returned, 1..100; default 20"},
 	},
 	resp:  []papermem.Paper{},
-	notes: "A JSON array of papers, best first, each DOI once, with score (the best score among the paper's title and abstract, passages and claims, plus 0.035 of the others' scores) and cached (its full text is in memory)."}
+	notes: "A JSON array of papers, best first, each DOI once, ranked by their title and abstract, with cached (its full text is in memory) and score, on the scale of /v1/recall's: the list may be shorter than limit, or empty. " + scoreNote}
 
 func (s *server) handleRecallPapers(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/papermem/papermem"
@@ -9,7 +10,11 @@ import (
 
 var recallOp = op{tag: "recall", summary: "Recall spans that answer a question within a token budget",
 	req: api.RecallRequest{}, resp: papermem.RecallResult{},
-	notes: "Hybrid full-text (BM25) and vector search over the workspace's memory, fused and re-ranked; spans are ordered by score, highest first, and no two spans repeat the same text. provenance tells kind (paper, document, analysis), doi, title, source, section, page, row, sheet, char_start, char_end and ingested_at. Per-user memories are never included (see /v1/user/recall). With dois, only those papers' own spans are searched, ranked and returned; DOIs not in the workspace match nothing."}
+	notes: "Hybrid full-text (BM25) and vector search over the workspace's memory, fused and re-ranked; spans are ordered by score, highest first, and no two spans repeat the same text. provenance tells kind (paper, document, analysis), doi, title, source, section, page, row, sheet, char_start, char_end and ingested_at. Per-user memories are never included (see /v1/user/recall). With dois, only those papers' own spans are searched, ranked and returned; DOIs not in the workspace match nothing. " + scoreNote}
+
+// scoreNote documents the scale of recall scores, the same for spans and
+// papers.
+var scoreNote = fmt.Sprintf("score is on a scale that means the same from one question to the next, 0 to 1: the best span's score is the recall's relevance (the geometric mean of the share of the question's rarer words the best-ranked texts hold, each word weighing by its rarity in general English, and their cosine to the question in the offline embedder's space), the others' in proportion to their rank; keywords and scope_signals may lift a span above it. A recall whose relevance is under %.2f returns no span (an empty spans list is a valid 200: memory holds nothing about the question), and no span under %.2f is returned, so the budget is a ceiling, not a target.", papermem.MinScore, papermem.MinSpanScore)
 
 func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) error {
 	var req api.RecallRequest

@@ -170,8 +170,9 @@ type (
 // Tool descriptions.
 const (
 	recallDoc = "Find the evidence in this workspace's memory (papers, documents, analyses) that answers a question, packed into a token budget, best first. " +
-		"Each span has its text and provenance (kind, DOI, title, source, section, page, sheet, row); cite them. Give dois to search only those papers. Per-user notes are not searched (use recall_user)."
-	recallPapersDoc  = "Rank the workspace's papers for a query: DOI, title, authors, year, score, and whether the full text is in memory."
+		"Each span has its text and provenance (kind, DOI, title, source, section, page, sheet, row); cite them. Give dois to search only those papers. Per-user notes are not searched (use recall_user). " +
+		"Scores run from 0 to 1 and mean the same for every question; no spans means memory holds nothing about it."
+	recallPapersDoc  = "Rank the workspace's papers for a query: DOI, title, authors, year, score (0 to 1, as recall's), and whether the full text is in memory. Only papers that match: the list may be short or empty."
 	storePaperDoc    = "Store or update a paper by DOI: its title, authors, year and full text (plain or Markdown). Its abstract, passages and claims become recallable. Re-storing a DOI updates it."
 	paperExistsDoc   = "Whether the workspace already holds a paper, by DOI."
 	fetchPaperDoc    = "Make sure a paper's full text is in memory: answered from memory when cached, else downloaded from the paper's source_url and ingested."
@@ -179,7 +180,7 @@ const (
 	storeAnalysisDoc = "Store or replace your analysis of a paper (Markdown, with optional core claim, acceptance, scorecard and sharpest flaw); recall then finds it."
 	getAnalysisDoc   = "Read the stored analysis of a paper, by DOI."
 	rememberDoc      = "Remember something about the current user (a preference, a fact, an event). Needs a user: a session token's, or X-User-Id with an API key. The same key updates the memory."
-	recallUserDoc    = "Recall the current user's own memories that answer a question, best first, within a token budget."
+	recallUserDoc    = "Recall the current user's own memories that answer a question, best first, within a token budget; none when they hold nothing about it."
 	forgetDoc        = "Delete one of the current user's memories by key."
 	linkSessionDoc   = "Record that a research session used papers (DOIs) and claims (node ids from recall), building the session graph."
 	exportSessionDoc = "Write a session's record: its steps (agent, tool, args, result_ref), the papers and claims it recalled, and metadata. Re-exporting a session replaces its record."
