@@ -586,3 +586,37 @@ func BenchmarkIngestText(b *testing.B) {
 		}
 	}
 }
+
+// TestIngestFrontMatter checks that a paper's front matter (the lines
+// before its abstract: authors, affiliations, addresses) gives no claims,
+// while its abstract and a methods section do, and that a section's
+// heading helps recall find its sentences.
+func TestIngestFrontMatter(t *testing.T) {
+	m := mustOpen(t)
+	md := "# Scam dialogues\n\nAda Lovelace† Charles Babbage‡\n\n†University of Somewhere, ‡Institute of Elsewhere\n\n{ada, charles}@example.org\n\n" +
+		"## Abstract\n\nWe collect dialogues between scammers and their targets and train a model that detects scams.\n\n" +
+		"## Datasets\n\n### AntiScam Dataset\n\nIt consists of 220 human-human dialogs collected on Amazon Mechanical Turk.\n\n" +
+		"## Results\n\nThe model detected 80% of the scams in the held-out dialogs.\n"
+	rep, err := m.IngestFile(ctx, "scam.md", strings.NewReader(md), papermem.IngestOptions{DOI: "10.1000/scam"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs, err := m.PaperSections(ctx, "10.1000/scam")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := map[string][]string{}
+	for _, s := range secs {
+		claims[s.Title] = append(claims[s.Title], s.Claims...)
+	}
+	if c := claims["Scam dialogues"]; len(c) != 0 {
+		t.Errorf("front matter gave claims %q", c)
+	}
+	if len(claims["Scam dialogues > Abstract"]) != 1 || len(claims["Scam dialogues > Datasets > AntiScam Dataset"]) != 1 {
+		t.Errorf("claims by section %q (report %+v); want one in the abstract and one in the dataset's section", claims, rep)
+	}
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "How big is the AntiScam dataset?", BudgetTokens: 30})
+	if err != nil || len(res.Spans) == 0 || !strings.Contains(res.Spans[0].Text, "220 human-human dialogs") {
+		t.Errorf("Recall = %+v, %v; want the sentence under the AntiScam Dataset heading first", res, err)
+	}
+}

@@ -3,6 +3,7 @@ package papermem
 import (
 	"context"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/papermem/papermem/internal/ftsterm"
@@ -20,9 +21,10 @@ import (
 //     general English (wordvec.Rarity less commonRarity, so that "what",
 //     "study" or "support" weigh little and a name or a term of art much),
 //     the best among the coverTop best-ranked texts;
-//   - similarity: the cosine of the question and a text in the offline
-//     embedder's space (word vectors and spelling), the best among the
-//     similarTop best-ranked texts, whatever embedder ranks.
+//   - similarity: the cosine of the question and a text (alone or under
+//     its heading) in the offline embedder's space (word vectors and
+//     spelling), the best among the similarTop best-ranked texts, whatever
+//     embedder ranks.
 //
 // A recall's relevance is the geometric mean of the two, from 0 to 1: both
 // must be high. Every span's score is its rank score over the best one's,
@@ -86,7 +88,7 @@ func (r relevance) scale(best float64, texts [][]string) float64 {
 	for i, t := range texts[:min(coverTop, len(texts))] {
 		cover = max(cover, r.coverage(t...))
 		if i < similarTop {
-			similar = max(similar, r.similarity(t[0]))
+			similar = max(similar, r.similarity(t[0], t[1:]...))
 		}
 	}
 	return math.Sqrt(cover*similar) / best
@@ -111,12 +113,21 @@ func (r relevance) coverage(texts ...string) float64 {
 	return sum / r.total
 }
 
-// similarity returns the cosine of the question and text, at least 0.
-func (r relevance) similarity(text string) float64 {
-	vs, _ := offline().Embed(context.Background(), []string{text})
-	c := 0.0
-	for i, x := range vs[0] {
-		c += float64(x * r.vec[i])
+// similarity returns the cosine of the question and a text, at least 0:
+// the better of the text alone and the text under its headings.
+func (r relevance) similarity(text string, headings ...string) float64 {
+	texts := []string{text}
+	if h := strings.TrimSpace(strings.Join(headings, " ")); h != "" {
+		texts = append(texts, h+"\n"+text)
 	}
-	return max(c, 0)
+	vs, _ := offline().Embed(context.Background(), texts)
+	best := 0.0
+	for _, v := range vs {
+		c := 0.0
+		for i, x := range v {
+			c += float64(x * r.vec[i])
+		}
+		best = max(best, c)
+	}
+	return best
 }

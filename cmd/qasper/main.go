@@ -37,6 +37,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/evalcmd"
+	"github.com/papermem/papermem/internal/locomo"
 	"github.com/papermem/papermem/internal/qasper"
 	"github.com/papermem/papermem/internal/scifact"
 )
@@ -60,6 +61,7 @@ type config struct {
 	budgets        []int
 	papers         int
 	verbose        bool
+	offTopic       *offTopic // nil: not measured
 	out            io.Writer
 	m              *papermem.Memory
 }
@@ -74,8 +76,19 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	scopes := fs.String("scope", scopePaper+","+scopeWorkspace, "scopes to measure: "+scopePaper+", "+scopeWorkspace)
 	fs.IntVar(&c.papers, "papers", 0, "measure only the first N papers in id order (0: all)")
 	fs.BoolVar(&c.verbose, "v", false, "print every question a label misses (strict) at each budget, with what recall returned")
+	measureOffTopic := fs.Bool("offtopic", true, "per paper, also ask other data sets' questions (-locomo, -scifact) and print what recall returns for them")
+	offTopicBudget := fs.Int("offtopic-budget", 2000, "token budget of the off-topic measurement")
+	locomoFile := fs.String("locomo", locomo.DefaultFile, "LoCoMo dataset file, for -offtopic")
+	scifactDir := fs.String("scifact", scifact.DefaultDir, "directory of the SciFact files, for -offtopic")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *measureOffTopic && slices.Contains(list(*scopes), scopePaper) {
+		o, err := newOffTopic(*locomoFile, *scifactDir, *offTopicBudget)
+		if err != nil {
+			return err
+		}
+		c.offTopic = o
 	}
 	c.labels, c.scopes = list(*labels), list(*scopes)
 	for _, s := range c.scopes {
@@ -232,8 +245,16 @@ func perPaper(ctx context.Context, c config, papers []qasper.Paper, qs [][]qaspe
 			}
 		}
 		asked += time.Since(start)
+		if c.offTopic != nil {
+			if err := c.offTopic.ask(ctx, w, i, qs[i]); err != nil {
+				return err
+			}
+		}
 	}
 	t.print(c.out, in, asked)
+	if c.offTopic != nil {
+		return c.offTopic.print(c.out)
+	}
 	return nil
 }
 

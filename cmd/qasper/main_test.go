@@ -6,11 +6,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/papermem/papermem/internal/locomo"
 	"github.com/papermem/papermem/internal/qasper"
+	"github.com/papermem/papermem/internal/scifact"
 )
 
 // tiny holds two papers: the first (even, held out) answers its question
@@ -69,7 +72,8 @@ func tables(out string) []map[string][]string {
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	err := run(context.Background(), []string{"-data", writeTiny(t), "-labels", "Passage,Any", "-budgets", "1000", "-v"}, &out)
+	err := run(context.Background(), []string{"-data", writeTiny(t), "-labels", "Passage,Any", "-budgets", "1000", "-v",
+		"-locomo", "../../internal/evalcmd/testdata/locomo.json", "-scifact", "../scifact/testdata/scifact"}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +83,18 @@ func TestRun(t *testing.T) {
 		"1 counted questions have a section heading among the evidence of every annotator",
 		"per paper: each paper alone in its workspace", "workspace-wide, unscoped", "workspace-wide, scoped to the paper (dois)",
 		"miss [per paper", `annotator 1 - "Data" (a heading)`,
+		"off-topic recall at 2000 tokens, each paper alone in its workspace",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	// Neither paper says anything of the other data sets' questions: they
+	// get no span; its own questions get some.
+	for _, row := range []string{`Recall Claim +off-topic: LoCoMo +4 +0 +0\.000 .* 1\.000 +0\.0 spans`, `Recall Any +off-topic: SciFact +4 +0 +0\.000 .* 1\.000 +0\.0 spans`,
+		`Recall Claim +in-topic +2 +[1-9]`} {
+		if !regexp.MustCompile(row).MatchString(got) {
+			t.Errorf("output lacks a row like %q:\n%s", row, got)
 		}
 	}
 	ts := tables(got)
@@ -111,7 +124,8 @@ func TestRunShared(t *testing.T) {
 		t.Skip("shared QASPER data not found:", err)
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"-data", dir, "-papers", "2"}, &out); err != nil {
+	args := []string{"-data", dir, "-papers", "2", "-locomo", filepath.Join("..", "..", locomo.DefaultFile), "-scifact", filepath.Join("..", "..", scifact.DefaultDir)}
+	if err := run(context.Background(), args, &out); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/papermem/papermem/internal/locomo"
 )
 
 func TestNDCG(t *testing.T) {
@@ -47,7 +45,7 @@ func TestRecallAt(t *testing.T) {
 // that each prints its table.
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	args := []string{"-data", "testdata/scifact", "-locomo", "testdata/locomo.json", "-budgets", "200", "-offtopic-questions", "3"}
+	args := []string{"-data", "testdata/scifact", "-locomo", "../../internal/evalcmd/testdata/locomo.json", "-budgets", "200", "-offtopic-questions", "3"}
 	if err := run(context.Background(), args, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -110,21 +108,5 @@ func TestRunErrors(t *testing.T) {
 	args := []string{"-data", "testdata/scifact", "-modes", "none", "-labels", "none", "-offtopic=false", "-locomo", "testdata/none.json"}
 	if err := run(context.Background(), args, new(bytes.Buffer)); err != nil {
 		t.Errorf("-offtopic=false: %v", err)
-	}
-}
-
-func TestLocomoQuestions(t *testing.T) {
-	convs, err := locomo.Load("testdata/locomo.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Two from the first conversation, one from the second; never the
-	// adversarial category.
-	want := []string{"When did Ada run the Lisbon marathon?", "How long did the marathon take?", "What is the name of Cleo's puppy?"}
-	if got := locomoQuestions(convs, 3); !slices.Equal(got, want) {
-		t.Errorf("3 questions: %q, want %q", got, want)
-	}
-	if got := locomoQuestions(convs, 100); len(got) != 4 {
-		t.Errorf("100 questions: %q, want the 4 there are", got)
 	}
 }

@@ -23,7 +23,7 @@ func offTopic(ctx context.Context, out io.Writer, m *papermem.Memory, c config, 
 	if err != nil {
 		return err
 	}
-	asked := map[string][]string{"off-topic": locomoQuestions(convs, c.offTopicQuestions)}
+	asked := map[string][]string{"off-topic": evalcmd.LoCoMoQuestions(convs, c.offTopicQuestions)}
 	for _, q := range evalcmd.Spread(claims, c.offTopicQuestions) {
 		asked["in-topic"] = append(asked["in-topic"], q.Text)
 	}
@@ -59,24 +59,4 @@ func offTopic(ctx context.Context, out io.Writer, m *papermem.Memory, c config, 
 		}
 	}
 	return evalcmd.WriteReturned(out, c.offTopicBudget, rows)
-}
-
-// locomoQuestions returns n questions of categories 1–4, as evenly from
-// each conversation as they allow, each conversation's spread over it.
-func locomoQuestions(convs []locomo.Conversation, n int) []string {
-	var out []string
-	for i, c := range convs {
-		var qs []string
-		for _, qa := range c.QA {
-			if qa.Category != locomo.Adversarial {
-				qs = append(qs, qa.Question)
-			}
-		}
-		share := n / len(convs)
-		if i < n%len(convs) {
-			share++
-		}
-		out = append(out, evalcmd.Spread(qs, share)...)
-	}
-	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/locomo"
 	"github.com/papermem/papermem/internal/testdb"
 )
 
@@ -107,5 +108,21 @@ func TestWriteReturned(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("table (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoCoMoQuestions(t *testing.T) {
+	convs, err := locomo.Load("testdata/locomo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two from the first conversation, one from the second; never the
+	// adversarial category.
+	want := []string{"When did Ada run the Lisbon marathon?", "How long did the marathon take?", "What is the name of Cleo's puppy?"}
+	if got := LoCoMoQuestions(convs, 3); !slices.Equal(got, want) {
+		t.Errorf("3 questions: %q, want %q", got, want)
+	}
+	if got := LoCoMoQuestions(convs, 100); len(got) != 4 {
+		t.Errorf("100 questions: %q, want the 4 there are", got)
 	}
 }
