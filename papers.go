@@ -336,7 +336,8 @@ type PaperRecallRequest struct {
 // does in a hybrid search of those nodes alone (title words counting twice,
 // word weights taken over the papers), and scores on the relevance scale
 // of Span.Score: none when the best would score under MinScore, and none
-// under MinSpanScore, so the list may be shorter than the limit, or empty. Errors: EINVALID.
+// under MinSpanScore, so the list may be shorter than the limit, or empty.
+// Errors: EINVALID.
 func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([]Paper, error) {
 	text, limit := strings.TrimSpace(req.Query), req.Limit
 	if text == "" {

@@ -533,7 +533,7 @@ func sortSpans(cs []*memCand) {
 // May 2023"), for the relevance scale; "" for none.
 func dateWords(occurred string) string {
 	t, err := ParseTime(occurred)
-	if occurred == "" || err != nil {
+	if err != nil {
 		return ""
 	}
 	return t.Format("2 January 2006")
@@ -541,9 +541,9 @@ func dateWords(occurred string) string {
 
 // packMemories takes spans in score order while they fit the budget and
 // score at least MinSpanScore on rel's scale, none when the recall's
-// relevance is under MinScore (relevance.go), skipping any
-// whose text repeats or nearly repeats one already taken, and decodes the
-// provenance of those it takes.
+// relevance is under MinScore (relevance.go), skipping any whose text
+// repeats or nearly repeats one already taken, and decodes the provenance
+// of those it takes. A memory's event day counts as its heading.
 func packMemories(cs []*memCand, budget int, rel relevance) *RecallResult {
 	p := newPacker(budget)
 	var texts [][]string
