@@ -30,8 +30,9 @@ var ScopeSignals = []string{"open_questions", "mechanisms", "reliability", "what
 // DOIs scopes the recall to papers: only the workspace's own nodes of
 // those papers are considered (their title and abstract, passages and
 // claims; not their analyses, and no documents, so labels Analysis and
-// Document then match nothing). A DOI the workspace does not hold matches
-// nothing, so when it holds none of them the result has no spans.
+// Document then match nothing), and BM25 weighs words within them, as in
+// a workspace of those papers alone. A DOI the workspace does not hold
+// matches nothing, so when it holds none of them the result has no spans.
 // Duplicates are ignored; a string that is not a DOI (NormalizeDOI), or
 // more than MaxRecallDOIs of them, is EINVALID.
 type RecallRequest struct {

@@ -312,3 +312,48 @@ func BenchmarkIndexLoad(b *testing.B) {
 	runtime.KeepAlive(p)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(nodes), "heap-B/node")
 }
+
+// TestScopedStatistics checks that a search kept to some owners weighs
+// words within them: its scores are those of a workspace holding only
+// those owners.
+func TestScopedStatistics(t *testing.T) {
+	m, path := openMemory(t)
+	sleep := papermem.PaperInput{DOI: "10.1/sleep", Title: "Sleep and memory",
+		Text: "Sleep deprivation reduced recall accuracy by 30% in adults. Naps restored recall within a week."}
+	diet := papermem.PaperInput{DOI: "10.1/diet", Title: "Diet and recall",
+		Text: "A diet rich in fish improved recall in older adults. Recall of words rose by 12%."}
+	for _, in := range []papermem.PaperInput{sleep, diet} {
+		if _, _, err := m.StorePaper(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := m.Workspace("alone").StorePaper(ctx, diet); err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, path)
+	ids, err := store.PaperIDs(ctx, db.Read, papermem.DefaultWorkspace, []string{"10.1/diet"})
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("paper ids %v, %v", ids, err)
+	}
+	x := newIndex(db, 1000)
+	const question = "does a fish diet improve recall of words"
+	for _, label := range []string{"", papermem.LabelClaim, papermem.LabelPaper} {
+		scoped := shared(100)
+		scoped.Label, scoped.Kind, scoped.Owners = label, papermem.KindPaper, ids
+		alone := shared(100)
+		alone.Label = label
+		got := scores(part(t, x, papermem.DefaultWorkspace).Lexical(scoped, question))
+		want := scores(part(t, x, "alone").Lexical(alone, question))
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("label %q: scoped scores %v, want those of a workspace of the paper alone %v", label, got, want)
+		}
+	}
+}
+
+func scores(hs []nodeindex.Hit) []float64 {
+	out := make([]float64, len(hs))
+	for i, h := range hs {
+		out[i] = h.Score
+	}
+	return out
+}

@@ -142,6 +142,32 @@ func (p *Part) docFreq(term string, user, label int32, all bool) int {
 	return df
 }
 
+// scopeStats returns the BM25 statistics of the entries scope admits: a
+// scoped search weighs words within its scope, as a workspace holding
+// only those owners would. It reads every entry's owner.
+func (p *Part) scopeStats(scope *entryFilter) lexStats {
+	var st lexStats
+	for e := range p.ids {
+		if p.admits(e, scope) {
+			st.docs++
+			st.tokens += int(p.lex.length[e])
+		}
+	}
+	return st
+}
+
+// scopeDocFreq returns how many entries that scope admits contain the
+// term of index id.
+func (p *Part) scopeDocFreq(id int32, scope *entryFilter) int {
+	df := 0
+	for _, x := range p.lex.postings[id] {
+		if p.admits(int(x.entry), scope) {
+			df++
+		}
+	}
+	return df
+}
+
 // Lexical returns up to q.K nodes admitted by q ranked by BM25 for the
 // content words of text (internal/terms.Content), best first, as FTS5's
 // bm25() scores a query for any of those words (higher is better; among
@@ -149,7 +175,8 @@ func (p *Part) docFreq(term string, user, label int32, all bool) int {
 // log((N−df+0.5)/(df+0.5)), at least 1e-6, with N, df and the mean length
 // taken over q's collection, only its nodes of q's label when q names one
 // (a search of papers' title and abstract nodes weighs words as a table of
-// papers would). Only the postings of the query's words are read, and a
+// papers would) and only those of q's owners when it names them (a search
+// kept to some papers weighs words as a workspace of those papers would). Only the postings of the query's words are read, and a
 // bounded heap keeps the best, where FTS5 ranks every node that matches
 // any word.
 func (p *Part) Lexical(q Query, text string) []Hit {
@@ -187,6 +214,11 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 	if f.label != anyName {
 		st, all = p.labels[collection{f.user, f.label}], false
 	}
+	var scope *entryFilter // the entries whose statistics count, when q keeps to some owners
+	if f.owners != nil {
+		scope = &entryFilter{user: f.user, label: f.label, notLabel: f.notLabel, kind: f.kind, domain: anyName, owners: f.owners}
+		st, all = p.scopeStats(scope), false
+	}
 	if st.docs == 0 {
 		return nil
 	}
@@ -200,7 +232,12 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 		if !ok {
 			continue
 		}
-		df := float64(p.docFreq(term, f.user, f.label, all))
+		var df float64
+		if scope != nil {
+			df = float64(p.scopeDocFreq(id, scope))
+		} else {
+			df = float64(p.docFreq(term, f.user, f.label, all))
+		}
 		idf := math.Log((n - df + 0.5) / (df + 0.5))
 		if idf <= 0 {
 			idf = 1e-6
