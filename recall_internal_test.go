@@ -79,7 +79,7 @@ func TestPackMatchesFullRanking(t *testing.T) {
 			t.Fatal(err)
 		}
 		scale := rel.scale(hs[0].score, candidateTexts(all))
-		rankSpans(all, keywords, signals)
+		rankSpans(all, keywords, signals, q.label == "")
 		want := newPacker(budget)
 		if scale*hs[0].score < MinScore {
 			all = nil
@@ -151,4 +151,25 @@ func TestRecallScopeGuards(t *testing.T) {
 			t.Errorf("empty owners loaded %d candidates, %v", len(cs), err)
 		}
 	})
+}
+
+// TestRankSpansLength checks that among spans of every label a sentence
+// ranks before a passage that scores alike, and only then.
+func TestRankSpansLength(t *testing.T) {
+	spans := func() []*candidate {
+		return []*candidate{
+			{Span: Span{NodeID: 1, Label: LabelPassage, Score: 1, Tokens: 200}},
+			{Span: Span{NodeID: 2, Label: LabelClaim, Score: 0.99, Tokens: 20}},
+		}
+	}
+	cs := spans()
+	rankSpans(cs, nil, nil, true)
+	if cs[0].NodeID != 2 || cs[1].Score >= 1 {
+		t.Errorf("mixed labels: order %d, %d (scores %.3f, %.3f); want the claim first", cs[0].NodeID, cs[1].NodeID, cs[0].Score, cs[1].Score)
+	}
+	cs = spans()
+	rankSpans(cs, nil, nil, false)
+	if cs[0].NodeID != 1 || cs[0].Score != 1 {
+		t.Errorf("one label: order %d, %d; want scores unchanged", cs[0].NodeID, cs[1].NodeID)
+	}
 }

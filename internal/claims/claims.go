@@ -1,12 +1,11 @@
 // Package claims recognises the sentences of a paper that a reader may
-// cite: what a study found (a result, a comparison, a quantity, a
-// conclusion), what it did (its data, methods and setting) and what is
-// known. What is not a claim is a sentence that states a study's aim ("To
-// determine whether…", "The aim of this study was…") or opens a structured
-// abstract's part (OBJECTIVE, DESIGN, METHODS…), a question, a caption, and
-// what is not prose: a title, a list of authors or affiliations, an e-mail
-// address, a table's row, a copyright, venue, funding or correspondence
-// line.
+// cite: what a study set out to do, what it did (its data, methods and
+// setting), what it found (a result, a comparison, a quantity, a
+// conclusion) and what is known. What is not a claim is a structured
+// abstract's label opening a sentence (OBJECTIVE, DESIGN, METHODS…), a
+// question, and what is not prose: a title, a list of authors or
+// affiliations, an e-mail address, a table's row, a copyright, venue,
+// funding or correspondence line.
 package claims
 
 import (
@@ -17,21 +16,23 @@ import (
 )
 
 var (
-	// noise matches sentences that describe the paper rather than its subject.
-	noise = regexp.MustCompile(`(?i)^(in this (paper|work|study),? we (describe|present|introduce)|table|figure|fig\.|copyright|©|doi:|https?://)`)
-	// setup matches sentences that state a study's aim or open a
-	// structured abstract's part before its results.
-	setup = regexp.MustCompile(`^(` + heading + `(?:[\s,&]+(?i:and\s+)?` + heading + `)*\s+[A-Z0-9]|(?i:to (determine|assess|evaluate|investigate|examine|identify|estimate|compare|describe|explore|characteri[sz]e|test|analy[sz]e|quantify|measure|review|establish|define|study|understand|clarify|elucidate|address|report|develop)\b|(the|our) (main |primary )?(aims?|objectives?|purposes?|goals?)\b|(here,? )?(we|this (study|review|trial|analysis|work|paper)|the (present|current) (study|review|trial|analysis)) (aimed|aims|sought|seeks|set out|was designed|were designed|is designed|was conducted|investigated whether|examined whether|tested whether|asked whether)))`)
+	// noise matches sentences that open with a reference (a DOI or a web
+	// address) rather than prose.
+	noise = regexp.MustCompile(`(?i)^(doi:|https?://)`)
+	// structured matches a sentence that a structured abstract's labels
+	// open ("OBJECTIVE To estimate…", "Design, Setting, and Participants
+	// Mail survey…"): the label is not part of a statement.
+	structured = regexp.MustCompile(`^` + heading + `(?:[\s,&]+(?i:and\s+)?` + heading + `)*\s+[A-Z0-9]`)
 	// heading matches the words of a structured abstract's labels for the
 	// parts that precede its results.
 	heading = `(?i:objectives?|aims?|purpose|goals?|design|settings?|participants|patients|subjects|methods?|materials|methodology|interventions?|exposures?|main|primary|outcomes?|measures?|data sources|study selection|data extraction)`
 )
 
 // IsClaim reports whether sentence is a claim: a sentence of prose that
-// neither states a study's aim nor opens a structured abstract's part.
+// no structured abstract's label opens.
 func IsClaim(sentence string) bool {
 	s, ok := candidate(sentence)
-	return ok && !setup.MatchString(s) && !fragment(s)
+	return ok && !structured.MatchString(s) && !fragment(s)
 }
 
 // email matches an e-mail address, as front matter lists them.
@@ -72,7 +73,7 @@ const (
 )
 
 // candidate trims a sentence and reports whether it may be a claim at all:
-// not too short or long, not a question, not a caption or boilerplate.
+// not too short or long, not a question, not a bare reference.
 func candidate(sentence string) (string, bool) {
 	s := strings.TrimSpace(sentence)
 	n := utf8.RuneCountInString(s)
