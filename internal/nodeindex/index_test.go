@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -356,4 +357,91 @@ func scores(hs []nodeindex.Hit) []float64 {
 		out[i] = h.Score
 	}
 	return out
+}
+
+// TestIndexTenancy checks that a workspace's part of the index holds its
+// own nodes and statistics only: beside a much larger workspace of
+// overlapping words, a small workspace's searches and word weights are
+// exactly those of a database holding it alone, also after its part was
+// evicted and loaded again.
+func TestIndexTenancy(t *testing.T) {
+	docs, err := scifact.Corpus(scifactData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := scifact.Queries(scifactData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storeDocs := func(m *papermem.Memory, org string, ds []scifact.Doc) {
+		for i, d := range ds {
+			if _, _, err := m.Workspace(org).StorePaper(ctx, papermem.PaperInput{DOI: fmt.Sprintf("10.1/%s%d", org, i), Title: d.Title, Text: d.Text}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	small := docs[60:63]
+	both, bothPath := openMemory(t)
+	storeDocs(both, "big", docs[:60])
+	storeDocs(both, "small", small)
+	storeDocs(both, "big2", docs[63:70]) // written after the small one, too
+	alone, alonePath := openMemory(t)
+	storeDocs(alone, "small", small)
+	bothDB, aloneDB := openDB(t, bothPath), openDB(t, alonePath)
+
+	var questions []string
+	for _, c := range claims[:20] {
+		questions = append(questions, c.Text)
+	}
+	for _, d := range small {
+		questions = append(questions, d.Title)
+	}
+	emb := papermem.NewOfflineEmbedder()
+	type result struct {
+		Lexical, Nearest []float64
+		Owners           int
+		IDF              []float64
+	}
+	search := func(p *nodeindex.Part) []result {
+		var out []result
+		for _, q := range questions {
+			qv, err := emb.Embed(ctx, []string{q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lex, near := p.Lexical(shared(50), q), p.Nearest(shared(50), qv[0])
+			owners := map[int64]bool{}
+			for _, h := range append(lex, near...) {
+				owners[h.Owner] = true
+			}
+			r := result{Lexical: scores(lex), Nearest: scores(near), Owners: len(owners)}
+			p.WithIDF("", func(idf func(string) float64) error {
+				for _, w := range strings.Fields(q) {
+					r.IDF = append(r.IDF, idf(strings.ToLower(w)))
+				}
+				return nil
+			})
+			out = append(out, r)
+		}
+		return out
+	}
+	want := search(part(t, newIndex(aloneDB, 1000), "small"))
+	if want[0].Owners == 0 || want[0].Owners > len(small) {
+		t.Fatalf("the small workspace alone found %d owners", want[0].Owners)
+	}
+	var bigNodes int
+	if err := bothDB.Read.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = 'big'`).Scan(&bigNodes); err != nil {
+		t.Fatal(err)
+	}
+	x := newIndex(bothDB, bigNodes+1) // room for the big workspace or the small one, not both
+	if got := search(part(t, x, "small")); !cmp.Equal(want, got) {
+		t.Fatalf("small workspace beside others (-alone +beside):\n%s", cmp.Diff(want, got))
+	}
+	part(t, x, "big") // evicts the small workspace's part
+	if got := x.Loaded(); !slices.Equal(got, []string{"big"}) {
+		t.Fatalf("loaded %v, want the big workspace alone", got)
+	}
+	if got := search(part(t, x, "small")); !cmp.Equal(want, got) {
+		t.Fatalf("small workspace reloaded (-alone +reloaded):\n%s", cmp.Diff(want, got))
+	}
 }
