@@ -23,9 +23,16 @@ const (
 	DefaultMaxRedirects = 5
 )
 
-// ErrForbiddenAddress is in the chain of errors for origins that resolve
-// to an address the fetcher refuses.
-var ErrForbiddenAddress = errors.New("origin address not allowed")
+// Errors in the chain of Fetch's errors for what the fetcher refuses.
+var (
+	// ErrForbiddenAddress: the origin, or a redirect, resolves to an
+	// address outside the public internet.
+	ErrForbiddenAddress = errors.New("origin address not allowed")
+	// ErrScheme: the URL, or a redirect, is not http or https with a host.
+	ErrScheme = errors.New("only http and https URLs can be fetched")
+	// ErrRedirects: the origin redirects more than DefaultMaxRedirects times.
+	ErrRedirects = errors.New("too many redirects")
+)
 
 // Fetcher implements papermem.Fetcher. The zero value is not usable; call
 // New. A *Fetcher is safe for concurrent use.
@@ -43,16 +50,22 @@ type Options struct {
 
 // New returns a fetcher.
 func New(o Options) *Fetcher {
+	if o.AllowPrivate {
+		return newFetcher(o, nil)
+	}
+	return newFetcher(o, guard)
+}
+
+// newFetcher returns a fetcher whose dialer runs control, when not nil, on
+// every address it is about to connect to, the redirects' included.
+func newFetcher(o Options, control func(network, address string, c syscall.RawConn) error) *Fetcher {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
 	}
-	dialer := &net.Dialer{Timeout: 10 * time.Second}
-	if !o.AllowPrivate {
-		dialer.Control = guard
-	}
+	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: control}
 	transport := &http.Transport{
 		Proxy:                 nil, // a proxy would dial on our behalf, past the guard
 		DialContext:           dialer.DialContext,
@@ -68,7 +81,7 @@ func New(o Options) *Fetcher {
 			Timeout:   o.Timeout,
 			CheckRedirect: func(req *http.Request, via []*http.Request) error {
 				if len(via) >= DefaultMaxRedirects {
-					return fmt.Errorf("more than %d redirects", DefaultMaxRedirects)
+					return fmt.Errorf("%w: more than %d", ErrRedirects, DefaultMaxRedirects)
 				}
 				return checkURL(req.URL)
 			},
@@ -110,7 +123,7 @@ func Public(ip net.IP) bool {
 // checkURL accepts http and https URLs with a host.
 func checkURL(u *url.URL) error {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("only http and https URLs can be fetched, not %q", u.Redacted())
+		return fmt.Errorf("%w, not %q", ErrScheme, u.Redacted())
 	}
 	return nil
 }

@@ -3,9 +3,12 @@ package fetch_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,7 +84,6 @@ func TestFetch(t *testing.T) {
 		"ErrTooLarge":     "/big",
 		"ErrStatus":       "/missing",
 		"ErrTimeout":      "/slow",
-		"ErrBadRedirect":  "/redirect-home",
 		"ErrUnknownRoute": "/nothing-here",
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -91,9 +93,9 @@ func TestFetch(t *testing.T) {
 		})
 	}
 	t.Run("ErrScheme", func(t *testing.T) {
-		for _, u := range []string{"file:///etc/passwd", "ftp://example.org/x", "gopher://x", "//nohost"} {
-			if _, _, err := f.Fetch(ctx, u); err == nil {
-				t.Errorf("%s: want an error", u)
+		for _, u := range []string{"file:///etc/passwd", "ftp://example.org/x", "gopher://x", "//nohost", srv.URL + "/redirect-home"} {
+			if _, _, err := f.Fetch(ctx, u); !errors.Is(err, fetch.ErrScheme) {
+				t.Errorf("%s: err = %v, want ErrScheme", u, err)
 			}
 		}
 	})
@@ -107,6 +109,64 @@ func TestFetchRefusesPrivateAddresses(t *testing.T) {
 		_, _, err := f.Fetch(context.Background(), u)
 		if !errors.Is(err, fetch.ErrForbiddenAddress) {
 			t.Errorf("%s: err = %v, want ErrForbiddenAddress", u, err)
+		}
+	}
+}
+
+// TestFetchGuardsRedirects checks, against an origin let through as if it
+// were public, that every redirect is held to the same rules as the URL
+// asked for, and that each refusal names its reason: a private or
+// loopback address (also by name) with ErrForbiddenAddress, another scheme
+// with ErrScheme, a chain past DefaultMaxRedirects with ErrRedirects. The
+// guard refuses an address before any connection is made, so no packet
+// leaves for the private and metadata addresses named here.
+func TestFetchGuardsRedirects(t *testing.T) {
+	private := origin(t) // also on 127.0.0.1, on a port not let through
+	_, privatePort, _ := net.SplitHostPort(strings.TrimPrefix(private.URL, "http://"))
+	mux := http.NewServeMux()
+	mux.HandleFunc("/paper.md", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown")
+		io.WriteString(w, "# Public")
+	})
+	mux.HandleFunc("/to", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("u"), http.StatusFound)
+	})
+	mux.HandleFunc("/chain/{n}", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.PathValue("n"))
+		http.Redirect(w, r, "/chain/"+strconv.Itoa(n+1), http.StatusFound)
+	})
+	public := httptest.NewServer(mux)
+	t.Cleanup(public.Close)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(public.URL, "http://"))
+	f := fetch.NewPublicPort(fetch.Options{Timeout: 5 * time.Second}, port)
+	ctx := context.Background()
+
+	// The origin itself is reached, directly and through a redirect within
+	// it, so the refusals below are the guard's.
+	for _, u := range []string{public.URL + "/paper.md", public.URL + "/to?u=/paper.md"} {
+		if body, _, err := f.Fetch(ctx, u); err != nil || string(body) != "# Public" {
+			t.Fatalf("%s: %q, %v", u, body, err)
+		}
+	}
+	redirect := func(to string) string { return public.URL + "/to?u=" + url.QueryEscape(to) }
+	for _, tt := range []struct {
+		url  string
+		want error
+	}{
+		{redirect("http://127.0.0.1:" + privatePort + "/paper.md"), fetch.ErrForbiddenAddress},
+		{redirect("http://localhost:" + privatePort + "/paper.md"), fetch.ErrForbiddenAddress},
+		{redirect("http://[::1]:" + privatePort + "/paper.md"), fetch.ErrForbiddenAddress},
+		{redirect("http://10.0.0.1/paper.md"), fetch.ErrForbiddenAddress},
+		{redirect("http://169.254.169.254/latest/meta-data/"), fetch.ErrForbiddenAddress},
+		{"http://localhost:" + privatePort + "/paper.md", fetch.ErrForbiddenAddress},
+		{redirect("file:///etc/passwd"), fetch.ErrScheme},
+		{redirect("gopher://example.org/x"), fetch.ErrScheme},
+		{"file:///etc/passwd", fetch.ErrScheme},
+		{"gopher://example.org/x", fetch.ErrScheme},
+		{public.URL + "/chain/0", fetch.ErrRedirects},
+	} {
+		if _, _, err := f.Fetch(ctx, tt.url); !errors.Is(err, tt.want) {
+			t.Errorf("%s: err = %v, want %v", tt.url, err, tt.want)
 		}
 	}
 }
