@@ -17,6 +17,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/extract"
 	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testenv"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -175,7 +176,7 @@ func checkSpan(t *testing.T, s papermem.Span, w ingestWant, text []rune) {
 // client error and changes nothing.
 func TestIngestTestdocs(t *testing.T) {
 	if _, err := os.Stat(testdocs); err != nil {
-		t.Skipf("testdocs not present: %v", err)
+		testenv.Need(t, "../shared/testdocs", err)
 	}
 	m, db := openAt(t, nil)
 	var good, bad []string
@@ -292,7 +293,7 @@ func TestIngestPaper(t *testing.T) {
 	t.Run("GivenDOIUpdatesPaper", func(t *testing.T) {
 		path := filepath.Join(testdocs, "pdf/acl2020-s2orc-2020.acl-main.447.pdf")
 		if _, err := os.Stat(path); err != nil {
-			t.Skipf("testdocs not present: %v", err)
+			testenv.Need(t, "../shared/testdocs", err)
 		}
 		const doi = "10.18653/v1/2020.acl-main.447"
 		mustStore(t, m, papermem.PaperInput{DOI: doi, Title: "S2ORC (curated title)", OA: true})

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/testenv"
 )
 
 // fixtures holds small hand-made files.
@@ -191,7 +192,7 @@ func TestIngest(t *testing.T) {
 	t.Run("Testdocs", func(t *testing.T) {
 		path := filepath.Join("..", testdocsDir, "docx", "docling-word_sample.docx")
 		if _, err := os.Stat(path); err != nil {
-			t.Skipf("testdocs not present: %v", err)
+			testenv.Need(t, "../shared/testdocs", err)
 		}
 		r := e.upload(a.auth(), filePart(t, path))
 		want(t, r, http.StatusCreated, "")

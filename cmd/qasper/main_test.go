@@ -14,6 +14,7 @@ import (
 	"github.com/papermem/papermem/internal/locomo"
 	"github.com/papermem/papermem/internal/qasper"
 	"github.com/papermem/papermem/internal/scifact"
+	"github.com/papermem/papermem/internal/testenv"
 )
 
 // tiny holds two papers: the first (even, held out) answers its question
@@ -121,7 +122,7 @@ func TestRun(t *testing.T) {
 func TestRunShared(t *testing.T) {
 	dir := filepath.Join("..", "..", qasper.DefaultDir)
 	if _, err := os.Stat(filepath.Join(dir, qasper.File)); err != nil {
-		t.Skip("shared QASPER data not found:", err)
+		testenv.Need(t, "the shared QASPER data", err)
 	}
 	var out bytes.Buffer
 	args := []string{"-data", dir, "-papers", "2", "-locomo", filepath.Join("..", "..", locomo.DefaultFile), "-scifact", filepath.Join("..", "..", scifact.DefaultDir)}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/papermem/papermem/internal/testenv"
 )
 
 // testdocs holds real files from other projects (see its README); tests
@@ -98,7 +100,7 @@ func extractFile(t *testing.T, path string) (*Document, error) {
 
 func TestTestdocs(t *testing.T) {
 	if _, err := os.Stat(testdocs); err != nil {
-		t.Skipf("testdocs not present: %v", err)
+		testenv.Need(t, "../shared/testdocs", err)
 	}
 	seen := map[string]bool{}
 	err := filepath.WalkDir(testdocs, func(path string, d os.DirEntry, err error) error {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/papermem/papermem/internal/testenv"
 )
 
 func TestLoad(t *testing.T) {
@@ -38,7 +40,7 @@ func TestLoad(t *testing.T) {
 func TestLoadShared(t *testing.T) {
 	path := filepath.Join("..", "..", DefaultFile)
 	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared LoCoMo data not found:", err)
+		testenv.Need(t, "the shared LoCoMo data", err)
 	}
 	convs, err := Load(path)
 	if err != nil || len(convs) != 5 {

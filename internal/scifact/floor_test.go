@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/papermem/papermem/internal/testenv"
 )
 
 func TestFloorQuery(t *testing.T) {
@@ -37,7 +39,7 @@ func TestReadEvidence(t *testing.T) {
 	dir := filepath.Join("..", "..", DefaultDir)
 	docs, err := Sentences(dir)
 	if err != nil {
-		t.Skip("shared SciFact data not found:", err)
+		testenv.Need(t, "the shared SciFact data", err)
 	}
 	corpus, err := Corpus(dir)
 	if err != nil || len(docs) != len(corpus) {

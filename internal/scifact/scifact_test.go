@@ -4,12 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/papermem/papermem/internal/testenv"
 )
 
 func TestRead(t *testing.T) {
 	dir := filepath.Join("..", "..", DefaultDir)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skip("shared SciFact data not found:", err)
+		testenv.Need(t, "the shared SciFact data", err)
 	}
 	docs, err := Corpus(dir)
 	if err != nil || len(docs) != 5183 || docs[0].ID == "" || docs[0].Text == "" {

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/papermem/papermem/internal/testenv"
 )
 
 // pattern is splitPattern compiled as tiktoken-go/tokenizer compiles it:
@@ -140,7 +142,7 @@ func testDocs(t testing.TB) []string {
 		out = append(out, m...)
 	}
 	if len(out) == 0 {
-		t.Log("no shared test documents found")
+		testenv.Need(t, "../shared/testdocs", errors.New("no text documents there"))
 	}
 	return out
 }
