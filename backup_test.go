@@ -100,9 +100,11 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	if err != nil || len(live.Spans) == 0 {
 		t.Fatalf("recall on the live database: %+v, %v", live, err)
 	}
+	// The live database has gone on taking writes, so word weights and
+	// scores differ; the copy answers the question all the same.
 	res, err := c.Recall(ctx, q)
-	if err != nil || len(res.Spans) == 0 {
-		t.Fatalf("recall on the restored copy: %+v, %v", res, err)
+	if err != nil || len(res.Spans) == 0 || !strings.Contains(res.Spans[0].Text, "Caffeine") {
+		t.Fatalf("recall on the restored copy: %+v, %v; want a span about caffeine first", res, err)
 	}
 }
 

@@ -92,8 +92,8 @@ func TestOpenRefusesOtherEmbedder(t *testing.T) {
 	}
 	defer m2.Close()
 	res, err := m2.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture", Retrieval: papermem.RetrievalVector})
-	if err != nil || len(res.Spans) == 0 {
-		t.Fatalf("vector recall after reindex = %+v, %v", res, err)
+	if err != nil || len(res.Spans) == 0 || res.Spans[0].Provenance.DOI != papermem.NormalizeDOI(vitaminD.DOI) {
+		t.Fatalf("vector recall after reindex = %+v, %v; want the vitamin D paper's spans", res, err)
 	}
 }
 
@@ -131,8 +131,8 @@ func TestWriteAfterReindexElsewhere(t *testing.T) {
 	}
 	mustStore(t, m, late)
 	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "sleep memory consolidation", Retrieval: papermem.RetrievalVector, Label: papermem.LabelAny})
-	if err != nil || len(res.Spans) == 0 {
-		t.Fatalf("vector recall after reindex = %+v, %v", res, err)
+	if err != nil || len(res.Spans) == 0 || res.Spans[0].Provenance.DOI != late.DOI {
+		t.Fatalf("vector recall after reindex = %+v, %v; want %s's spans first", res, err, late.DOI)
 	}
 	// The old server cannot search the new vectors: it says so rather than
 	// failing as an internal error.
