@@ -165,8 +165,8 @@ func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 				return nil, err
 			}
 			if scale < 0 {
-				scale = rel.scale(hs[0].score, candidateTexts(loaded))
-				if scale*hs[0].score < MinScore {
+				var ok bool
+				if scale, ok = rel.scale(hs[0].score, candidateTexts(loaded)); !ok {
 					return &p.res, nil // memory holds nothing about the question
 				}
 			}

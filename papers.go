@@ -357,16 +357,16 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	if err != nil {
 		return nil, err
 	}
-	scale := 0.0
-	if len(hs) > 0 {
-		best, err := w.m.loadCandidates(ctx, q, hs[:min(coverTop, len(hs))])
-		if err != nil {
-			return nil, err
-		}
-		scale = newRelevance(req.Query).scale(hs[0].score, candidateTexts(best))
-	}
-	if len(hs) == 0 || scale*hs[0].score < MinScore {
+	if len(hs) == 0 {
 		return []Paper{}, nil
+	}
+	best, err := w.m.loadCandidates(ctx, q, hs[:min(coverTop, len(hs))])
+	if err != nil {
+		return nil, err
+	}
+	scale, ok := newRelevance(text).scale(hs[0].score, candidateTexts(best))
+	if !ok {
+		return []Paper{}, nil // memory holds nothing about the query
 	}
 	score := map[int64]float64{}
 	var ids []int64

@@ -78,10 +78,10 @@ func TestPackMatchesFullRanking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		scale := rel.scale(hs[0].score, candidateTexts(all))
+		scale, ok := rel.scale(hs[0].score, candidateTexts(all))
 		rankSpans(all, keywords, signals, q.label == "")
 		want := newPacker(budget)
-		if scale*hs[0].score < MinScore {
+		if !ok {
 			all = nil
 		}
 		for _, c := range all {

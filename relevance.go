@@ -79,10 +79,12 @@ func newRelevance(question string) relevance {
 
 // scale returns the factor that puts rank scores on the relevance scale:
 // the relevance of texts, those of the best-ranked spans, best first (each
-// a text and the heading it stands under), over best, the best rank score.
-func (r relevance) scale(best float64, texts [][]string) float64 {
+// a text and the heading it stands under), over best, the best rank score;
+// ok is false when that relevance is under MinScore: the recall returns
+// nothing.
+func (r relevance) scale(best float64, texts [][]string) (factor float64, ok bool) {
 	if best <= 0 {
-		return 0
+		return 0, false
 	}
 	cover, similar := 0.0, 0.0
 	for i, t := range texts[:min(coverTop, len(texts))] {
@@ -91,7 +93,8 @@ func (r relevance) scale(best float64, texts [][]string) float64 {
 			similar = max(similar, r.similarity(t[0], t[1:]...))
 		}
 	}
-	return math.Sqrt(cover*similar) / best
+	rel := math.Sqrt(cover * similar)
+	return rel / best, rel >= MinScore
 }
 
 // coverage returns the share of the question's weight that the texts'

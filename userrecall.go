@@ -546,15 +546,15 @@ func dateWords(occurred string) string {
 // of those it takes. A memory's event day counts as its heading.
 func packMemories(cs []*memCand, budget int, rel relevance) *RecallResult {
 	p := newPacker(budget)
+	if len(cs) == 0 {
+		return &p.res
+	}
 	var texts [][]string
 	for _, c := range cs[:min(coverTop, len(cs))] {
 		texts = append(texts, []string{c.Text, dateWords(c.occurred)})
 	}
-	scale := 0.0
-	if len(cs) > 0 {
-		scale = rel.scale(cs[0].Score, texts)
-	}
-	if len(cs) == 0 || scale*cs[0].Score < MinScore {
+	scale, ok := rel.scale(cs[0].Score, texts)
+	if !ok {
 		return &p.res // the user's memories hold nothing about the question
 	}
 	for _, c := range cs {
