@@ -32,9 +32,10 @@ import (
 // others less, in rank order. A recall whose relevance is under MinScore
 // returns nothing, and no recall returns a span under MinSpanScore, so a
 // question that memory holds nothing about gets no spans or few. MinScore
-// is the highest that costs in-topic evidence recall at most 0.02 on the
-// tuning halves of SciFact and QASPER and on LoCoMo conversations 0–2,
-// with the other data sets' questions as the off-topic ones (README). A
+// is the highest threshold measured that costs in-topic evidence recall
+// at most 0.02 on the tuning halves of SciFact and QASPER and on LoCoMo
+// conversations 0–2, with the other data sets' questions as the off-topic
+// ones (README). A
 // question that shares no rarer word with any text memory holds (a
 // synonym's alone) has no coverage, so it gets nothing either.
 const (

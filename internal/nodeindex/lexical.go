@@ -176,9 +176,10 @@ func (p *Part) scopeDocFreq(id int32, scope *entryFilter) int {
 // taken over q's collection, only its nodes of q's label when q names one
 // (a search of papers' title and abstract nodes weighs words as a table of
 // papers would) and only those of q's owners when it names them (a search
-// kept to some papers weighs words as a workspace of those papers would). Only the postings of the query's words are read, and a
-// bounded heap keeps the best, where FTS5 ranks every node that matches
-// any word.
+// kept to some papers weighs words as a workspace of those papers would,
+// at the cost of one pass over the part's entries). Only the postings of
+// the query's words are read, and a bounded heap keeps the best, where
+// FTS5 ranks every node that matches any word.
 func (p *Part) Lexical(q Query, text string) []Hit {
 	words := distinct(terms.Content(text))
 	if len(words) == 0 {
