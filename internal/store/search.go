@@ -94,8 +94,9 @@ type IndexedNode struct {
 // owner kind titled (papermem.KindPaper) comes with its paper's title.
 func (s *NodeSnapshot) Nodes(ctx context.Context, after int64, titled string, fn func(IndexedNode) error) error {
 	rows, err := s.conn.QueryContext(ctx, `SELECT v.node_id, n.owner_id, n.label, n.kind, n.user_id, n.domain, n.section_type, n.text, v.embedding,
-		CASE WHEN n.kind = ? THEN (SELECT title FROM papers WHERE org_id = n.org_id AND id = n.owner_id) END, n.section
+		p.title, n.section
 		FROM node_vectors v JOIN nodes n ON n.id = v.node_id AND n.org_id = v.org_id
+		LEFT JOIN papers p ON n.kind = ? AND p.org_id = n.org_id AND p.id = n.owner_id
 		WHERE v.org_id = ? AND v.node_id > ? ORDER BY v.node_id`, titled, s.org, after)
 	if err != nil {
 		return fmt.Errorf("load node index: %w", err)
