@@ -171,7 +171,7 @@ type (
 const (
 	recallDoc = "Find the evidence in this workspace's memory (papers, documents, analyses) that answers a question, packed into a token budget, best first. " +
 		"Each span has its text and provenance (kind, DOI, title, source, section, page, sheet, row); cite them. Give dois to search only those papers. Per-user notes are not searched (use recall_user). " +
-		"Scores run from 0 to 1 and mean the same for every question; no spans means memory holds nothing about it."
+		"Scores mean the same for every question, from 0 to 1 (keywords may lift a span above its relevance); no spans means memory holds nothing about it."
 	recallPapersDoc  = "Rank the workspace's papers for a query: DOI, title, authors, year, score (0 to 1, as recall's), and whether the full text is in memory. Only papers that match: the list may be short or empty."
 	storePaperDoc    = "Store or update a paper by DOI: its title, authors, year and full text (plain or Markdown). Its abstract, passages and claims become recallable. Re-storing a DOI updates it."
 	paperExistsDoc   = "Whether the workspace already holds a paper, by DOI."
