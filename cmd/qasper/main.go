@@ -31,7 +31,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -83,25 +82,22 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *measureOffTopic && slices.Contains(list(*scopes), scopePaper) {
+	if *measureOffTopic && slices.Contains(evalcmd.List(*scopes), scopePaper) {
 		o, err := newOffTopic(*locomoFile, *scifactDir, *offTopicBudget)
 		if err != nil {
 			return err
 		}
 		c.offTopic = o
 	}
-	c.labels, c.scopes = list(*labels), list(*scopes)
+	c.labels, c.scopes = evalcmd.List(*labels), evalcmd.List(*scopes)
 	for _, s := range c.scopes {
 		if s != scopePaper && s != scopeWorkspace {
 			return fmt.Errorf("-scope: %q is neither %s nor %s", s, scopePaper, scopeWorkspace)
 		}
 	}
-	for _, b := range list(*budgets) {
-		n, err := strconv.Atoi(b)
-		if err != nil || n < 1 {
-			return fmt.Errorf("-budgets: %q is not a token budget", b)
-		}
-		c.budgets = append(c.budgets, n)
+	var err error
+	if c.budgets, err = evalcmd.Budgets(*budgets); err != nil {
+		return fmt.Errorf("-budgets: %w", err)
 	}
 	if len(c.budgets) == 0 {
 		return fmt.Errorf("-budgets: no budget")
@@ -134,16 +130,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "\ntotal %s\n", time.Since(start).Round(time.Second))
 	return nil
-}
-
-func list(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // describe prints what the run counts and returns each paper's counted

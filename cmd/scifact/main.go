@@ -28,8 +28,6 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/papermem/papermem"
@@ -75,13 +73,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	c.modes, c.labels = list(*modes), list(*labels)
-	for _, b := range list(*budgets) {
-		n, err := strconv.Atoi(b)
-		if err != nil || n < 1 {
-			return fmt.Errorf("-budgets: %q is not a token budget", b)
-		}
-		c.budgets = append(c.budgets, n)
+	c.modes, c.labels = evalcmd.List(*modes), evalcmd.List(*labels)
+	var err error
+	if c.budgets, err = evalcmd.Budgets(*budgets); err != nil {
+		return fmt.Errorf("-budgets: %w", err)
 	}
 	if c.offTopicBudget < 1 || c.offTopicBudget > papermem.MaxBudgetTokens {
 		return fmt.Errorf("-offtopic-budget: %d is not between 1 and %d", c.offTopicBudget, papermem.MaxBudgetTokens)
@@ -132,16 +127,6 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return offTopic(ctx, out, m, c, convs, len(corpus))
 	}
 	return nil
-}
-
-func list(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" && f != "none" {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // halves holds a per-claim measure and averages it over all claims and

@@ -1,13 +1,17 @@
 // Package evalcmd holds what papermem's evaluation and benchmark commands
 // share: a Memory to measure, a CPU profile of the measurement, a
-// deterministic sample of questions and a table of how much recall returned.
+// deterministic sample of questions, a table of how much recall returned
+// and the reading of their list and budget flags.
 package evalcmd
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 
 	"github.com/papermem/papermem"
 )
@@ -56,4 +60,29 @@ func StartCPUProfile(path string) (stop func(), err error) {
 		pprof.StopCPUProfile()
 		f.Close()
 	}, nil
+}
+
+// List splits a comma-separated flag value, leaving out blanks and the
+// word "none", which stands for the empty list.
+func List(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" && f != "none" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Budgets reads a comma-separated list of token budgets (List's rules).
+func Budgets(s string) ([]int, error) {
+	var out []int
+	for _, b := range List(s) {
+		n, err := strconv.Atoi(b)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a token budget", b)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

@@ -126,3 +126,20 @@ func TestLoCoMoQuestions(t *testing.T) {
 		t.Errorf("100 questions: %q, want the 4 there are", got)
 	}
 }
+
+func TestListAndBudgets(t *testing.T) {
+	if got := List(" Claim, ,Any,none "); !slices.Equal(got, []string{"Claim", "Any"}) {
+		t.Errorf("List = %q", got)
+	}
+	if got := List("none"); got != nil {
+		t.Errorf("List(none) = %q, want none", got)
+	}
+	if got, err := Budgets("200, 500,1000"); err != nil || !slices.Equal(got, []int{200, 500, 1000}) {
+		t.Errorf("Budgets = %v, %v", got, err)
+	}
+	for _, bad := range []string{"0", "-5", "x", "200,1e3"} {
+		if _, err := Budgets(bad); err == nil {
+			t.Errorf("Budgets(%q) accepted", bad)
+		}
+	}
+}
