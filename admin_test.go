@@ -23,6 +23,16 @@ func TestFounderConsole(t *testing.T) {
 	}
 	w := m.Workspace("lab-ada")
 	mustStore(t, w, vitaminD)
+	// One of everything a workspace's size counts, in ada's workspace only.
+	if _, err := w.CreateAPIKey(ctx, "ci", papermem.CreatorWorkspace("lab-ada")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.IngestFile(ctx, "notes.md", strings.NewReader("# Notes\n\nVitamin D was measured."), papermem.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Remember(ctx, ada.UserID, papermem.MemoryInput{Text: "Ada reads trials."}); err != nil {
+		t.Fatal(err)
+	}
 	w.CountAPIRequest()
 	m.Workspace("lab-bob").CountAPIRequest()
 
@@ -64,8 +74,9 @@ func TestFounderConsole(t *testing.T) {
 			t.Fatalf("workspaces = %+v", ws)
 		}
 		for _, s := range ws {
-			papers := map[string]int{"lab-ada": 1, "lab-bob": 0}[s.OrgID]
-			if s.Users != 1 || s.APIKeys != 0 || s.Papers != papers || s.Plan != "Starter Tier" || s.CreatedBy == "" {
+			n := map[string]int{"lab-ada": 1, "lab-bob": 0}[s.OrgID] // ada's holds one of each
+			if s.Users != 1 || s.APIKeys != n || s.Papers != n || s.Documents != n || s.Memories != n ||
+				s.Plan != "Starter Tier" || s.CreatedBy == "" {
 				t.Errorf("workspace %+v", s)
 			}
 		}
@@ -107,6 +118,11 @@ func TestFounderConsole(t *testing.T) {
 		}
 		if a.Plan.Slug != "enterprise" || len(a.Invoices) != 0 {
 			t.Errorf("account = %+v", a)
+		}
+		for org, want := range map[string]string{"lab-ada": "starter", "lab-bob": "enterprise"} {
+			if a, err := m.Activity(ctx, org); err != nil || a.Plan.Slug != want {
+				t.Errorf("%s after lab-bob's change: plan %+v (%v), want %s", org, a, err, want)
+			}
 		}
 		if _, err := m.SetPlan(ctx, "lab-bob", "platinum"); papermem.ErrorCode(err) != papermem.EUNKNOWNPLAN {
 			t.Errorf("unknown tier: err = %v", err)

@@ -32,6 +32,7 @@ func TestPublic(t *testing.T) {
 		{"fe80::1", false},
 		{"fc00::1", false},
 		{"0.0.0.0", false},
+		{"0.1.2.3", false},
 		{"::", false},
 		{"224.0.0.1", false},
 		{"100.64.0.1", false},
