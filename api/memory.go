@@ -247,3 +247,9 @@ func (req *ExportRequest) Record(user string) (papermem.SessionRecord, error) {
 func NewStoredAnalysis(a *papermem.Analysis) *StoredAnalysis {
 	return &StoredAnalysis{DOI: a.DOI, Stored: true, UpdatedAt: a.UpdatedAt, ClaimsExtracted: a.ClaimsExtracted}
 }
+
+// DocumentsResponse lists the workspace's documents.
+type DocumentsResponse struct {
+	Documents []papermem.Document `json:"documents" doc:"most recently ingested first"`
+	Count     int                 `json:"count"`
+}

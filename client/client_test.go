@@ -187,6 +187,11 @@ func TestRoutes(t *testing.T) {
 		if rep.Kind != "document" || rep.NodesStored == 0 {
 			t.Errorf("ingest = %+v", rep)
 		}
+		docs := must(ada.Documents(ctx, 10))(t)
+		want := must(ws.Documents(ctx, 10))(t)
+		if diff := cmp.Diff(want, docs.Documents); diff != "" || docs.Count != 1 || docs.Documents[0].ID != rep.DocID {
+			t.Errorf("documents = %+v, differ from the library's (-lib +client):\n%s", docs, diff)
+		}
 		_, err := ada.Ingest(ctx, "notes.exe", strings.NewReader("MZ"), papermem.IngestOptions{})
 		wantCode(t, err, api.CodeUnsupportedFormat)
 	})

@@ -184,6 +184,16 @@ func (c *Client) Ingest(ctx context.Context, name string, r io.Reader, opts pape
 	return &rep, nil
 }
 
+// Documents lists the workspace's documents, most recently ingested first
+// (GET /v1/documents); limit 0 means the server's default.
+func (c *Client) Documents(ctx context.Context, limit int) (*api.DocumentsResponse, error) {
+	q := url.Values{}
+	if limit != 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	return call[api.DocumentsResponse](ctx, c, get, withQuery("/v1/documents", q), nil)
+}
+
 // StoreAnalysis stores or replaces the analysis of a paper (POST
 // /v1/analysis).
 func (c *Client) StoreAnalysis(ctx context.Context, req api.AnalysisRequest) (*api.StoredAnalysis, error) {

@@ -47,6 +47,8 @@ var laterRoutes = []string{
 	"POST /mcp",
 	// #17: an online backup while serving.
 	"POST /v1/admin/backup",
+	// #28: the documents ingested files became.
+	"GET /v1/documents",
 }
 
 // served walks the router: every route it serves as "METHOD path".

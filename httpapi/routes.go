@@ -47,6 +47,7 @@ func (s *server) routes() []route {
 		// Ingestion.
 		{get, "/v1/ingest/formats", memory, s.handleIngestFormats, ingestFormatsOp},
 		{post, "/v1/ingest", memory, s.handleIngest, ingestOp},
+		{get, "/v1/documents", memory, s.handleDocuments, documentsOp},
 
 		// Analyses.
 		{post, "/v1/analysis", memory, s.handleStoreAnalysis, storeAnalysisOp},
