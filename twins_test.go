@@ -243,4 +243,3 @@ func reads(t *testing.T, m *papermem.Memory, org string) map[string]string {
 // user id anywhere (as a map key too).
 var random = regexp.MustCompile(`"(user_id|key_id|prefix|key_prefix|created_by|checkout_id|invoice_id)":"[^"]*"`)
 var userID = regexp.MustCompile(`usr_[0-9a-f]+`)
-
