@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/internal/buildinfo"
 	"github.com/papermem/papermem/internal/serve"
 	"github.com/papermem/papermem/mcpserver"
 	"github.com/spf13/cobra"
@@ -46,13 +46,9 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// version is the module version the binary was built from.
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
+// version is the papermem version the binary was built from, as the MCP
+// handshake reports it (buildinfo.Version).
+func version() string { return buildinfo.Version() }
 
 func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 	var budget int
