@@ -22,14 +22,25 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/internal/buildinfo"
 )
 
 // Name is the server's implementation name in the MCP handshake.
 const Name = "papermem"
+
+// DefaultBudgetTokens is the token budget of the recall and recall_user
+// tools when the call gives none: a quarter of the library's
+// papermem.DefaultBudgetTokens, since what a tool returns fills the
+// agent's context. At 2,000 tokens recall finds all the evidence of 0.917
+// of SciFact's claims (0.865 at 1,000) and user recall 0.843 of LoCoMo's
+// questions (0.881 at 4,000); see the README's measurements. A call may
+// ask for up to papermem.MaxBudgetTokens.
+const DefaultBudgetTokens = 2000
 
 // Options configures a server. The zero Options serves the tools without
 // local file access.
@@ -39,7 +50,9 @@ type Options struct {
 	// file's content in base64 only, as over HTTP.
 	Files bool
 
-	// Version is reported in the handshake. Empty means "dev".
+	// Version is reported in the handshake. Empty means the version of
+	// the papermem module this binary was built from (a release, the
+	// pseudo-version go build stamps from a git checkout, or "devel").
 	Version string
 
 	// Logger receives internal errors, whose details tool errors withhold.
@@ -54,7 +67,7 @@ func New(b Backend, opts *Options) *mcp.Server {
 		o = *opts
 	}
 	if o.Version == "" {
-		o.Version = "dev"
+		o.Version = buildinfo.Version()
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -62,24 +75,24 @@ func New(b Backend, opts *Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "papermem research memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	t := &tools{b: b, opts: o}
-	addTool(s, t, "recall", recallDoc, t.recall)
-	addTool(s, t, "recall_papers", recallPapersDoc, t.recallPapers)
-	addTool(s, t, "store_paper", storePaperDoc, t.storePaper)
-	addTool(s, t, "paper_exists", paperExistsDoc, t.paperExists)
-	addTool(s, t, "fetch_paper", fetchPaperDoc, t.fetchPaper)
+	addTool(s, t, "recall", recallDoc, reads, t.recall)
+	addTool(s, t, "recall_papers", recallPapersDoc, reads, t.recallPapers)
+	addTool(s, t, "store_paper", storePaperDoc, replaces, t.storePaper)
+	addTool(s, t, "paper_exists", paperExistsDoc, reads, t.paperExists)
+	addTool(s, t, "fetch_paper", fetchPaperDoc, fetches, t.fetchPaper)
 	if o.Files {
-		addTool(s, t, "ingest_file", ingestFileDoc+" Give path (a file on this machine) or content_base64 with name.", t.ingestFile)
+		addTool(s, t, "ingest_file", ingestFileDoc+" Give path (a file on this machine) or content_base64 with name.", writes, t.ingestFile)
 	} else {
-		addTool(s, t, "ingest_file", ingestFileDoc+" Give content_base64 and name.", t.ingestContent)
+		addTool(s, t, "ingest_file", ingestFileDoc+" Give content_base64 and name.", writes, t.ingestContent)
 	}
-	addTool(s, t, "store_analysis", storeAnalysisDoc, t.storeAnalysis)
-	addTool(s, t, "get_analysis", getAnalysisDoc, t.getAnalysis)
-	addTool(s, t, "remember", rememberDoc, t.remember)
-	addTool(s, t, "recall_user", recallUserDoc, t.recallUser)
-	addTool(s, t, "forget", forgetDoc, t.forget)
-	addTool(s, t, "link_session", linkSessionDoc, t.linkSession)
-	addTool(s, t, "export_session", exportSessionDoc, t.exportSession)
-	addTool(s, t, "graph", graphDoc, t.graph)
+	addTool(s, t, "store_analysis", storeAnalysisDoc, replaces, t.storeAnalysis)
+	addTool(s, t, "get_analysis", getAnalysisDoc, reads, t.getAnalysis)
+	addTool(s, t, "remember", rememberDoc, replaces, t.remember)
+	addTool(s, t, "recall_user", recallUserDoc, reads, t.recallUser)
+	addTool(s, t, "forget", forgetDoc, replaces, t.forget)
+	addTool(s, t, "link_session", linkSessionDoc, adds, t.linkSession)
+	addTool(s, t, "export_session", exportSessionDoc, writes, t.exportSession)
+	addTool(s, t, "graph", graphDoc, reads, t.graph)
 	return s
 }
 
@@ -93,14 +106,38 @@ type tools struct {
 	opts Options
 }
 
+// The tools' annotations: what a call does to memory, for clients that ask
+// the user before a tool changes or deletes something. Only fetch_paper
+// reaches outside memory (the paper's source_url).
+var (
+	// reads only read memory.
+	reads = hints(true, false, true, false)
+	// replaces store or delete by key (a DOI, a memory's key): what was
+	// stored under it is overwritten or gone, and calling again with the
+	// same arguments changes nothing more.
+	replaces = hints(false, true, true, false)
+	// writes may overwrite (a file with a DOI replaces the paper's text;
+	// re-exporting a session replaces its record) and add anew on every
+	// call (a document, a session id generated when none is given).
+	writes = hints(false, true, false, false)
+	// adds only adds what is not there yet.
+	adds = hints(false, false, true, false)
+	// fetches downloads a paper into memory once.
+	fetches = hints(false, false, true, true)
+)
+
+func hints(readOnly, destructive, idempotent, openWorld bool) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: readOnly, DestructiveHint: &destructive, IdempotentHint: idempotent, OpenWorldHint: &openWorld}
+}
+
 // handler is a tool's work: its structured result and text rendering.
 type handler[In, Out any] func(ctx context.Context, in In) (Out, string, error)
 
 // addTool registers a tool taking In, decoded as the server decodes a
 // request body, and answering Out. Errors become tool errors with the
 // API's error body.
-func addTool[In, Out any](s *mcp.Server, t *tools, name, doc string, h handler[In, Out]) {
-	tool := &mcp.Tool{Name: name, Description: doc, InputSchema: inputSchema[In](), OutputSchema: outputSchema[Out]()}
+func addTool[In, Out any](s *mcp.Server, t *tools, name, doc string, ann *mcp.ToolAnnotations, h handler[In, Out]) {
+	tool := &mcp.Tool{Name: name, Description: doc, Annotations: ann, InputSchema: inputSchema[In](), OutputSchema: outputSchema[Out]()}
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
 		args := req.Params.Arguments
@@ -165,29 +202,77 @@ type (
 	papersOutput struct {
 		Papers []papermem.Paper `json:"papers"`
 	}
+	// existsOutput is paper_exists' answer, with the DOI as memory keys
+	// it.
+	existsOutput struct {
+		DOI    string `json:"doi"`
+		Exists bool   `json:"exists"`
+	}
 )
 
-// Tool descriptions.
+// Tool descriptions. They name no HTTP route, header or status: the tools
+// are served over stdio too.
 const (
-	recallDoc = "Find the evidence in this workspace's memory (papers, documents, analyses) that answers a question, packed into a token budget, best first. " +
+	recallDoc = "Find the evidence in this workspace's memory (papers, documents, analyses) that answers a question, packed into a token budget (2000 tokens unless budget_tokens says otherwise), best first. " +
 		"Each span has its text and provenance (kind, DOI, title, source, section, page, sheet, row); cite them. Give dois to search only those papers. Per-user notes are not searched (use recall_user). " +
 		"Scores mean the same for every question, from 0 to 1 (keywords may lift a span above its relevance); no spans means memory holds nothing about it."
 	recallPapersDoc  = "Rank the workspace's papers for a query: DOI, title, authors, year, score (0 to 1, as recall's), and whether the full text is in memory. Only papers that match: the list may be short or empty."
 	storePaperDoc    = "Store or update a paper by DOI: its title, authors, year and full text (plain or Markdown). Its abstract, passages and claims become recallable. Re-storing a DOI updates it."
-	paperExistsDoc   = "Whether the workspace already holds a paper, by DOI."
+	paperExistsDoc   = "Whether the workspace already holds a paper, by DOI; answers the DOI normalised as memory keys it (lower case, without a doi: or https://doi.org/ prefix)."
 	fetchPaperDoc    = "Make sure a paper's full text is in memory: answered from memory when cached, else downloaded from the paper's source_url and ingested."
-	ingestFileDoc    = "Add a file (Markdown, text, CSV/TSV, JSON, PDF, XLSX, DOCX) to memory. A file carrying a DOI becomes that paper's full text; anything else a document. Same size limit as POST /v1/ingest."
+	ingestFileDoc    = "Add a file (Markdown, text, CSV/TSV, JSON, PDF, XLSX, DOCX) to memory. A file carrying a DOI becomes (or replaces) that paper's full text; anything else a new document. At most the server's file size limit (25 MiB by default)."
 	storeAnalysisDoc = "Store or replace your analysis of a paper (Markdown, with optional core claim, acceptance, scorecard and sharpest flaw); recall then finds it."
 	getAnalysisDoc   = "Read the stored analysis of a paper, by DOI."
-	rememberDoc      = "Remember something about the current user (a preference, a fact, an event). Needs a user: a session token's, or X-User-Id with an API key. The same key updates the memory."
-	recallUserDoc    = "Recall the current user's own memories that answer a question, best first, within a token budget; none when they hold nothing about it."
-	forgetDoc        = "Delete one of the current user's memories by key."
-	linkSessionDoc   = "Record that a research session used papers (DOIs) and claims (node ids from recall), building the session graph."
-	exportSessionDoc = "Write a session's record: its steps (agent, tool, args, result_ref), the papers and claims it recalled, and metadata. Re-exporting a session replaces its record."
+	rememberDoc      = "Remember something about the current user (a preference, a fact, an event). Needs a user, which the connection names: the user of a session token, the user named with an API key, or papermem mcp --user. The same key updates the memory."
+	recallUserDoc    = "Recall the current user's own memories that answer a question, best first, within a token budget (2000 tokens unless budget_tokens says otherwise); none when they hold nothing about it."
+	forgetDoc        = "Delete one of the current user's memories by key. It cannot be undone."
+	linkSessionDoc   = "Record that a research session used papers (DOIs) and claims (node ids from recall), building the session graph. Links already recorded are kept."
+	exportSessionDoc = "Write a session's record: its steps (agent, tool, args, result_ref), the papers and claims it recalled, and metadata. Re-exporting a session replaces its record; without session_id every call writes a new one."
 	graphDoc         = "The session graph around a session: sessions, the papers and claims they used, and related sessions, within 1 to 3 hops."
 )
 
+// recallLabels are the labels recall takes (papermem.LabelMemory is
+// recall_user's).
+var recallLabels = []string{papermem.LabelClaim, papermem.LabelPassage, papermem.LabelPaper,
+	papermem.LabelAnalysis, papermem.LabelDocument, papermem.LabelAny}
+
+// canonical returns the value of allowed that s names ignoring case, else
+// s unchanged (for the library to refuse).
+func canonical(s string, allowed []string) string {
+	for _, a := range allowed {
+		if strings.EqualFold(s, a) {
+			return a
+		}
+	}
+	return s
+}
+
+// canonicalAll is canonical of each of ss, in a new slice.
+func canonicalAll(ss, allowed []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = canonical(s, allowed)
+	}
+	return out
+}
+
+// budget is b, or DefaultBudgetTokens when the call gave none.
+func budget(b *int) *int {
+	if b == nil {
+		n := DefaultBudgetTokens
+		return &n
+	}
+	return b
+}
+
 func (t *tools) recall(ctx context.Context, in api.RecallRequest) (*papermem.RecallResult, string, error) {
+	in.BudgetTokens = budget(in.BudgetTokens)
+	in.Label = canonical(in.Label, recallLabels)
+	in.SectionTypes = canonicalAll(in.SectionTypes, papermem.SectionTypes)
+	in.ScopeSignals = canonicalAll(in.ScopeSignals, papermem.ScopeSignals)
 	res, err := t.b.Recall(ctx, in)
 	if err != nil {
 		return nil, "", err
@@ -214,16 +299,17 @@ func (t *tools) storePaper(ctx context.Context, in api.PaperRequest) (*api.Store
 	return res, fmt.Sprintf("Stored paper doi:%s %q. %s", res.DOI, res.Title, renderReport(res.Report)), nil
 }
 
-func (t *tools) paperExists(ctx context.Context, in doiInput) (*api.ExistsResponse, string, error) {
+func (t *tools) paperExists(ctx context.Context, in doiInput) (*existsOutput, string, error) {
 	ok, err := t.b.PaperExists(ctx, in.DOI)
 	if err != nil {
 		return nil, "", err
 	}
-	text := fmt.Sprintf("doi:%s is in memory.", in.DOI)
+	doi := papermem.NormalizeDOI(in.DOI) // a DOI: the backend refuses any other
+	text := fmt.Sprintf("doi:%s is in memory.", doi)
 	if !ok {
-		text = fmt.Sprintf("doi:%s is not in memory.", in.DOI)
+		text = fmt.Sprintf("doi:%s is not in memory.", doi)
 	}
-	return &api.ExistsResponse{Exists: ok}, text, nil
+	return &existsOutput{DOI: doi, Exists: ok}, text, nil
 }
 
 func (t *tools) fetchPaper(ctx context.Context, in doiInput) (*papermem.FetchResult, string, error) {
@@ -297,6 +383,7 @@ func (t *tools) remember(ctx context.Context, in api.RememberRequest) (*papermem
 }
 
 func (t *tools) recallUser(ctx context.Context, in api.UserRecallRequest) (*papermem.RecallResult, string, error) {
+	in.BudgetTokens = budget(in.BudgetTokens)
 	res, err := t.b.RecallUser(ctx, in)
 	if err != nil {
 		return nil, "", err
