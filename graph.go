@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/testhook"
 )
 
 // Session and graph limits.
@@ -267,6 +268,9 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	links, err := store.SessionPapers(ctx, w.m.db, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("materialize: %w", err)
+	}
+	if testhook.Materialize != nil {
+		testhook.Materialize()
 	}
 	want := relatedPairs(links, threshold, HubSessions)
 	res := &MaterializeResult{}

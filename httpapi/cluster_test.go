@@ -9,10 +9,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testhook"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -359,11 +361,20 @@ func inParallel(t *testing.T, n int, do func(i int) error) {
 // first recall of a server that has not loaded the workspace's search
 // index — while another server stores notes and recalls in the same
 // workspace: the other server's writes and recalls complete while the long
-// operation is still running. (Over SQLite, writes from every server take
-// the file's one write lock in turn, so what holds is that Materialize
+// operation is under way. (Over SQLite, writes from every server take the
+// file's one write lock in turn, so what holds is that Materialize
 // computes its pairs and a server loads its index from read snapshots,
 // holding that lock for Materialize's short final write only.)
+//
+// The clock decides nothing: the long operation is stopped at its test
+// hook (internal/testhook), holding what it holds there, until the other
+// server has completed its writes and recalls. Were the other server
+// blocked by it, the test would fail after waiting half a minute, a guard
+// against a deadlock rather than a measure of speed.
 func TestClusterLongOperationsBlockNoServer(t *testing.T) {
+	var h hold
+	testhook.Materialize, testhook.IndexLoad = h.hook, h.hook
+	t.Cleanup(func() { testhook.Materialize, testhook.IndexLoad = nil, nil }) // after the servers are closed
 	es := servers(t, 3, httpapi.Config{RateLimit: 1 << 20}, nil)
 	busy, other, cold := es[0], es[1], es[2]
 	a := other.signup("ada@example.org", "lab-one")
@@ -373,32 +384,48 @@ func TestClusterLongOperationsBlockNoServer(t *testing.T) {
 	want(t, other.do("POST", "/v1/recall", recall, a.auth()...), http.StatusOK, "")
 	want(t, busy.do("POST", "/v1/graph/materialize", map[string]any{}, a.auth()...), http.StatusOK, "") // creates the edges
 
-	// during runs long (through busy or cold) while other stores notes in
-	// one loop and recalls in another, and reports how many of each
-	// completed while long ran.
-	during := func(long func()) (writes, recalls int) {
-		const warming, running, finished = 0, 1, 2
+	// during runs long (through busy or cold) and, once long reached its
+	// hook, has other store n notes in one goroutine and recall n times in
+	// another; it lets long go on when both are done, and returns long's
+	// response. It fails the test if long ends without reaching its hook,
+	// or if other has not completed its requests within the guard.
+	const n = 5
+	const guard = 30 * time.Second
+	during := func(t *testing.T, long func() resp) (out resp) {
+		t.Helper()
+		reached, release := h.arm()
+		var r resp
+		ended := make(chan struct{})
+		go func() {
+			defer close(ended)
+			r = long()
+		}()
+		var others sync.WaitGroup
+		defer func() {
+			h.disarm()
+			close(release) // lets long go on, whatever happened
+			<-ended
+			others.Wait()
+			out = r
+		}()
+		select {
+		case <-reached:
+		case <-ended:
+			t.Fatalf("the long operation ended (%d %.300s) without reaching its test hook", r.status, r.body)
+		case <-time.After(guard):
+			t.Fatalf("the long operation has not reached its test hook after %v", guard)
+		}
 		var mu sync.Mutex
-		state := warming
-		var warm, stopped sync.WaitGroup
-		loop := func(n *int, req func(k int) resp) {
-			warm.Add(1)
-			stopped.Go(func() {
-				for k := 0; ; k++ {
-					if r := req(k); r.status != http.StatusOK {
-						t.Errorf("other server: %d %s", r.status, r.body)
+		var writes, recalls int
+		loop := func(count *int, req func(k int) resp) {
+			others.Go(func() {
+				for k := range n {
+					if got := req(k); got.status != http.StatusOK {
+						t.Errorf("other server: %d %s", got.status, got.body)
 					}
 					mu.Lock()
-					st := state
-					if st == running {
-						*n++
-					}
+					*count++
 					mu.Unlock()
-					if k == 0 {
-						warm.Done() // the long operation may start
-					} else if st == finished {
-						return
-					}
 				}
 			})
 		}
@@ -406,37 +433,72 @@ func TestClusterLongOperationsBlockNoServer(t *testing.T) {
 			return other.do("POST", "/v1/user/remember", map[string]any{"text": fmt.Sprintf("note %d", k)}, a.auth()...)
 		})
 		loop(&recalls, func(int) resp { return other.do("POST", "/v1/recall", recall, a.auth()...) })
-		warm.Wait()
-		mu.Lock()
-		state = running
-		mu.Unlock()
-		long()
-		mu.Lock()
-		state = finished
-		mu.Unlock()
-		stopped.Wait()
-		return writes, recalls
+		done := make(chan struct{})
+		go func() {
+			others.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(guard):
+			mu.Lock()
+			w, rc := writes, recalls
+			mu.Unlock()
+			t.Fatalf("while the long operation was held, the other server completed %d of %d writes and %d of %d recalls in %v: it is blocked",
+				w, n, rc, n, guard)
+		}
+		return // the deferred function waits for long's response
 	}
 
 	t.Run("Materialize", func(t *testing.T) {
-		writes, recalls := during(func() {
-			want(t, busy.do("POST", "/v1/graph/materialize", map[string]any{}, a.auth()...), http.StatusOK, "")
+		r := during(t, func() resp {
+			return busy.do("POST", "/v1/graph/materialize", map[string]any{}, a.auth()...)
 		})
-		t.Logf("materialize: %d writes, %d recalls", writes, recalls)
-		if writes == 0 || recalls == 0 {
-			t.Errorf("while one server materialized, the other completed %d writes and %d recalls; want some of each", writes, recalls)
-		}
+		want(t, r, http.StatusOK, "")
 	})
 	t.Run("IndexLoad", func(t *testing.T) {
-		writes, recalls := during(func() {
-			r := cold.do("POST", "/v1/recall", recall, a.auth()...)
-			if want(t, r, http.StatusOK, ""); !strings.Contains(string(r.body), "10.2/p") {
-				t.Errorf("cold recall found no paper: %.300s", r.body)
-			}
-		})
-		t.Logf("load: %d writes, %d recalls", writes, recalls)
-		if writes == 0 || recalls == 0 {
-			t.Errorf("while one server loaded its index, the other completed %d writes and %d recalls; want some of each", writes, recalls)
+		r := during(t, func() resp { return cold.do("POST", "/v1/recall", recall, a.auth()...) })
+		if want(t, r, http.StatusOK, ""); !strings.Contains(string(r.body), "10.2/p") {
+			t.Errorf("cold recall found no paper: %.300s", r.body)
 		}
 	})
+}
+
+// A hold stops the first operation that calls hook after arm, until the
+// test closes the release channel arm returned. Unarmed, hook returns at
+// once.
+type hold struct {
+	mu      sync.Mutex
+	reached chan struct{} // closed when an operation reaches the hook
+	release chan struct{} // closed by the test to let it go on
+}
+
+// arm makes the next call of hook stop, and returns the channels of that
+// call.
+func (h *hold) arm() (reached, release chan struct{}) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.reached, h.release = make(chan struct{}), make(chan struct{})
+	return h.reached, h.release
+}
+
+// disarm makes hook return at once again, if no call has stopped.
+func (h *hold) disarm() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.reached, h.release = nil, nil
+}
+
+// hook is the test hook: armed, it reports that the operation reached it
+// and waits to be released.
+func (h *hold) hook() {
+	h.mu.Lock()
+	reached, release := h.reached, h.release
+	h.reached, h.release = nil, nil // one operation stops per arm
+	h.mu.Unlock()
+	if reached == nil {
+		return
+	}
+	close(reached)
+	<-release
 }

@@ -23,6 +23,23 @@ const testdocs = "../../../shared/testdocs"
 // fixtures holds small hand-made files.
 const fixtures = "../../testdata/extract"
 
+// hangEnv, set in a test's environment, makes the PDF children it starts
+// (this test binary, which inherits it) wait a minute before parsing, as a
+// parser looping on a hostile file would: longer than any test waits, so
+// only the parent ends them sooner. (A minute, not forever, so that no
+// child outlives a failed test by long.)
+const hangEnv = "PAPERMEM_EXTRACT_TEST_HANG"
+
+// The hang is installed in a package-level variable's initializer, as
+// those run before any init function, and the child does its work in
+// pdf.go's.
+var _ = func() bool {
+	if os.Getenv(hangEnv) != "" {
+		testHookParse = func() { time.Sleep(time.Minute) }
+	}
+	return true
+}()
+
 // want is a phrase expected in one section of a file, with the provenance
 // that section must carry. Zero fields are not checked, except that page,
 // sheet and row are always compared for the formats that set them.
@@ -406,11 +423,25 @@ func TestLimits(t *testing.T) {
 		}
 	})
 	t.Run("PDFTimeout", func(t *testing.T) {
+		// The child waits a minute before parsing (hangEnv), as if the
+		// parser looped on a hostile file: only the timeout can end the
+		// extraction first. The guard catches a timeout not honoured; it
+		// measures no speed.
+		t.Setenv(hangEnv, "1")
 		data, err := os.ReadFile(filepath.Join(fixtures, "sample.pdf"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = Extract(ctx, PDF, bytes.NewReader(data), Limits{Timeout: time.Millisecond})
+		done := make(chan error, 1)
+		go func() {
+			_, err := Extract(ctx, PDF, bytes.NewReader(data), Limits{Timeout: time.Millisecond})
+			done <- err
+		}()
+		select {
+		case err = <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("Extract of a PDF whose parse never ends has not returned 30 s after its 1 ms timeout")
+		}
 		if !errors.Is(err, ErrInvalid) || err.Error() != "pdf: extraction timed out" {
 			t.Fatalf("err = %v, want pdf: extraction timed out", err)
 		}

@@ -44,6 +44,12 @@ type pdfReply struct {
 	Error string    `json:"error,omitempty"` // reason, "pdf: ..."
 }
 
+// testHookParse, when not nil, is called by the child after it read the
+// PDF and before it parses it; nil in production. The child is this
+// binary, so a test sets it from a package-level variable's initializer,
+// which runs before the init function below, where the child starts.
+var testHookParse func()
+
 func init() {
 	if os.Getenv(ChildEnv) == "pdf" {
 		os.Exit(runPDFChild(os.Stdin, os.Stdout))
@@ -71,6 +77,9 @@ func runPDFChild(in io.Reader, out io.Writer) int {
 					reply = pdfReply{Error: fmt.Sprintf("pdf: cannot parse file (%s)", clip(fmt.Sprint(p), 120))}
 				}
 			}()
+			if testHookParse != nil {
+				testHookParse()
+			}
 			doc, err := parsePDF(data)
 			if err != nil {
 				reply.Error = err.Error()

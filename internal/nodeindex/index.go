@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 
 	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/testhook"
 )
 
 // Config says what an Index holds.
@@ -197,6 +198,9 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 	version, deletes, err := snap.Versions(ctx)
 	if err != nil {
 		return err
+	}
+	if p.version < 0 && testhook.IndexLoad != nil {
+		testhook.IndexLoad()
 	}
 	if err := x.load(ctx, snap, p); err != nil {
 		return err
