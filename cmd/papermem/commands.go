@@ -10,30 +10,17 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/buildinfo"
-	"github.com/papermem/papermem/internal/serve"
 	"github.com/papermem/papermem/mcpserver"
 	"github.com/spf13/cobra"
 )
 
-func serveCmd(getenv func(string) string, stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "serve [-addr 127.0.0.1:8080] [-db ./papermem.db] [grant-founder EMAIL | backup DEST]",
-		Short: "Serve the /v1 HTTP API and MCP at /mcp (as cmd/server; its flags and PAPERMEM_* variables)",
-		// The server's own flags (Go flag syntax) are passed through.
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return serve.Run(cmd.Context(), args, getenv, stdout)
-		},
-	}
-}
-
 func mcpCmd(t *target, stdin io.Reader, stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve the MCP tools over stdio, on --db in process or on --url with --key",
-		Args:  cobra.NoArgs,
+		Short: "Serve the MCP tools over stdio, on --db in process or on --url with --api-key",
+		Args:  wantArgs(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
+			return withMemory(cmd, t, writes, func(ctx context.Context, m memory) error {
 				s := mcpserver.New(m, &mcpserver.Options{Files: true, Version: version()})
 				return s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}})
 			})
@@ -50,17 +37,26 @@ func (nopCloser) Close() error { return nil }
 // handshake reports it (buildinfo.Version).
 func version() string { return buildinfo.Version() }
 
+func versionCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the papermem version (as --version does)",
+		Args:  wantArgs(0, 0),
+		Run:   func(*cobra.Command, []string) { fmt.Fprintln(stdout, "papermem", version()) },
+	}
+}
+
 func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 	var budget int
 	var label string
 	var dois []string
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   `recall "question"`,
+		Use:   "recall QUESTION",
 		Short: "Recall the spans that answer a question, with their citations",
-		Args:  cobra.ExactArgs(1),
+		Args:  wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
+			return withMemory(cmd, t, reads, func(ctx context.Context, m memory) error {
 				req := api.RecallRequest{Question: args[0], Label: label, DOIs: dois}
 				if cmd.Flags().Changed("budget") {
 					req.BudgetTokens = &budget
@@ -72,7 +68,7 @@ func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 				if asJSON {
 					return writeJSON(stdout, res)
 				}
-				printSpans(stdout, res)
+				printSpans(stdout, res, "Nothing in memory answers this.")
 				return nil
 			})
 		},
@@ -84,10 +80,11 @@ func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 	return c
 }
 
-// printSpans prints spans best first, each with its citation.
-func printSpans(w io.Writer, res *papermem.RecallResult) {
+// printSpans prints spans best first, each with its citation, or none
+// when there are none.
+func printSpans(w io.Writer, res *papermem.RecallResult, none string) {
 	if len(res.Spans) == 0 {
-		fmt.Fprintln(w, "Nothing in memory answers this.")
+		fmt.Fprintln(w, none)
 		return
 	}
 	for i, s := range res.Spans {
@@ -107,11 +104,11 @@ func papersCmd(t *target, stdout io.Writer) *cobra.Command {
 	var limit int
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   `papers "query"`,
+		Use:   "papers QUERY",
 		Short: "Rank the workspace's papers for a query",
-		Args:  cobra.ExactArgs(1),
+		Args:  wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
+			return withMemory(cmd, t, reads, func(ctx context.Context, m memory) error {
 				ps, err := m.RecallPapers(ctx, args[0], limit)
 				if err != nil {
 					return err
@@ -139,37 +136,12 @@ func papersCmd(t *target, stdout io.Writer) *cobra.Command {
 	return c
 }
 
-func rememberCmd(t *target, stdout io.Writer) *cobra.Command {
-	var req api.RememberRequest
-	c := &cobra.Command{
-		Use:   `remember "text"`,
-		Short: "Remember something for the user (--user)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			req.Text = args[0]
-			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
-				r, err := m.Remember(ctx, req)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "remembered as %q (node %d)\n", r.Key, r.NodeID)
-				return nil
-			})
-		},
-	}
-	c.Flags().StringVar(&req.Key, "key", "", "the memory's key; the same key updates it (default: derived from the text)")
-	c.Flags().StringVar(&req.Domain, "domain", "", "topic area")
-	c.Flags().StringArrayVar(&req.Tags, "tag", nil, "a label (repeatable)")
-	c.Flags().StringVar(&req.OccurredAt, "occurred-at", "", "ISO-8601 date or time of the event")
-	return c
-}
-
 func exportCmd(t *target, stdout io.Writer) *cobra.Command {
 	var session, since, until string
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Write session export records as JSON Lines, newest first",
-		Args:  cobra.NoArgs,
+		Args:  wantArgs(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			q := papermem.ExportQuery{SessionID: session}
 			var err error
@@ -179,7 +151,7 @@ func exportCmd(t *target, stdout io.Writer) *cobra.Command {
 			if q.Until, err = api.TimeParam("until", until, true); err != nil {
 				return err
 			}
-			return withMemory(cmd, t, func(ctx context.Context, m memory) error { return m.export(ctx, q, stdout) })
+			return withMemory(cmd, t, reads, func(ctx context.Context, m memory) error { return m.export(ctx, q, stdout) })
 		},
 	}
 	c.Flags().StringVar(&session, "session", "", "only this session's record")

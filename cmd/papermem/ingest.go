@@ -24,21 +24,27 @@ func ingestCmd(t *target, stdout, stderr io.Writer) *cobra.Command {
 		Use:   "ingest PATH...",
 		Short: "Add files, and folders recursively, to memory; unsupported files are skipped",
 		Long: "Ingests every file of a supported format (Markdown, text, CSV/TSV, JSON, PDF, XLSX, DOCX) among the paths, " +
-			"folders recursively. Progress goes to stderr: a bar with files, bytes, rate and ETA on a terminal, one line a file otherwise. " +
+			"folders recursively. A file that carries a DOI (or is given --doi) becomes that paper's full text; any other file a document. " +
+			"Progress goes to stderr: a bar with files, bytes, rate and ETA on a terminal, one line a file otherwise. " +
 			"A summary table follows on stdout; the exit status is 1 when any file failed.",
-		Args: cobra.MinimumNArgs(1),
+		Args: wantArgs(1, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			files, skipped, err := collect(args)
 			if err != nil {
 				return err
 			}
-			return withMemory(cmd, t, func(ctx context.Context, m memory) error {
+			if (opts.DOI != "" || opts.Title != "") && len(files) != 1 {
+				return &usageError{err: fmt.Errorf("--doi and --title describe one file, and the paths hold %d files to ingest", len(files))}
+			}
+			return withMemory(cmd, t, writes, func(ctx context.Context, m memory) error {
 				results := ingestAll(ctx, m, files, opts, newProgress(stderr, files, isTerminal(stderr)))
 				return summarize(stdout, append(skipped, results...))
 			})
 		},
 	}
 	c.Flags().StringVar(&opts.Domain, "domain", "", "topic area stored with every file's spans")
+	c.Flags().StringVar(&opts.DOI, "doi", "", "the file is the full text of the paper with this DOI (one file only)")
+	c.Flags().StringVar(&opts.Title, "title", "", "the title, instead of the one found in the file (one file only)")
 	return c
 }
 

@@ -163,7 +163,7 @@ func TestRecallDOIs(t *testing.T) {
 }
 
 // TestRemote runs the commands against a running server with --url and
-// --key.
+// an API key.
 func TestRemote(t *testing.T) {
 	ctx := context.Background()
 	m := testutil.Open(t, nil)
@@ -188,8 +188,8 @@ func TestRemote(t *testing.T) {
 	if err != nil || !regexp.MustCompile(`(?m)^\[1\] .*fracture.*\n    — Vitamin D trial, vitd\.md`).MatchString(out) {
 		t.Errorf("recall: %v\n%s", err, out)
 	}
-	if _, _, err := cli(t, env, "remember", "Ada wants effect sizes."); err == nil || !strings.Contains(err.Error(), "user id") {
-		t.Errorf("remember with a key and no --user: %v, want the missing user id", err)
+	if _, _, err := cli(t, env, "remember", "Ada wants effect sizes."); err == nil || !strings.Contains(err.Error(), "pass --user") || strings.Contains(err.Error(), "X-User-Id") {
+		t.Errorf("remember with a key and no --user: %v, want to pass --user", err)
 	}
 	if out, _, err := cli(t, env, "--user", tok.User.UserID, "remember", "Ada wants effect sizes.", "--key", "style"); err != nil || !strings.Contains(out, `"style"`) {
 		t.Errorf("remember: %v\n%s", err, out)
@@ -244,7 +244,7 @@ func TestMCPStdio(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		driveMCP(t, []string{"--url", srv.URL, "--key", key.Key, "--user", tok.User.UserID, "mcp"}, note)
+		driveMCP(t, []string{"--url", srv.URL, "--api-key", key.Key, "--user", tok.User.UserID, "mcp"}, note)
 		wantMemory(t, m.Workspace(tok.User.OrgID), tok.User.UserID)
 	})
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/papermem/papermem"
+	"github.com/spf13/cobra"
+)
+
+func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "workspaces",
+		Short: "List the workspaces, marking the one the commands work in",
+		Long: "On a database file: every workspace it holds, with its papers, documents and notes; " +
+			"the commands work in --workspace, else \"default\", else the file's only workspace. " +
+			"On a server: the credential's workspace and those its user created.",
+		Args: wantArgs(0, 0),
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
+			if err := t.check(); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			if t.remote() {
+				res, err := t.client().Workspaces(ctx)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(stdout, res)
+				}
+				tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, " \tORG_ID\tNAME\tPLAN\tCREATED")
+				for _, w := range res.Workspaces {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark(w.OrgID == res.Current), w.OrgID, w.Name, w.Plan, w.CreatedAt)
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+				fmt.Fprintln(stdout, "* the API key's workspace, which the commands work in")
+				return nil
+			}
+			m, err := t.openDB(ctx)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if cerr := m.Close(); err == nil {
+					err = cerr
+				}
+			}()
+			all, err := m.AllWorkspaces(ctx)
+			if err != nil {
+				return err
+			}
+			current, perr := t.pick(all, reads)
+			if asJSON {
+				return writeJSON(stdout, struct {
+					Workspaces []papermem.WorkspaceSummary `json:"workspaces"`
+					Current    string                      `json:"current"` // "" when none is chosen
+				}{all, current})
+			}
+			if len(all) == 0 {
+				fmt.Fprintf(stdout, "%s holds no workspace yet: the first write creates %q\n", t.dbName(), cmp.Or(t.workspace, papermem.DefaultWorkspace))
+				return nil
+			}
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, " \tORG_ID\tNAME\tPLAN\tPAPERS\tDOCUMENTS\tNOTES\tCREATED")
+			for _, w := range all {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", mark(w.OrgID == current), w.OrgID, w.Name, w.Plan,
+					w.Papers, w.Documents, w.Memories, w.CreatedAt)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			if perr != nil {
+				fmt.Fprintf(stdout, "none chosen: %s\n", papermem.ErrorMessage(perr))
+				return nil
+			}
+			fmt.Fprintln(stdout, "* the workspace the commands work in (--workspace chooses another)")
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON: the workspaces and the current one")
+	return c
+}
+
+// mark is the marker of the current row.
+func mark(current bool) string {
+	if current {
+		return "*"
+	}
+	return ""
+}
