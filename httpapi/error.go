@@ -80,6 +80,8 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		msg = "Rate limit exceeded; retry after the number of seconds in Retry-After."
 	case errors.As(err, &tooBig):
 		msg = "The request body is larger than " + strconv.FormatInt(tooBig.Limit, 10) + " bytes."
+	case status == http.StatusUnauthorized:
+		w.Header().Set("WWW-Authenticate", challenge(r))
 	case status == http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))
 	case status == http.StatusInsufficientStorage:
@@ -91,4 +93,32 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.WarnContext(r.Context(), "upstream failed", keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyErr, err)
 	}
 	writeJSON(w, status, api.ErrorBody{Error: api.ErrorDetail{Code: code, Message: msg}})
+}
+
+// challenge is the WWW-Authenticate of a 401 (RFC 9110 requires one): the
+// Bearer scheme of RFC 6750, with error="invalid_token" when the request
+// sent a credential. There is no resource_metadata parameter: papermem
+// runs no OAuth authorization server for MCP clients to discover.
+func challenge(r *http.Request) string {
+	c := `Bearer realm="` + ServiceName + `"`
+	if r.Header.Get("Authorization") != "" {
+		c += `, error="invalid_token"`
+	}
+	return c
+}
+
+// codeOfStatus is the API code of an error another component wrote with
+// status and no code (the MCP transport's plain-text refusals): 400 is
+// invalid_input, another status the code it is the status of, and one of
+// no code internal.
+func codeOfStatus(status int) string {
+	if status == http.StatusBadRequest {
+		return api.CodeInvalidInput
+	}
+	for code, s := range statuses {
+		if s == status {
+			return code
+		}
+	}
+	return api.CodeInternal
 }

@@ -349,7 +349,53 @@ func TestHTTP(t *testing.T) {
 	})
 
 	t.Run("ErrNoCredential", func(t *testing.T) {
-		wantHTTPError(t, srv.URL, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, http.StatusUnauthorized, api.CodeUnauthorized)
+		list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+		h, _ := wantHTTPError(t, srv.URL, nil, list, http.StatusUnauthorized, api.CodeUnauthorized)
+		if got := h.Get("WWW-Authenticate"); got != `Bearer realm="papermem"` {
+			t.Errorf("no credential: WWW-Authenticate %q", got)
+		}
+		h, _ = wantHTTPError(t, srv.URL, map[string]string{"Authorization": "Bearer pm_not-a-key"}, list, http.StatusUnauthorized, api.CodeUnauthorized)
+		if got := h.Get("WWW-Authenticate"); got != `Bearer realm="papermem", error="invalid_token"` {
+			t.Errorf("invalid credential: WWW-Authenticate %q", got)
+		}
+
+		// The SDK's client is refused with the same challenge.
+		rec := &recorder{next: http.DefaultTransport}
+		_, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", DisableStandaloneSSE: true, HTTPClient: &http.Client{Transport: rec}}, nil)
+		if err == nil {
+			t.Fatal("the SDK's client connected without a credential")
+		}
+		if rec.status != http.StatusUnauthorized || rec.header.Get("WWW-Authenticate") != `Bearer realm="papermem"` {
+			t.Errorf("SDK client without a credential: %d, WWW-Authenticate %q (%v)", rec.status, rec.header.Get("WWW-Authenticate"), err)
+		}
+	})
+
+	// Refusals of the transport itself are the API's error body too.
+	t.Run("ErrTransport", func(t *testing.T) {
+		auth := "Bearer " + ada.AccessToken
+		both := "application/json, text/event-stream"
+		ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+		for name, tt := range map[string]struct {
+			h      map[string]string
+			body   string
+			status int
+			code   string
+			msg    string
+		}{
+			"NoAccept":        {map[string]string{"Authorization": auth}, ping, http.StatusBadRequest, api.CodeInvalidInput, "Accept must contain"},
+			"AcceptJSONOnly":  {map[string]string{"Authorization": auth, "Accept": "application/json"}, ping, http.StatusBadRequest, api.CodeInvalidInput, "text/event-stream"},
+			"ContentType":     {map[string]string{"Authorization": auth, "Accept": both, "Content-Type": "text/plain"}, ping, http.StatusUnsupportedMediaType, api.CodeUnsupportedFormat, "Content-Type"},
+			"MalformedJSON":   {map[string]string{"Authorization": auth, "Accept": both}, `{"jsonrpc":`, http.StatusBadRequest, api.CodeInvalidInput, "alformed"},
+			"ProtocolVersion": {map[string]string{"Authorization": auth, "Accept": both, "MCP-Protocol-Version": "1999-01-01"}, ping, http.StatusBadRequest, api.CodeInvalidInput, "protocol version"},
+		} {
+			t.Run(name, func(t *testing.T) {
+				h, msg := wantHTTPError(t, srv.URL, tt.h, tt.body, tt.status, tt.code)
+				if !strings.Contains(msg, tt.msg) || !strings.HasSuffix(msg, ".") || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+					t.Errorf("message %q (Content-Type %q), want one naming %q", msg, h.Get("Content-Type"), tt.msg)
+				}
+			})
+		}
 	})
 
 	t.Run("ErrTooLarge", func(t *testing.T) {
@@ -394,8 +440,9 @@ func TestHTTP(t *testing.T) {
 }
 
 // wantHTTPError posts body to /mcp of base with headers h and checks the
-// answer is the API's error body with status and code.
-func wantHTTPError(t *testing.T, base string, h map[string]string, body string, status int, code string) {
+// answer is the API's error body with status and code. It returns the
+// answer's headers and message.
+func wantHTTPError(t *testing.T, base string, h map[string]string, body string, status int, code string) (http.Header, string) {
 	t.Helper()
 	hc := &http.Client{Transport: headers{h: h, next: http.DefaultTransport}}
 	res, err := hc.Post(base+"/mcp", "application/json", strings.NewReader(body))
@@ -404,7 +451,23 @@ func wantHTTPError(t *testing.T, base string, h map[string]string, body string, 
 	}
 	defer res.Body.Close()
 	var eb api.ErrorBody
-	if err := json.NewDecoder(res.Body).Decode(&eb); err != nil || res.StatusCode != status || eb.Error.Code != code {
+	if err := json.NewDecoder(res.Body).Decode(&eb); err != nil || res.StatusCode != status || eb.Error.Code != code || eb.Error.Message == "" {
 		t.Errorf("POST /mcp: %d %+v %v, want %d %s", res.StatusCode, eb, err, status, code)
 	}
+	return res.Header, eb.Error.Message
+}
+
+// recorder keeps the status and headers of the last response.
+type recorder struct {
+	next   http.RoundTripper
+	status int
+	header http.Header
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := r.next.RoundTrip(req)
+	if err == nil {
+		r.status, r.header = res.StatusCode, res.Header
+	}
+	return res, err
 }
