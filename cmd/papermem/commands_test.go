@@ -135,6 +135,8 @@ func TestCommandLine(t *testing.T) {
 			{"--db", db, "--key", "foo", "remember", "local memory"},
 			{"--db", db, "--key=foo", "remember", "local memory"},
 			{"--url", "http://127.0.0.1:1", "--key", "pm_secret", "remember", "likes CIs"},
+			{"--db", db, "recall", "q", "--key", "pm_secret"},
+			{"--db", db, "remember", "likes CIs", "--key", papermem.KeyPrefix + strings.Repeat("k", 43)},
 		} {
 			if _, _, err := cli(t, nil, args...); err == nil || !strings.Contains(err.Error(), "--api-key") {
 				t.Errorf("%v: %v, want the --api-key flag named", args, err)

@@ -221,7 +221,12 @@ func newRoot(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writ
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetVersionTemplate("papermem {{.Version}}\n")
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{err: err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if strings.Contains(err.Error(), "unknown flag: --key") {
+			err = fmt.Errorf("%w (the API key's flag is --api-key)", err)
+		}
+		return &usageError{err: err}
+	})
 	db := getenv("PAPERMEM_DB")
 	if db == "" {
 		db = serve.DefaultDB

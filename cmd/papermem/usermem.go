@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
@@ -20,6 +22,11 @@ func rememberCmd(t *target, stdout io.Writer) *cobra.Command {
 		Args:  wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Text = args[0]
+			if strings.HasPrefix(req.Key, papermem.KeyPrefix) && len(req.Key) >= len(papermem.KeyPrefix)+40 {
+				// An API key given as the global --key of earlier versions,
+				// after the command's name.
+				return &usageError{err: errors.New("--key is the note's key, and this one is an API key: pass the API key as --api-key (or $PAPERMEM_KEY)")}
+			}
 			return withMemory(cmd, t, writes, func(ctx context.Context, m memory) error {
 				r, err := m.Remember(ctx, req)
 				if err != nil {
