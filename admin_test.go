@@ -82,16 +82,23 @@ func TestFounderConsole(t *testing.T) {
 		}
 	})
 	t.Run("AllUsersWithoutHash", func(t *testing.T) {
+		if _, err := m.Login(ctx, "ada@example.org", "correct horse"); err != nil {
+			t.Fatal(err)
+		}
 		us, err := m.AllUsers(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		founders := map[string]bool{}
+		founders, logins := map[string]bool{}, map[string]bool{}
 		for _, u := range us {
 			founders[u.Email] = u.Founder
+			logins[u.Email] = u.LastLoginAt != ""
 		}
 		if diff := cmp.Diff(map[string]bool{"ada@example.org": true, "bob@example.org": false}, founders); diff != "" {
 			t.Errorf("founders (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(map[string]bool{"ada@example.org": true, "bob@example.org": false}, logins); diff != "" {
+			t.Errorf("who logged in (-want +got):\n%s", diff)
 		}
 		b, _ := json.Marshal(us)
 		if strings.Contains(string(b), "$2a$") || strings.Contains(string(b), "password") {

@@ -25,10 +25,23 @@ func TestTwinWorkspaces(t *testing.T) {
 	history(t, solo, soloClock, "lab-a")
 	history(t, shared, sharedClock, "lab-a")
 	history(t, shared, sharedClock, "lab-b")
+	sharedClock.set(time.Date(2026, 3, 14, 18, 0, 0, 0, time.UTC))
 	twinOnly(t, shared, "lab-b")
 	readAt := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
 	soloClock.set(readAt)
 	sharedClock.set(readAt)
+
+	// Within one workspace, each account's activity is its own: the owner
+	// has notes and a session, the member nothing since it was made.
+	users, err := solo.Workspace("lab-a").Users(ctx)
+	if err != nil || len(users) != 2 {
+		t.Fatalf("users = %+v, %v", users, err)
+	}
+	for _, u := range users {
+		if noted := u.LastSeen > u.CreatedAt; noted != (u.Role == "owner") {
+			t.Errorf("%s (%s): created %s, last seen %s", u.Email, u.Role, u.CreatedAt, u.LastSeen)
+		}
+	}
 
 	want := reads(t, solo, "lab-a")
 	got := reads(t, shared, "lab-a")
@@ -58,6 +71,7 @@ func history(t *testing.T, m *papermem.Memory, c *clock, org string) {
 	if _, err := m.CreateUser(ctx, org, papermem.NewUser{Email: "bob@" + org + ".example.org", Password: "battery staple", Name: "Bob"}); err != nil {
 		t.Fatal(err)
 	}
+	c.set(c.now().Add(time.Hour)) // what follows is the accounts' activity
 	w := m.Workspace(org)
 	mustStore(t, w, vitaminD)
 	mustStore(t, w, papermem.PaperInput{DOI: "10.1/x", Title: "Vitamin D and falls",
@@ -72,6 +86,7 @@ func history(t *testing.T, m *papermem.Memory, c *clock, org string) {
 		{"ada", "pref", "Ada prefers randomised trials of vitamin D."},
 		{"ada", "", "Ada met the falls group on Monday."},
 		{"bob", "pref", "Bob prefers cohort studies."},
+		{u.UserID, "pref", "The owner prefers meta-analyses."}, // an account's own notes
 	} {
 		if _, err := w.Remember(ctx, n.user, papermem.MemoryInput{Key: n.key, Text: n.text}); err != nil {
 			t.Fatal(err)
@@ -116,6 +131,17 @@ func twinOnly(t *testing.T, m *papermem.Memory, org string) {
 	}
 	if _, err := w.Remember(ctx, "bob", papermem.MemoryInput{Key: "pref", Text: "Bob now prefers vitamin D meta-analyses."}); err != nil {
 		t.Fatal(err)
+	}
+	// Notes under the ids of the other workspace's accounts (user ids are
+	// free strings to the library).
+	others, err := m.Workspace("lab-a").Users(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range others {
+		if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "A note of the twin's."}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	link(t, w, "s1", []string{"10.1/z"})
 	link(t, w, "s3", []string{"10.1/z", "10.1/y"})
