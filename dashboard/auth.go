@@ -30,10 +30,11 @@ const maxFormBytes = 64 << 10
 
 // viewer is the signed-in user of a request.
 type viewer struct {
-	User    *papermem.User
-	Founder bool
-	session papermem.Session
-	csrf    string
+	User      *papermem.User
+	Founder   bool
+	Workspace string // the workspace's name, or its id when it has none
+	session   papermem.Session
+	csrf      string
 }
 
 var (
@@ -106,7 +107,26 @@ func (h *handler) viewer(r *http.Request) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &viewer{User: u, Founder: h.cfg.Server.IsFounder(fresh), session: sess, csrf: tok}, nil
+	ws, err := h.workspaceName(r.Context(), u.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	return &viewer{User: u, Founder: h.cfg.Server.IsFounder(fresh), Workspace: ws, session: sess, csrf: tok}, nil
+}
+
+// workspaceName is the name given to workspace org at signup, or its id
+// when it was given none.
+func (h *handler) workspaceName(ctx context.Context, org string) (string, error) {
+	rec, err := h.m.Workspace(org).Record(ctx)
+	switch {
+	case papermem.ErrorCode(err) == papermem.ENOTFOUND:
+		return org, nil
+	case err != nil:
+		return "", err
+	case rec.Name == "":
+		return org, nil
+	}
+	return rec.Name, nil
 }
 
 // csrfToken is the CSRF token of a session: an HMAC of its id.

@@ -16,6 +16,12 @@ type billingData struct {
 }
 
 func (h *handler) billing(w http.ResponseWriter, r *http.Request, v *viewer) error {
+	return h.renderBilling(w, r, v, http.StatusOK, "", r.URL.Query().Get("changed"))
+}
+
+// renderBilling writes the billing page with status, and the message of
+// an error when msg is not "".
+func (h *handler) renderBilling(w http.ResponseWriter, r *http.Request, v *viewer, status int, msg, changed string) error {
 	ws := h.m.Workspace(v.User.OrgID)
 	a, err := ws.Account(r.Context())
 	if err != nil {
@@ -25,17 +31,20 @@ func (h *handler) billing(w http.ResponseWriter, r *http.Request, v *viewer) err
 	if err != nil {
 		return err
 	}
-	d := billingData{Account: a, Bill: b, Plans: papermem.Plans, Changed: r.URL.Query().Get("changed")}
-	h.render(w, r, http.StatusOK, "billing", &page{Title: "Billing", Nav: "billing", Viewer: v, Data: d})
+	d := billingData{Account: a, Bill: b, Plans: papermem.Plans, Changed: changed}
+	h.render(w, r, status, "billing", &page{Title: "Billing", Nav: "billing", Viewer: v, Error: msg, Data: d})
 	return nil
 }
 
 // checkout starts a move to the form's plan: a free plan is active at
-// once; a paid one shows its checkout to confirm.
+// once; a paid one shows its checkout to confirm. A plan that cannot be
+// bought, such as a paid plan on a server with no payment provider, is
+// explained on the billing page.
 func (h *handler) checkout(w http.ResponseWriter, r *http.Request, v *viewer) error {
 	res, err := h.m.Workspace(v.User.OrgID).Checkout(r.Context(), trimmed(r, "plan"))
 	if err != nil {
-		return err
+		status, msg := h.failure(r, err)
+		return h.renderBilling(w, r, v, status, msg, "")
 	}
 	if res.Free {
 		http.Redirect(w, r, Prefix+"billing?changed="+res.Plan.Slug, http.StatusSeeOther)

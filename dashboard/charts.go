@@ -1,21 +1,21 @@
 package dashboard
 
-// barChart is a horizontal bar chart drawn as SVG by the templates: the
-// geometry is computed here, so pages need neither script nor inline
-// style.
+import "github.com/papermem/papermem"
+
+// barChart is a horizontal bar chart: the templates write each row's label
+// and value as text, readable at any width and by screen readers, and its
+// bar as a small SVG hidden from them. The bar's length is computed here,
+// so pages need neither script nor inline style.
 type barChart struct {
-	Width, Height int
-	LabelWidth    int // the label column; tracks start here
-	TrackWidth    int
-	Rows          []barRow
+	Name string // the chart's accessible name
+	Rows []barRow
 }
 
-// barRow is one bar: Fill of TrackWidth drawn at Y.
+// barRow is one bar, filled to Fill percent of its track.
 type barRow struct {
 	Label, Value string
-	Y            int
-	Fill         float64
-	Over         bool // beyond its limit
+	Fill         float64 // 0 to 100
+	Over         bool    // beyond its limit
 }
 
 // bar is a chart's input: N out of Of (Of 0 means out of the largest N),
@@ -25,23 +25,14 @@ type bar struct {
 	N, Of        int64
 }
 
-// Chart geometry, in pixels.
-const (
-	chartLabelWidth = 140
-	chartTrackWidth = 200
-	chartValueWidth = 150
-	chartRowHeight  = 26
-)
-
 // newBarChart lays out bars, one a row.
-func newBarChart(bars []bar) *barChart {
-	c := &barChart{Width: chartLabelWidth + chartTrackWidth + chartValueWidth, LabelWidth: chartLabelWidth,
-		TrackWidth: chartTrackWidth, Height: max(len(bars), 1) * chartRowHeight}
+func newBarChart(name string, bars []bar) *barChart {
+	c := &barChart{Name: name}
 	var largest int64
 	for _, b := range bars {
 		largest = max(largest, b.N)
 	}
-	for i, b := range bars {
+	for _, b := range bars {
 		of := b.Of
 		if of <= 0 {
 			of = largest
@@ -50,8 +41,37 @@ func newBarChart(bars []bar) *barChart {
 		if of > 0 {
 			frac = float64(b.N) / float64(of)
 		}
-		c.Rows = append(c.Rows, barRow{Label: b.Label, Value: b.Value, Y: i * chartRowHeight,
-			Fill: min(frac, 1) * chartTrackWidth, Over: frac > 1})
+		c.Rows = append(c.Rows, barRow{Label: b.Label, Value: b.Value, Fill: min(frac, 1) * 100, Over: frac > 1})
 	}
 	return c
+}
+
+// counterLabels name the usage counters for people.
+var counterLabels = map[string]string{
+	papermem.CounterAPIRequests:       "API requests",
+	papermem.CounterRecallRequests:    "Recalls",
+	papermem.CounterRecallTokens:      "Recall tokens",
+	papermem.CounterPapersStored:      "Papers stored",
+	papermem.CounterDocumentsIngested: "Documents ingested",
+	papermem.CounterBytesIngested:     "Data ingested",
+	papermem.CounterFetchRequests:     "Paper fetches",
+	papermem.CounterFetchWarmHits:     "Fetches from memory",
+	papermem.CounterUserMemories:      "User memories",
+}
+
+// counterLabel names a usage counter; an unknown one keeps its identifier.
+func counterLabel(name string) string {
+	if l, ok := counterLabels[name]; ok {
+		return l
+	}
+	return name
+}
+
+// counterValue writes n of a usage counter: bytes in KiB, MiB or GiB,
+// anything else with thousands separators.
+func counterValue(name string, n int64) string {
+	if name == papermem.CounterBytesIngested {
+		return byteSize(n)
+	}
+	return count(n)
 }

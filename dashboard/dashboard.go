@@ -157,11 +157,25 @@ func (h *handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 // fail renders err on the error page with its status; internal errors are
 // logged and their details withheld.
 func (h *handler) fail(w http.ResponseWriter, r *http.Request, v *viewer, err error) {
+	status, msg := h.failure(r, err)
+	h.render(w, r, status, "error", &page{Title: http.StatusText(status), Viewer: v, Error: msg})
+}
+
+// failure is the status of err and the message to show for it. As on /v1,
+// an outside service's failure (502), a busy server (503) and a full disk
+// (507) are explained; any other 5xx is logged and its details withheld.
+func (h *handler) failure(r *http.Request, err error) (int, string) {
 	status := h.cfg.Status(err)
 	msg := papermem.ErrorMessage(err)
-	if status >= 500 {
-		h.log.ErrorContext(r.Context(), "dashboard request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		msg = "Internal error."
+	switch status {
+	case http.StatusBadGateway, http.StatusInsufficientStorage:
+		h.log.WarnContext(r.Context(), "dashboard request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	case http.StatusServiceUnavailable:
+	default:
+		if status >= 500 {
+			h.log.ErrorContext(r.Context(), "dashboard request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+			msg = "Internal error."
+		}
 	}
 	var tooBig *http.MaxBytesError
 	switch {
@@ -170,7 +184,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, v *viewer, err er
 	case status == http.StatusTooManyRequests:
 		msg = "Too many requests: wait a moment and try again."
 	}
-	h.render(w, r, status, "error", &page{Title: http.StatusText(status), Viewer: v, Error: msg})
+	return status, msg
 }
 
 // shared are the templates every page is parsed with.

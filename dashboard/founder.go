@@ -52,9 +52,9 @@ func (h *handler) founder(w http.ResponseWriter, r *http.Request, v *viewer) err
 	var usage []bar
 	for _, name := range papermem.Counters {
 		n := o.Usage.Counters[name]
-		usage = append(usage, bar{Label: name, N: n, Value: count(n)})
+		usage = append(usage, bar{Label: counterLabel(name), N: n, Value: counterValue(name, n)})
 	}
-	d.Usage = newBarChart(usage)
+	d.Usage = newBarChart("Usage this period, every workspace", usage)
 	h.render(w, r, http.StatusOK, "founder", &page{Title: "Founder console", Nav: "founder", Viewer: v, Data: d})
 	return nil
 }

@@ -173,6 +173,7 @@ var dashRoutes = []string{
 	"POST /dashboard/billing/pay",
 	"GET /dashboard/graph",
 	"GET /dashboard/users",
+	"POST /dashboard/users",
 	"GET /dashboard/keys",
 	"POST /dashboard/keys",
 	"GET /dashboard/keys/{id}/revoke",
@@ -532,6 +533,25 @@ func (fx *dashFuzz) seeds() []dashSeed {
 		add("GET /dashboard/graph", "", q, "")
 	}
 
+	add("GET /dashboard/users", "", "added="+url.QueryEscape(fx.Email), "")
+	add("GET /dashboard/users", "", "added=%3Cscript%3E", "")
+	newUser := form("name", "New", "email", "added@fuzz.test", "password", "added-password", "role", "member")
+	add("POST /dashboard/users", "", "", newUser, credCSRF, credCSRF|modeHeader, typeMultipart)
+	for _, m := range refusals {
+		add("POST /dashboard/users", "", "", form("email", "refused@fuzz.test", "password", "refused-password"), m)
+	}
+	for _, f := range []string{
+		form("email", fx.Email, "password", "duplicate-password"),
+		form("email", "owner@fuzz.test", "password", "owner-password", "role", "owner"),
+		form("email", "role@fuzz.test", "password", "role-password", "role", "founder"),
+		form("email", "short@fuzz.test", "password", "short"),
+		form("email", "a\x00@fuzz.test", "password", "\xff\xfe\xff\xfe\xff\xfe", "name", "\x00"),
+		form("email", long+"@fuzz.test", "password", long, "name", long),
+		"email=%zz",
+	} {
+		add("POST /dashboard/users", "", "", f)
+	}
+
 	add("POST /dashboard/keys", "", "", form("name", "ci"), credCSRF, credCSRF|modeHeader, typeMultipart)
 	for _, m := range refusals {
 		add("POST /dashboard/keys", "", "", form("name", "ci"), m)
@@ -570,7 +590,7 @@ func (fx *dashFuzz) seeds() []dashSeed {
 		add("POST /dashboard/{page...}", p, "", "", credCSRF, credNoCSRF, credNone, modeRawPath, credNoCSRF|modeRawPath, modeCrossSite|modeRawPath)
 	}
 	// Bodies no form parser takes, on every route that reads one.
-	for _, r := range []string{"POST /dashboard/login", "POST /dashboard/signup", "POST /dashboard/recall", "POST /dashboard/keys"} {
+	for _, r := range []string{"POST /dashboard/login", "POST /dashboard/signup", "POST /dashboard/recall", "POST /dashboard/keys", "POST /dashboard/users"} {
 		add(r, "", "", "\xff\xfe=\x00&%", credCSRF, credCSRF|modeHeader)
 		add(r, "", "", `{"email":[1e999]}`, credCSRF|typeJSON|modeHeader, credNone|typeJSON)
 		add(r, "", "", long+long+long+long, credCSRF|modeHeader, typeNone|modeHeader)

@@ -36,30 +36,31 @@ func (h *handler) overview(w http.ResponseWriter, r *http.Request, v *viewer) er
 	}
 	d := overviewData{Analytics: a, Plan: acct.Plan, Usage: u}
 	m := a.Memory
-	d.Memory = newBarChart([]bar{
-		{Label: "papers", N: m.Papers, Value: count(m.Papers)},
-		{Label: "documents", N: m.Documents, Value: count(m.Documents)},
-		{Label: "analyses", N: m.Analyses, Value: count(m.Analyses)},
-		{Label: "user memories", N: m.Memories, Value: count(m.Memories)},
+	d.Memory = newBarChart("Memory", []bar{
+		{Label: "Papers", N: m.Papers, Value: count(m.Papers)},
+		{Label: "Documents", N: m.Documents, Value: count(m.Documents)},
+		{Label: "Analyses", N: m.Analyses, Value: count(m.Analyses)},
+		{Label: "User memories", N: m.Memories, Value: count(m.Memories)},
 	})
 	var domains []bar
 	for _, dc := range a.TopDomains {
 		domains = append(domains, bar{Label: dc.Domain, N: dc.Count, Value: count(dc.Count)})
 	}
-	d.Domains = newBarChart(domains)
+	d.Domains = newBarChart("Top domains", domains)
 	c := a.Cache
-	d.Cache = newBarChart([]bar{
-		{Label: "warm hits", N: c.WarmHits, Of: max(c.Fetches, 1),
-			Value: fmt.Sprintf("%d of %d (%.0f%%)", c.WarmHits, c.Fetches, 100*c.HitRate)},
+	d.Cache = newBarChart("Fetch cache", []bar{
+		{Label: "Answered from memory", N: c.WarmHits, Of: max(c.Fetches, 1),
+			Value: fmt.Sprintf("%s of %s (%.0f%%)", count(c.WarmHits), count(c.Fetches), 100*c.HitRate)},
 	})
 	var quotas []bar
 	for _, name := range papermem.Counters {
 		n := u.Counters[name]
 		if q := acct.Plan.Quotas.Of(name); q > 0 {
-			quotas = append(quotas, bar{Label: name, N: n, Of: q, Value: fmt.Sprintf("%s of %s", count(n), count(q))})
+			quotas = append(quotas, bar{Label: counterLabel(name), N: n, Of: q,
+				Value: counterValue(name, n) + " of " + counterValue(name, q)})
 		}
 	}
-	d.Quotas = newBarChart(quotas)
+	d.Quotas = newBarChart("Usage this period against "+acct.Plan.Name, quotas)
 	h.render(w, r, http.StatusOK, "overview", &page{Title: "Overview", Nav: "overview", Viewer: v, Data: d})
 	return nil
 }

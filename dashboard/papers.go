@@ -15,17 +15,19 @@ const (
 	uploadMemory      = 1 << 20  // held in memory; the rest is spooled to disk
 )
 
-// papersListed is how many papers the memory page lists.
+// papersListed is how many papers, and how many documents, the memory
+// page lists.
 const papersListed = 50
 
-// papersData is the memory page: the papers listed or found, and what the
-// last upload became.
+// papersData is the memory page: the papers listed or found, the
+// documents most recently ingested, and what the last upload became.
 type papersData struct {
-	Query    string
-	Papers   []papermem.Paper
-	Ingested string // doc id of a document just ingested
-	Formats  []string
-	MaxBytes int64
+	Query     string
+	Papers    []papermem.Paper
+	Documents []papermem.Document
+	Ingested  string // doc id of a document just ingested
+	Formats   []string
+	MaxBytes  int64
 }
 
 func (h *handler) papers(w http.ResponseWriter, r *http.Request, v *viewer) error {
@@ -42,6 +44,9 @@ func (h *handler) papers(w http.ResponseWriter, r *http.Request, v *viewer) erro
 		d.Papers, err = ws.Papers(r.Context(), papersListed)
 	}
 	if err != nil {
+		return err
+	}
+	if d.Documents, err = ws.Documents(r.Context(), papersListed); err != nil {
 		return err
 	}
 	h.render(w, r, http.StatusOK, "papers", &page{Title: "Memory", Nav: "papers", Viewer: v, Data: d})

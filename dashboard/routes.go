@@ -28,6 +28,7 @@ func (h *handler) routes() {
 
 	m.Handle("GET /dashboard/graph", h.signedIn(h.graph))
 	m.Handle("GET /dashboard/users", h.signedIn(h.users))
+	m.Handle("POST /dashboard/users", h.founderOnly(h.addUser))
 
 	m.Handle("GET /dashboard/keys", h.signedIn(h.keys))
 	m.Handle("POST /dashboard/keys", h.signedIn(h.createKey))

@@ -4,12 +4,17 @@
 
 document.addEventListener("DOMContentLoaded", function () {
   // Copy buttons: data-copy names the element whose text is copied, by
-  // the clipboard API where allowed, else by selecting it and copying.
+  // the clipboard API where allowed, else by selecting it and copying;
+  // data-copied names the live region that then says so to screen readers.
   document.querySelectorAll("button[data-copy]").forEach(function (b) {
     b.addEventListener("click", function () {
       var el = document.getElementById(b.dataset.copy);
       if (!el) return;
-      var done = function () { b.textContent = "Copied"; };
+      var done = function () {
+        b.textContent = "Copied";
+        var live = document.getElementById(b.dataset.copied || "");
+        if (live) live.textContent = "Copied to the clipboard.";
+      };
       var fallback = function () {
         select(el);
         try { if (document.execCommand("copy")) done(); } catch (e) { /* left selected to copy by hand */ }
