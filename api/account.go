@@ -8,6 +8,7 @@ import (
 type RootResponse struct {
 	Service    string `json:"service" doc:"always papermem"`
 	APIVersion string `json:"api_version" doc:"always v1"`
+	Dashboard  string `json:"dashboard" doc:"path of the web dashboard: /dashboard/"`
 }
 
 // HealthResponse is the liveness probe's answer.

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/dashboard"
 )
 
 var rootOp = op{tag: "health", summary: "Service name and API version", resp: api.RootResponse{}}
 
 func (s *server) handleRoot(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, api.RootResponse{Service: ServiceName, APIVersion: "v1"})
+	return writeJSON(w, http.StatusOK, api.RootResponse{Service: ServiceName, APIVersion: "v1", Dashboard: dashboard.Prefix})
 }
 
 var healthOp = op{tag: "health", summary: "Liveness probe", resp: api.HealthResponse{},

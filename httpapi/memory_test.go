@@ -557,7 +557,7 @@ func TestInternalErrorsLeakNothing(t *testing.T) {
 func TestPublicRoutes(t *testing.T) {
 	e := newEnv(t, httpapi.Config{}, nil)
 	for path, body := range map[string]string{
-		"/":          `{"service":"papermem","api_version":"v1"}`,
+		"/":          `{"service":"papermem","api_version":"v1","dashboard":"/dashboard/"}`,
 		"/v1/health": `{"status":"ok","enabled":true,"storage_mode":"` + testdb.Engine() + `","vector_enabled":true}`,
 	} {
 		r := e.do("GET", path, nil)

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/dashboard"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
 	"github.com/papermem/papermem/internal/store"
@@ -266,7 +267,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err != nil {
 		return err
 	}
-	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", store.Redact(c.db), "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth)
+	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", store.Redact(c.db), "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth,
+		"dashboard", "http://"+ln.Addr().String()+dashboard.Prefix)
 	err = httpapi.Serve(ctx, ln, httpapi.New(m, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	log.Info("stopped") // the deferred Close checkpoints the database
 	return err

@@ -23,7 +23,8 @@ func env(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
 }
 
-var listening = regexp.MustCompile(`"msg":"listening","addr":"(http://[^"]+)"`)
+// listening matches the start-up line, which names the dashboard's address.
+var listening = regexp.MustCompile(`"msg":"listening","addr":"(http://[^"]+)".*"dashboard":"http://[^"]+/dashboard/"`)
 
 // start runs the server on a free loopback port and returns its base URL
 // once /v1/health answers, and a function that stops it and returns run's
@@ -102,7 +103,7 @@ func TestRunServesOverTCP(t *testing.T) {
 		t.Fatalf("health %d %v", status, body)
 	}
 	status, body = call(t, "GET", base+"/", "", nil)
-	if status != 200 || body["service"] != "papermem" || body["api_version"] != "v1" {
+	if status != 200 || body["service"] != "papermem" || body["api_version"] != "v1" || body["dashboard"] != "/dashboard/" {
 		t.Fatalf("root %d %v", status, body)
 	}
 	res, err := http.Get(base + "/dashboard/login") // the dashboard is served beside the API
