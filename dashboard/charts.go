@@ -16,10 +16,12 @@ type barRow struct {
 	Label, Value string
 	Fill         float64 // 0 to 100
 	Over         bool    // beyond its limit
+	NoBar        bool    // a figure on no scale: its value only
 }
 
-// bar is a chart's input: N out of Of (Of 0 means out of the largest N),
-// with Value shown beside the bar.
+// bar is a chart's input: N out of Of (Of 0 means out of the largest N of
+// the bars with Of 0; Of below 0 means no bar, as for a figure in other
+// units than the rest), with Value shown beside the bar.
 type bar struct {
 	Label, Value string
 	N, Of        int64
@@ -30,11 +32,17 @@ func newBarChart(name string, bars []bar) *barChart {
 	c := &barChart{Name: name}
 	var largest int64
 	for _, b := range bars {
-		largest = max(largest, b.N)
+		if b.Of == 0 {
+			largest = max(largest, b.N)
+		}
 	}
 	for _, b := range bars {
+		if b.Of < 0 {
+			c.Rows = append(c.Rows, barRow{Label: b.Label, Value: b.Value, NoBar: true})
+			continue
+		}
 		of := b.Of
-		if of <= 0 {
+		if of == 0 {
 			of = largest
 		}
 		frac := 0.0

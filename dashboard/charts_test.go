@@ -16,17 +16,18 @@ func TestCount(t *testing.T) {
 }
 
 func TestNewBarChart(t *testing.T) {
-	c := newBarChart("Test", []bar{{Label: "a", N: 5}, {Label: "b", N: 10}, {Label: "quota", N: 30, Of: 20}, {Label: "none", N: 0, Of: 0}})
+	c := newBarChart("Test", []bar{{Label: "a", N: 5}, {Label: "b", N: 10}, {Label: "quota", N: 30, Of: 20}, {Label: "none", N: 0, Of: 0},
+		{Label: "bytes", N: 5000, Of: -1}})
 	want := []struct {
-		fill float64
-		over bool
-	}{{100 * 5 / 30.0, false}, {100 * 10 / 30.0, false}, {100, true}, {0, false}}
+		fill        float64
+		over, noBar bool
+	}{{100 * 5 / 10.0, false, false}, {100 * 10 / 10.0, false, false}, {100, true, false}, {0, false, false}, {0, false, true}}
 	if c.Name != "Test" || len(c.Rows) != len(want) {
 		t.Fatalf("chart %+v", c)
 	}
 	for i, w := range want {
-		if r := c.Rows[i]; math.Abs(r.Fill-w.fill) > 1e-9 || r.Over != w.over {
-			t.Errorf("row %d: %+v, want fill %v over %v", i, r, w.fill, w.over)
+		if r := c.Rows[i]; math.Abs(r.Fill-w.fill) > 1e-9 || r.Over != w.over || r.NoBar != w.noBar {
+			t.Errorf("row %d: %+v, want fill %v over %v no bar %v", i, r, w.fill, w.over, w.noBar)
 		}
 	}
 }

@@ -52,7 +52,11 @@ func (h *handler) founder(w http.ResponseWriter, r *http.Request, v *viewer) err
 	var usage []bar
 	for _, name := range papermem.Counters {
 		n := o.Usage.Counters[name]
-		usage = append(usage, bar{Label: counterLabel(name), N: n, Value: counterValue(name, n)})
+		b := bar{Label: counterLabel(name), N: n, Value: counterValue(name, n)}
+		if name == papermem.CounterBytesIngested {
+			b.Of = -1 // bytes on no scale with the counts
+		}
+		usage = append(usage, b)
 	}
 	d.Usage = newBarChart("Usage this period, every workspace", usage)
 	h.render(w, r, http.StatusOK, "founder", &page{Title: "Founder console", Nav: "founder", Viewer: v, Data: d})
