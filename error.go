@@ -50,7 +50,9 @@ func Errorf(code, format string, args ...any) *Error {
 
 // ErrorCode returns the code of the first *Error in err's chain, "" for nil,
 // EINVALID for text the database cannot hold (on PostgreSQL, a NUL
-// character or invalid UTF-8, in any input) and EINTERNAL for any other
+// character or invalid UTF-8, in any input), EUNAVAILABLE for a database
+// that cannot be used for now (unreachable, restarting, locked or out of
+// time: see the README's PostgreSQL section) and EINTERNAL for any other
 // error.
 func ErrorCode(err error) string {
 	if err == nil {
@@ -77,8 +79,13 @@ func ErrorMessage(err error) string {
 // errText stands for store.ErrText.
 var errText = &Error{Code: EINVALID, Message: "Text must be valid UTF-8 without NUL characters (U+0000): this database cannot store them."}
 
+// errUnavailable stands for the errors of a database that cannot be used
+// for now (store.IsUnavailable).
+var errUnavailable = &Error{Code: EUNAVAILABLE, Message: "The database is unavailable; retry shortly."}
+
 // asError returns the first *Error in err's chain, errText for a text the
-// database refused, or nil.
+// database refused, errUnavailable for a database that cannot be used for
+// now, or nil.
 func asError(err error) *Error {
 	var e *Error
 	switch {
@@ -86,6 +93,8 @@ func asError(err error) *Error {
 		return e
 	case errors.Is(err, store.ErrText):
 		return errText
+	case store.IsUnavailable(err):
+		return errUnavailable
 	}
 	return nil
 }

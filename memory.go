@@ -195,8 +195,11 @@ const writeBatch = 64
 // context without ctx's cancellation (a write that has begun runs to its
 // end), so the heavy work of a write (extraction, chunking, embedding)
 // belongs before the call. Errors: fn's, EUNAVAILABLE when the queue is
-// full or ctx ends (or Options.WriteWait passes) before fn's turn, ENOSPACE
-// when the disk or database is full. fn may run twice, the first run rolled
+// full or ctx ends (or Options.WriteWait passes) before fn's turn or the
+// database cannot be used for now (nothing was stored; or, when the
+// connection broke during the commit, the write may have been stored and
+// is not run again: the caller checks before retrying), ENOSPACE when the
+// disk or database is full. fn may run twice, the first run rolled
 // back (a deadlock's victim on PostgreSQL, store.Writer): it sets what it
 // hands out rather than adding to it.
 func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
@@ -226,8 +229,12 @@ func writeError(err error) error {
 		return &Error{Code: EUNAVAILABLE, Message: "The write did not get its turn in time; retry shortly.", Err: err}
 	case errors.Is(err, store.ErrClosed):
 		return &Error{Code: EUNAVAILABLE, Message: "The database is closing.", Err: err}
+	case errors.Is(err, store.ErrCommitUnknown):
+		return &Error{Code: EUNAVAILABLE, Message: "The database connection broke during the commit: the write may have been stored. Check before retrying.", Err: err}
 	case store.IsBusy(err):
 		return &Error{Code: EUNAVAILABLE, Message: "The database is locked by another process; retry shortly.", Err: err}
+	case store.IsUnavailable(err):
+		return &Error{Code: EUNAVAILABLE, Message: "The database is unavailable; nothing was stored. Retry shortly.", Err: err}
 	case store.IsFull(err):
 		return &Error{Code: ENOSPACE, Message: "The database has no room to store this; nothing was stored.", Err: err}
 	}

@@ -11,12 +11,14 @@ type RootResponse struct {
 	Dashboard  string `json:"dashboard" doc:"path of the web dashboard: /dashboard/"`
 }
 
-// HealthResponse is the liveness probe's answer.
+// HealthResponse is the readiness probe's answer.
 type HealthResponse struct {
-	Status        string `json:"status" doc:"always ok: the process serves"`
+	Status        string `json:"status" doc:"ok (200), or unavailable (503) while a component the server needs is down"`
 	Enabled       bool   `json:"enabled" doc:"the memory API accepts requests"`
 	StorageMode   string `json:"storage_mode" doc:"sqlite for a database file, postgres for a PostgreSQL database, memory for -db :memory:"`
 	VectorEnabled bool   `json:"vector_enabled" doc:"vector search is available (always true: on SQLite the server does not start without sqlite-vec; vectors are scored in process on either engine)"`
+	// Components is absent while every component is up.
+	Components map[string]string `json:"components,omitempty" doc:"present only in a 503: component name (database) to down"`
 }
 
 // StatusResponse is the public availability summary.

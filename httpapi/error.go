@@ -8,6 +8,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // This file is the only one that knows HTTP status codes of errors.
@@ -34,8 +35,8 @@ var statuses = map[string]int{
 }
 
 // retryAfterUnavailable is the Retry-After (seconds) of a 503: the write
-// queue drains in well under a second, and a restarting server is back in
-// a few.
+// queue drains in well under a second, and a restarting server or database
+// is back in a few.
 const retryAfterUnavailable = 1
 
 // rateLimitError is a refused request: wait retryAfter before retrying.
@@ -84,6 +85,9 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("WWW-Authenticate", challenge(r))
 	case status == http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))
+		if store.IsUnavailable(err) {
+			s.db.failed(r.Context(), err) // logged once per outage
+		}
 	case status == http.StatusInsufficientStorage:
 		s.log.WarnContext(r.Context(), "storage full", keyMethod, r.Method, keyPath, r.URL.EscapedPath(), keyErr, err)
 	case status >= 500 && status != http.StatusBadGateway:

@@ -108,6 +108,7 @@ type server struct {
 	local    *localBuckets // the credential buckets of rates, unless SharedLimits
 	mcp      http.Handler
 	mcpLimit int64
+	db       *dbHealth
 
 	secretMu sync.Mutex
 	secret   []byte
@@ -198,6 +199,7 @@ func newServer(m *papermem.Memory, cfg Config) *server {
 		}
 	}
 	s.started = s.now()
+	s.db = &dbHealth{m: m, log: s.log}
 	s.secret = cfg.JWTSecret
 	if cfg.SharedLimits {
 		s.rates, s.auths = newLimiter(sharedBuckets{m}), newLimiter(sharedBuckets{m})
@@ -227,6 +229,8 @@ func (s *server) adapt(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			s.writeError(w, r, err)
+		} else {
+			s.db.succeeded(r.Context())
 		}
 	})
 }

@@ -129,11 +129,15 @@ func postgresPool(url string, params map[string]string) (*sql.DB, error) {
 	for k, v := range params {
 		cfg.RuntimeParams[k] = v
 	}
-	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)}), nil
+	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg), params["default_transaction_read_only"] == "on"}), nil
 }
 
 // pgConnector makes pgx's database/sql connections, wrapped to take ?.
-type pgConnector struct{ driver.Connector }
+// Those of a read-only pool retry a statement that lost its connection.
+type pgConnector struct {
+	driver.Connector
+	readOnly bool
+}
 
 // Connect opens a connection.
 func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -141,14 +145,28 @@ func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgConn{conn.(*stdlib.Conn)}, nil
+	return &pgConn{conn.(*stdlib.Conn), c.readOnly}, nil
 }
 
 // pgConn is a pgx connection that rewrites each query's placeholders
 // (rebind) before pgx sees it, and binds booleans as SQLite does. Every
 // other method, and with them the optional interfaces of database/sql/driver
 // that pgx implements (checked below), is pgx's own.
-type pgConn struct{ *stdlib.Conn }
+//
+// A statement or BEGIN that fails because the connection broke (the
+// server shut down, restarted or went away: pgx has closed the connection)
+// fails with ErrConnLost in its chain. database/sql runs it again on
+// another connection, a new one at the last try, when the error is also
+// driver.ErrBadConn, which these connections say only where nothing can
+// have been done: for a BEGIN, and for any statement of a read-only pool
+// (it cannot write) that failed before a row came back (pgx reads the first
+// row before it answers). A statement of a transaction is never run again
+// (database/sql returns the error), nor is a commit: one whose connection
+// broke fails with ErrCommitUnknown.
+type pgConn struct {
+	*stdlib.Conn
+	readOnly bool
+}
 
 var (
 	_ driver.Conn               = (*pgConn)(nil)
@@ -173,13 +191,62 @@ func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt,
 
 // ExecContext runs query.
 func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	return c.Conn.ExecContext(ctx, rebind(query), args)
+	res, err := c.Conn.ExecContext(ctx, rebind(query), args)
+	return res, c.lost(err, c.readOnly)
 }
 
 // QueryContext runs query and returns its rows.
 func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	return c.Conn.QueryContext(ctx, rebind(query), args)
+	rows, err := c.Conn.QueryContext(ctx, rebind(query), args)
+	return rows, c.lost(err, c.readOnly)
 }
+
+// BeginTx begins a transaction.
+func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	tx, err := c.Conn.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, c.lost(err, true)
+	}
+	return pgTx{tx, c}, nil
+}
+
+// lost returns err with ErrConnLost in its chain when the connection
+// broke, and with driver.ErrBadConn too when retry says that running the
+// statement again is safe.
+func (c *pgConn) lost(err error, retry bool) error {
+	switch {
+	case err == nil || errors.Is(err, driver.ErrBadConn) || !c.Conn.Conn().IsClosed():
+		return err
+	case retry:
+		return fmt.Errorf("%w: %w: %w", driver.ErrBadConn, ErrConnLost, err)
+	}
+	return fmt.Errorf("%w: %w", ErrConnLost, err)
+}
+
+// pgTx is a transaction of a pgConn.
+type pgTx struct {
+	driver.Tx
+	c *pgConn
+}
+
+// Commit commits the transaction. When the connection broke meanwhile, the
+// commit may have happened or not: the error says ErrCommitUnknown.
+func (t pgTx) Commit() error {
+	err := t.Tx.Commit()
+	if err != nil && t.c.Conn.Conn().IsClosed() {
+		return fmt.Errorf("%w: %w: %w", ErrCommitUnknown, ErrConnLost, err)
+	}
+	return err
+}
+
+// Errors of a broken connection to PostgreSQL (see pgConn).
+var (
+	// ErrConnLost: the connection broke during the statement.
+	ErrConnLost = errors.New("database connection lost")
+	// ErrCommitUnknown: the connection broke during a commit, which may
+	// or may not have happened.
+	ErrCommitUnknown = errors.New("commit outcome unknown")
+)
 
 // ErrText is a string argument PostgreSQL cannot hold: one with a NUL
 // character or that is not valid UTF-8 (its text types refuse both;
@@ -204,6 +271,28 @@ func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
 		}
 	}
 	return c.Conn.CheckNamedValue(nv)
+}
+
+// pgUnavailable reports whether err says that PostgreSQL cannot be used
+// for now (see IsUnavailable); known is false when err is not one of
+// PostgreSQL's or pgx's.
+func pgUnavailable(err error) (unavailable, known bool) {
+	if errors.Is(err, ErrConnLost) || errors.Is(err, ErrCommitUnknown) {
+		return true, true
+	}
+	if code, ok := pgCode(err); ok {
+		switch code {
+		case "57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
+			"53300": // too_many_connections
+			return true, true
+		}
+		return strings.HasPrefix(code, "08"), true // connection_exception
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || pgconn.Timeout(err) {
+		return true, true
+	}
+	return false, false
 }
 
 // pgCode returns the SQLSTATE of a PostgreSQL error in err's chain.

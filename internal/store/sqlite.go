@@ -138,6 +138,12 @@ func sqliteBusy(err error) bool {
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
+// sqliteIO reports whether err is SQLite's disk I/O error.
+func sqliteIO(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrIoErr
+}
+
 // VacuumInto writes a consistent snapshot of a SQLite database to path (a
 // missing or empty file) from a read connection, so that writes go on
 // meanwhile. The connection is query-only: it may write for the VACUUM

@@ -4,7 +4,8 @@
 //
 // Open sets each engine's connection options (sqlite.go, postgres.go) and
 // applies the engine's embedded migrations; Writer runs the write queue;
-// IsUnique, IsFull and IsBusy classify the engines' errors.
+// IsUnique, IsFull, IsBusy and IsUnavailable classify the engines'
+// errors.
 //
 // The queries live in one file per concern (accounts.go, admin.go,
 // auth.go, billing.go, export.go, graph.go, nodes.go, papers.go,
@@ -24,10 +25,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/url"
 	"path"
 	"sort"
@@ -298,4 +301,28 @@ func IsBusy(err error) bool {
 		return false
 	}
 	return sqliteBusy(err)
+}
+
+// IsUnavailable reports whether err says that the database cannot be used
+// for now, rather than that the operation was wrong: retrying later may
+// succeed. It is IsBusy's errors, and the ways of losing the database: on
+// PostgreSQL a connection refused, reset or broken (ErrConnLost,
+// ErrCommitUnknown, driver.ErrBadConn, a connection not made, any net
+// error), the server shutting down or starting up (57P01, 57P02, 57P03),
+// a connection exception (class 08), too many connections (53300); on
+// SQLite an I/O error; on either, a context deadline (a pool that had no
+// connection in time, a statement not done in time).
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if IsBusy(err) {
+		return true
+	}
+	if down, known := pgUnavailable(err); known {
+		return down
+	}
+	var ne net.Error
+	return errors.Is(err, driver.ErrBadConn) || errors.As(err, &ne) ||
+		errors.Is(err, context.DeadlineExceeded) || sqliteIO(err)
 }

@@ -70,7 +70,8 @@ func NewWriter(db *sql.DB, queue, batch int, maxWait time.Duration) *Writer {
 // keep tx or start another write, and may run twice, the first run rolled
 // back (a deadlock's victim, see commit): it sets what it hands out rather
 // than adding to it. Errors: fn's, the commit's, ErrQueueFull,
-// ErrWaitExpired, ErrClosed.
+// ErrWaitExpired, ErrClosed. A write whose commit lost its connection
+// (ErrCommitUnknown) is not run again: it may have been committed.
 func (w *Writer) Do(ctx context.Context, fn func(context.Context, *sql.Tx) error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ErrWaitExpired, ctx.Err())
