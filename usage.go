@@ -107,12 +107,21 @@ func (m *Memory) startUsage(interval time.Duration) {
 		defer close(u.done)
 		t := time.NewTicker(interval)
 		defer t.Stop()
+		down := false // the database was unavailable at the last flush: logged once
 		for {
 			select {
 			case <-u.stop:
 				return
 			case <-t.C:
-				if err := m.flushUsage(context.Background()); err != nil {
+				err := m.flushUsage(context.Background())
+				switch {
+				case err == nil && down:
+					down = false
+					m.log.Info("flush usage: database available again")
+				case ErrorCode(err) == EUNAVAILABLE && !down:
+					down = true
+					m.log.Warn("flush usage: database unavailable; counts kept until it answers", "err", err)
+				case err != nil && ErrorCode(err) != EUNAVAILABLE:
 					m.log.Error("flush usage", "err", err)
 				}
 			}
