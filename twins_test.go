@@ -26,20 +26,22 @@ func TestTwinWorkspaces(t *testing.T) {
 	history(t, shared, sharedClock, "lab-a")
 	history(t, shared, sharedClock, "lab-b")
 	sharedClock.set(time.Date(2026, 3, 14, 18, 0, 0, 0, time.UTC))
-	twinOnly(t, shared, "lab-b")
+	twinOnly(t, shared, sharedClock, "lab-b")
 	readAt := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
 	soloClock.set(readAt)
 	sharedClock.set(readAt)
 
 	// Within one workspace, each account's activity is its own: the owner
-	// has notes and a session, the member nothing since it was made.
+	// has notes (the first as it was made) and a session, the member,
+	// made a second later, nothing.
 	users, err := solo.Workspace("lab-a").Users(ctx)
 	if err != nil || len(users) != 2 {
 		t.Fatalf("users = %+v, %v", users, err)
 	}
 	for _, u := range users {
-		if noted := u.LastSeen > u.CreatedAt; noted != (u.Role == "owner") {
-			t.Errorf("%s (%s): created %s, last seen %s", u.Email, u.Role, u.CreatedAt, u.LastSeen)
+		active := u.Role == "owner"
+		if (u.LastSeen > u.CreatedAt) != active || u.FirstSeen != u.CreatedAt || (len(u.Domains) > 0) != active {
+			t.Errorf("%s (%s): created %s, seen %s to %s, domains %v", u.Email, u.Role, u.CreatedAt, u.FirstSeen, u.LastSeen, u.Domains)
 		}
 	}
 
@@ -67,12 +69,15 @@ func history(t *testing.T, m *papermem.Memory, c *clock, org string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := m.Workspace(org)
+	if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Key: "pref", Text: "The owner prefers meta-analyses.", Domain: "medicine"}); err != nil {
+		t.Fatal(err) // the account's first note, as it is made
+	}
 	c.set(c.now().Add(time.Second))
 	if _, err := m.CreateUser(ctx, org, papermem.NewUser{Email: "bob@" + org + ".example.org", Password: "battery staple", Name: "Bob"}); err != nil {
 		t.Fatal(err)
 	}
-	c.set(c.now().Add(time.Hour)) // what follows is the accounts' activity
-	w := m.Workspace(org)
+	c.set(c.now().Add(time.Hour)) // what follows is the owner's activity
 	mustStore(t, w, vitaminD)
 	mustStore(t, w, papermem.PaperInput{DOI: "10.1/x", Title: "Vitamin D and falls",
 		Text: "Vitamin D supplements did not reduce falls in older adults (hazard ratio 0.98)."})
@@ -86,7 +91,7 @@ func history(t *testing.T, m *papermem.Memory, c *clock, org string) {
 		{"ada", "pref", "Ada prefers randomised trials of vitamin D."},
 		{"ada", "", "Ada met the falls group on Monday."},
 		{"bob", "pref", "Bob prefers cohort studies."},
-		{u.UserID, "pref", "The owner prefers meta-analyses."}, // an account's own notes
+		{u.UserID, "", "The owner met the falls group."},
 	} {
 		if _, err := w.Remember(ctx, n.user, papermem.MemoryInput{Key: n.key, Text: n.text}); err != nil {
 			t.Fatal(err)
@@ -118,7 +123,7 @@ func history(t *testing.T, m *papermem.Memory, c *clock, org string) {
 
 // twinOnly is what the twin does after the shared history: the same keys,
 // changed.
-func twinOnly(t *testing.T, m *papermem.Memory, org string) {
+func twinOnly(t *testing.T, m *papermem.Memory, c *clock, org string) {
 	t.Helper()
 	w := m.Workspace(org)
 	if err := w.DeletePaper(ctx, vitaminD.DOI); err != nil {
@@ -138,9 +143,12 @@ func twinOnly(t *testing.T, m *papermem.Memory, org string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range others {
-		if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "A note of the twin's."}); err != nil {
-			t.Fatal(err)
+	for _, at := range []time.Time{time.Date(2026, 3, 13, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC)} {
+		c.set(at) // before lab-a's accounts were made, and after all they did
+		for _, u := range others {
+			if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "A note of the twin's at " + at.String(), Domain: "twins"}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	link(t, w, "s1", []string{"10.1/z"})
@@ -158,6 +166,11 @@ func twinOnly(t *testing.T, m *papermem.Memory, org string) {
 	}
 	if err := w.RevokeAPIKey(ctx, keys[0].KeyID); err != nil {
 		t.Fatal(err)
+	}
+	for _, name := range []string{"ci", "nightly"} {
+		if _, err := w.CreateAPIKey(ctx, name, papermem.CreatorWorkspace(org)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	users, err := w.Users(ctx)
 	if err != nil || len(users) != 2 {

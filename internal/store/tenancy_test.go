@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"testing"
+
+	"github.com/papermem/papermem/internal/testdb"
+)
+
+// TestWrongWorkspace calls each function that takes a workspace and a row
+// id with another workspace's id: every one must find nothing and change
+// nothing. Ids are unique across workspaces, so only these calls (an id
+// leaked to another tenant, or a bug upstream) tell a query that checks
+// the workspace from one that trusts the id.
+func TestWrongWorkspace(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, testdb.Path(t), SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	q := db.Write
+	const now, later, last = "2026-03-14T12:00:00.000Z", "2026-03-15T12:00:00.000Z", "2026-03-16T12:00:00.000Z"
+	for _, org := range []string{"lab-a", "lab-b"} {
+		if err := InsertWorkspace(ctx, q, org, org, "starter", "", now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, u := range []User{
+		{UserID: "usr_a1", OrgID: "lab-a", Email: "a1@example.org", Role: "owner", CreatedAt: now},
+		{UserID: "usr_a2", OrgID: "lab-a", Email: "a2@example.org", Role: "member", CreatedAt: now},
+		{UserID: "usr_b1", OrgID: "lab-b", Email: "b1@example.org", Role: "owner", CreatedAt: now},
+	} {
+		if err := InsertUser(ctx, q, &u, []byte("hash-"+u.UserID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := InsertAPIKey(ctx, q, &APIKey{KeyID: "key_a", OrgID: "lab-a", Prefix: "pm_aaaa", Hash: []byte{1}, CreatedAt: now}, ""); err != nil {
+		t.Fatal(err)
+	}
+	// Revocations: a1's session j1, and one recorded under lab-b for a1's j2.
+	if err := RevokeSession(ctx, q, "lab-a", "usr_a1", "j1", later, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := RevokeSession(ctx, q, "lab-b", "usr_a1", "j2", last, now); err != nil {
+		t.Fatal(err)
+	}
+
+	// lab-b, with lab-a's ids.
+	if err := TouchAPIKey(ctx, q, "lab-b", "key_a", later); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := DeleteAPIKey(ctx, q, "lab-b", "key_a"); n != 0 || err != nil {
+		t.Errorf("DeleteAPIKey(lab-b, lab-a's key) = %d, %v", n, err)
+	}
+	if n, err := EndSessions(ctx, q, "lab-b", "usr_a1"); n != 0 || err != nil {
+		t.Errorf("EndSessions(lab-b, lab-a's user) = %d, %v", n, err)
+	}
+	if _, err := PasswordHash(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("PasswordHash(lab-b, lab-a's user): err = %v", err)
+	}
+	if _, err := SetPassword(ctx, q, "lab-b", "usr_a1", "hash-usr_a1", []byte("new")); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("SetPassword(lab-b, lab-a's user): err = %v", err)
+	}
+	if _, err := DisableUser(ctx, q, "lab-b", "usr_a1", now); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("DisableUser(lab-b, lab-a's user): err = %v", err)
+	}
+	if _, err := EnableUser(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("EnableUser(lab-b, lab-a's user): err = %v", err)
+	}
+	if _, err := OrgUser(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("OrgUser(lab-b, lab-a's user): err = %v", err)
+	}
+	// Revoking in lab-b at later drops lab-b's revocations expired by then,
+	// not lab-a's j1, which expires then too.
+	if err := RevokeSession(ctx, q, "lab-b", "usr_b1", "j3", later, later); err != nil {
+		t.Fatal(err)
+	}
+
+	// lab-a is as it was.
+	keys, err := APIKeys(ctx, q, "lab-a")
+	if err != nil || len(keys) != 1 || keys[0].LastUsedAt != "" {
+		t.Errorf("lab-a's keys = %+v, %v; want key_a, never used", keys, err)
+	}
+	if hash, err := PasswordHash(ctx, q, "lab-a", "usr_a1"); hash != "hash-usr_a1" || err != nil {
+		t.Errorf("lab-a's password hash = %q, %v", hash, err)
+	}
+	for _, c := range []struct {
+		user, jti string
+		revoked   bool
+	}{
+		{"usr_a1", "j1", true},
+		{"usr_a2", "j1", false}, // another user's session of the same id
+		{"usr_a1", "j2", false}, // revoked in lab-b's name only
+	} {
+		u, revoked, err := SessionUser(ctx, q, "lab-a", c.user, c.jti)
+		if err != nil || revoked != c.revoked || u.SessionVersion != 0 || u.Disabled {
+			t.Errorf("SessionUser(lab-a, %s, %s) = %+v, revoked %v, %v; want revoked %v, untouched", c.user, c.jti, u, revoked, err, c.revoked)
+		}
+	}
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM revoked_sessions WHERE org_id = 'lab-a'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("lab-a's revocations: %d, %v; want 1", n, err)
+	}
+}
