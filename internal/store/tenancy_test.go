@@ -40,6 +40,9 @@ func TestWrongWorkspace(t *testing.T) {
 	if err := InsertAPIKey(ctx, q, &APIKey{KeyID: "key_a", OrgID: "lab-a", Prefix: "pm_aaaa", Hash: []byte{1}, CreatedAt: now}, ""); err != nil {
 		t.Fatal(err)
 	}
+	if err := InsertCheckout(ctx, q, "lab-a", &Checkout{CheckoutID: "chk_a", Plan: "team", Currency: "EUR", Status: "pending", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
 	// Revocations: a1's session j1, and one recorded under lab-b for a1's j2.
 	if err := RevokeSession(ctx, q, "lab-a", "usr_a1", "j1", later, now); err != nil {
 		t.Fatal(err)
@@ -73,6 +76,25 @@ func TestWrongWorkspace(t *testing.T) {
 	if _, err := OrgUser(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, sql.ErrNoRows) {
 		t.Errorf("OrgUser(lab-b, lab-a's user): err = %v", err)
 	}
+	// lab-a's member, with the owner's password.
+	if _, err := SetPassword(ctx, q, "lab-a", "usr_a2", "hash-usr_a1", []byte("new")); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("SetPassword(lab-a, a2, a1's hash): err = %v", err)
+	}
+	if _, _, err := CheckoutOrder(ctx, q, "lab-b", "chk_a"); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("CheckoutOrder(lab-b, lab-a's checkout): err = %v", err)
+	}
+	if n, err := SettleCheckout(ctx, q, "lab-b", "chk_a", "pending", "paid", "pay_1", now); n != 0 || err != nil {
+		t.Errorf("SettleCheckout(lab-b, lab-a's checkout) = %d, %v", n, err)
+	}
+	if err := InsertInvoice(ctx, q, "lab-b", &Invoice{InvoiceID: "inv_b", CheckoutID: "chk_a", Status: "paid", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := InsertInvoice(ctx, q, "lab-a", &Invoice{InvoiceID: "inv_a", CheckoutID: "chk_a", Status: "paid", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := InvoiceOf(ctx, q, "lab-b", "chk_a"); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("InvoiceOf(lab-b, lab-a's checkout): err = %v", err)
+	}
 	// Revoking in lab-b at later drops lab-b's revocations expired by then,
 	// not lab-a's j1, which expires then too.
 	if err := RevokeSession(ctx, q, "lab-b", "usr_b1", "j3", later, later); err != nil {
@@ -84,8 +106,10 @@ func TestWrongWorkspace(t *testing.T) {
 	if err != nil || len(keys) != 1 || keys[0].LastUsedAt != "" {
 		t.Errorf("lab-a's keys = %+v, %v; want key_a, never used", keys, err)
 	}
-	if hash, err := PasswordHash(ctx, q, "lab-a", "usr_a1"); hash != "hash-usr_a1" || err != nil {
-		t.Errorf("lab-a's password hash = %q, %v", hash, err)
+	for _, u := range []string{"usr_a1", "usr_a2"} {
+		if hash, err := PasswordHash(ctx, q, "lab-a", u); hash != "hash-"+u || err != nil {
+			t.Errorf("%s's password hash = %q, %v", u, hash, err)
+		}
 	}
 	for _, c := range []struct {
 		user, jti string
@@ -98,6 +122,18 @@ func TestWrongWorkspace(t *testing.T) {
 		u, revoked, err := SessionUser(ctx, q, "lab-a", c.user, c.jti)
 		if err != nil || revoked != c.revoked || u.SessionVersion != 0 || u.Disabled {
 			t.Errorf("SessionUser(lab-a, %s, %s) = %+v, revoked %v, %v; want revoked %v, untouched", c.user, c.jti, u, revoked, err, c.revoked)
+		}
+	}
+	if plan, _, err := CheckoutOrder(ctx, q, "lab-a", "chk_a"); plan != "team" || err != nil {
+		t.Errorf("lab-a's checkout: plan %q, %v", plan, err)
+	}
+	var status string
+	if err := q.QueryRowContext(ctx, `SELECT status FROM checkouts WHERE checkout_id = 'chk_a'`).Scan(&status); err != nil || status != "pending" {
+		t.Errorf("lab-a's checkout: status %q, %v; want pending", status, err)
+	}
+	for org, want := range map[string]int{"lab-a": 1, "lab-b": 0} {
+		if vs, err := Invoices(ctx, q, org); len(vs) != want || err != nil {
+			t.Errorf("%s's invoices = %+v, %v; want %d", org, vs, err, want)
 		}
 	}
 	var n int
