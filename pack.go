@@ -86,7 +86,7 @@ const (
 // sentenceTokens scores times (sentenceTokens/tokens)^lengthPenalty: an
 // agent pays for every token, so of a passage and a sentence that rank
 // alike the sentence comes first, and the budget reaches more of the
-// evidence. Chosen on the odd QASPER papers (cmd/qasper; README), where
+// evidence. Chosen on the odd QASPER papers (devtools/cmd/qasper; README), where
 // 0.1, 0.2 and 0.3 did the same.
 const (
 	sentenceTokens = 30

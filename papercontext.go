@@ -19,7 +19,7 @@ import (
 // document that answers the question keeps its place among papers; and an
 // analysis that answers the question says the same of the paper it
 // analyses. Chosen on the odd half of SciFact's evidence claims
-// (cmd/scifact; README).
+// (devtools/cmd/scifact; README).
 const (
 	contextWeight = 4
 	contextPapers = 10

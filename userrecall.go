@@ -38,7 +38,7 @@ import (
 // BM25-only and vector-only recall (Retrieval) rank by one source alone,
 // without steps 3 and 4, to measure what each contributes.
 
-// Tuning of the conversational ranking, chosen on LoCoMo (cmd/locomo).
+// Tuning of the conversational ranking, chosen on LoCoMo (devtools/cmd/locomo).
 const (
 	memLexicalPool  = 150  // BM25 candidates
 	memVectorPool   = 200  // nearest-vector candidates

@@ -48,7 +48,7 @@ func (e *Embedder) Embed(_ context.Context, texts []string) ([][]float32, error)
 	return out, nil
 }
 
-// Feature weights. Measured on SciFact (cmd/scifact): character n-grams
+// Feature weights. Measured on SciFact (devtools/cmd/scifact): character n-grams
 // of 3 to 5 runes carry most of the signal; word pairs lowered it.
 const (
 	wordWeight   = 1.0

@@ -134,7 +134,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 	}
 }
 
-var benchDB = flag.String("benchdb", "", "BenchmarkBM25Stage: a database built by cmd/bench -dir (default: 2,000 SciFact abstracts stored afresh)")
+var benchDB = flag.String("benchdb", "", "BenchmarkBM25Stage: a database built by devtools/cmd/bench -dir (default: 2,000 SciFact abstracts stored afresh)")
 
 // BenchmarkBM25Stage measures the BM25 stage of recall (the index's best
 // 200 for a SciFact claim, every label) against the raw FTS5 query

@@ -45,7 +45,7 @@ var (
 // A read is CPU work on the database server, which runs every server's
 // reads on its own cores: connections beyond what those cores run at once
 // only queue there, where the write connection's turn waits behind them.
-// cmd/loadbench -servers 3 over a PostgreSQL sharing this 2-core machine
+// devtools/cmd/loadbench -servers 3 over a PostgreSQL sharing this 2-core machine
 // served 46 requests/s with 16 connections a server (9 writes failed after
 // 10 s waiting for a workspace lock) and 116/s with 4, none failing.
 const pgReadConns = 4

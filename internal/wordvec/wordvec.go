@@ -45,7 +45,7 @@ const (
 
 // wordShare is the share of the word vectors in the cosine similarity of
 // two embeddings (the hashed features have the rest). Measured on LoCoMo
-// conversations 0–2 (cmd/locomo) and checked on SciFact (cmd/scifact).
+// conversations 0–2 (devtools/cmd/locomo) and checked on SciFact (devtools/cmd/scifact).
 const wordShare = 0.45
 
 // sifA is the a of the smooth inverse frequency weight a/(a+p).

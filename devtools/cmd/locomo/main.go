@@ -8,7 +8,7 @@
 // which no conversation answers, asked of every user, beside the same for
 // the users' own questions at the same budget.
 //
-//	go run ./cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency] [-longer] [-speakers=false] [-scifact dir] [-offtopic=false]
+//	go run ./devtools/cmd/locomo [-data file] [-budgets 1000,2000,4000] [-conversations 0,1,2] [-latency] [-longer] [-speakers=false] [-scifact dir] [-offtopic=false]
 package main
 
 import (

@@ -11,7 +11,7 @@ import (
 // breaks (a guard edited away would otherwise stop being checked), that
 // each changes it, and that the store's predicates are all found.
 func TestMutations(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@
 // papers in id order: settings are tuned on the odd-numbered papers, the
 // even-numbered ones are held out.
 //
-//	go run ./cmd/qasper [-data ../shared/eval/qasper] [-papers N] [-scope per-paper,workspace]
+//	go run ./devtools/cmd/qasper [-data ../shared/eval/qasper] [-papers N] [-scope per-paper,workspace]
 //		[-labels Claim,Any,Passage] [-budgets 200,500,1000] [-db path] [-v]
 package main
 

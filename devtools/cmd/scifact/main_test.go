@@ -45,7 +45,7 @@ func TestRecallAt(t *testing.T) {
 // that each prints its table.
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	args := []string{"-data", "testdata/scifact", "-locomo", "../../internal/evalcmd/testdata/locomo.json", "-budgets", "200", "-offtopic-questions", "3"}
+	args := []string{"-data", "testdata/scifact", "-locomo", "../../../internal/evalcmd/testdata/locomo.json", "-budgets", "200", "-offtopic-questions", "3"}
 	if err := run(context.Background(), args, &out); err != nil {
 		t.Fatal(err)
 	}

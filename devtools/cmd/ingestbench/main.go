@@ -4,7 +4,7 @@
 // the whole Memory.IngestFile (extraction, chunking, claims, embeddings and
 // indexing into a temporary database).
 //
-//	go run ./cmd/ingestbench -docs ../shared/testdocs -n 5
+//	go run ./devtools/cmd/ingestbench -docs ../shared/testdocs -n 5
 //
 // PDF figures include starting the extraction child process, as pdftotext's
 // include starting pdftotext. Files under malformed/ are skipped.

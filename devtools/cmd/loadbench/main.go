@@ -4,11 +4,11 @@
 // one table of throughput, p50/p99 latency, errors and CPU time per call of
 // both sides, the p50 HTTP adds and the throughput ratio.
 //
-//	go run ./cmd/loadbench [-duration 30s] [-papers 500] [-client lean|net/http] [-rate N | -share 0.5]
-//	go run ./cmd/loadbench -mixed [-duration 60s] [-conns 64] [-papers 500]
-//	go run ./cmd/loadbench -crash 5
-//	go run ./cmd/loadbench -fulldisk 24   (root: mounts a tmpfs)
-//	go run ./cmd/loadbench -servers 3 [-db FILE|postgres://…] [-duration 30s] [-conns 64] [-shared-limits]
+//	go run ./devtools/cmd/loadbench [-duration 30s] [-papers 500] [-client lean|net/http] [-rate N | -share 0.5]
+//	go run ./devtools/cmd/loadbench -mixed [-duration 60s] [-conns 64] [-papers 500]
+//	go run ./devtools/cmd/loadbench -crash 5
+//	go run ./devtools/cmd/loadbench -fulldisk 24   (root: mounts a tmpfs)
+//	go run ./devtools/cmd/loadbench -servers 3 [-db FILE|postgres://…] [-duration 30s] [-conns 64] [-shared-limits]
 //
 // -mixed, -crash and -fulldisk are the fault and load modes (fault.go): a
 // mixed load over HTTP against a server in a child process, kill -9 of that

@@ -5,7 +5,7 @@
 // check switched off — runs the tests of the packages that should notice,
 // and reports the changes no test caught.
 //
-//	go run ./cmd/mutate [-run regexp] [-list]
+//	go run ./devtools/cmd/mutate [-run regexp] [-list]
 //
 // The source tree is never written: each mutant is handed to go test as
 // an -overlay. Tests run on the engine the environment selects (see

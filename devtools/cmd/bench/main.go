@@ -4,8 +4,8 @@
 // sqlite_fts5 (go-sqlite3 compiles FTS5 only with it), an FTS5
 // MATCH … ORDER BY rank LIMIT k over the same text.
 //
-//	go run ./cmd/bench [-sizes 10000,100000] [-queries 300]
-//	go run -tags sqlite_fts5 ./cmd/bench   # adds the raw FTS5 row
+//	go run ./devtools/cmd/bench [-sizes 10000,100000] [-queries 300]
+//	go run -tags sqlite_fts5 ./devtools/cmd/bench   # adds the raw FTS5 row
 //
 // Documents are SciFact abstracts (../shared/eval/scifact), stored as often
 // as needed to reach each size; questions are SciFact claims.

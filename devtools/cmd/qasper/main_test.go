@@ -74,7 +74,7 @@ func tables(out string) []map[string][]string {
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
 	err := run(context.Background(), []string{"-data", writeTiny(t), "-labels", "Passage,Any", "-budgets", "1000", "-v",
-		"-locomo", "../../internal/evalcmd/testdata/locomo.json", "-scifact", "../scifact/testdata/scifact"}, &out)
+		"-locomo", "../../../internal/evalcmd/testdata/locomo.json", "-scifact", "../scifact/testdata/scifact"}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,12 +120,12 @@ func TestRun(t *testing.T) {
 }
 
 func TestRunShared(t *testing.T) {
-	dir := filepath.Join("..", "..", qasper.DefaultDir)
+	dir := filepath.Join("..", "..", "..", qasper.DefaultDir)
 	if _, err := os.Stat(filepath.Join(dir, qasper.File)); err != nil {
 		testenv.Need(t, "the shared QASPER data", err)
 	}
 	var out bytes.Buffer
-	args := []string{"-data", dir, "-papers", "2", "-locomo", filepath.Join("..", "..", locomo.DefaultFile), "-scifact", filepath.Join("..", "..", scifact.DefaultDir)}
+	args := []string{"-data", dir, "-papers", "2", "-locomo", filepath.Join("..", "..", "..", locomo.DefaultFile), "-scifact", filepath.Join("..", "..", "..", scifact.DefaultDir)}
 	if err := run(context.Background(), args, &out); err != nil {
 		t.Fatal(err)
 	}

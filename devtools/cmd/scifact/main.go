@@ -16,7 +16,7 @@
 // half: settings are tuned on the odd-numbered claims, the even-numbered
 // ones are held out.
 //
-//	go run ./cmd/scifact [-data ../shared/eval/scifact] [-db path] [-locomo ../shared/eval/locomo/locomo-dev.json] [-offtopic=false]
+//	go run ./devtools/cmd/scifact [-data ../shared/eval/scifact] [-db path] [-locomo ../shared/eval/locomo/locomo-dev.json] [-offtopic=false]
 package main
 
 import (

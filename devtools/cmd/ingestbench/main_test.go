@@ -12,8 +12,8 @@ import (
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	sf := filepath.Join("..", "..", scifact.DefaultDir)
-	if err := run(context.Background(), []string{"-docs", "../../testdata/extract", "-n", "1", "-scifact", sf}, &out); err != nil {
+	sf := filepath.Join("..", "..", "..", scifact.DefaultDir)
+	if err := run(context.Background(), []string{"-docs", "../../../testdata/extract", "-n", "1", "-scifact", sf}, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"PDF text extraction", "sample.pdf", "all PDFs", "Other formats", "ingest MB/s", "ingest ms/file", "markdown", "xlsx", "docx", "text formats", "scifact-500.csv", "scifact-500.json"} {
