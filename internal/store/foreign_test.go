@@ -118,6 +118,16 @@ func TestForeignIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// An export written in lab-a's name for lab-b's session row.
+	exported := ids(`SELECT session_id FROM session_exports WHERE org_id = 'lab-b'`)
+	if err := store.UpsertExport(ctx, q, "lab-a", exported[0], &store.Export{UserID: "mallory", Steps: "[]", RecalledPapers: "[]",
+		RecalledClaims: "[]", Metadata: "{}", CreatedAt: "2026-03-02T10:00:00Z", UpdatedAt: "2026-03-02T10:00:00Z"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	exports, err := store.Exports(ctx, q, "lab-b", store.ExportFilter{}, 10)
+	if err != nil || len(exports) != 1 || exports[0].UserID != "ada" {
+		t.Errorf("lab-b's exports = %+v, %v; want ada's s1 unchanged", exports, err)
+	}
 	if after := counts(t, q); after != before {
 		t.Errorf("rows before and after deletes with foreign ids:\n%s\n%s", before, after)
 	}
@@ -158,6 +168,10 @@ func fill(t *testing.T, w *papermem.Workspace) {
 		}
 	}
 	if _, err := w.Materialize(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ExportSession(ctx, papermem.SessionRecord{SessionID: "s1", UserID: "ada", CreatedAt: "2026-03-01T10:00:00Z",
+		Steps: []papermem.Step{{Agent: "planner", Tool: "recall"}}}); err != nil {
 		t.Fatal(err)
 	}
 }
