@@ -86,8 +86,8 @@ const (
 // sentenceTokens scores times (sentenceTokens/tokens)^lengthPenalty: an
 // agent pays for every token, so of a passage and a sentence that rank
 // alike the sentence comes first, and the budget reaches more of the
-// evidence. Chosen on the odd QASPER papers (devtools/cmd/qasper; README), where
-// 0.1, 0.2 and 0.3 did the same.
+// evidence. Chosen on the odd QASPER papers (devtools/cmd/qasper;
+// docs/measurements.md), where 0.1, 0.2 and 0.3 did the same.
 const (
 	sentenceTokens = 30
 	lengthPenalty  = 0.1

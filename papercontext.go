@@ -19,7 +19,7 @@ import (
 // document that answers the question keeps its place among papers; and an
 // analysis that answers the question says the same of the paper it
 // analyses. Chosen on the odd half of SciFact's evidence claims
-// (devtools/cmd/scifact; README).
+// (devtools/cmd/scifact; docs/measurements.md).
 const (
 	contextWeight = 4
 	contextPapers = 10

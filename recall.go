@@ -214,7 +214,8 @@ func (q query) indexQuery() nodeindex.Query {
 // weight rocchioWeight against the question's own vector), so the vector
 // search finds what resembles the best lexical evidence without sharing
 // its words; vectorWeight is its share of the fused score. Measured on
-// SciFact with devtools/cmd/scifact (README): the blend beats either search alone.
+// SciFact with devtools/cmd/scifact (docs/measurements.md): the blend
+// beats either search alone.
 const (
 	rocchioNodes  = 10
 	rocchioWeight = 2

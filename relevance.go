@@ -35,7 +35,7 @@ import (
 // is the highest threshold measured that costs in-topic evidence recall
 // at most 0.02 on the tuning halves of SciFact and QASPER and on LoCoMo
 // conversations 0–2, with the other data sets' questions as the off-topic
-// ones (README). A
+// ones (docs/measurements.md). A
 // question that shares no rarer word with any text memory holds (a
 // synonym's alone) has no coverage, so it gets nothing either.
 const (

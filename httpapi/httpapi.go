@@ -53,7 +53,7 @@ type Config struct {
 	// database (Memory.TakeRequest), so that every server over it spends
 	// from the same buckets: a limit of N a minute stays N however many
 	// servers share the load. Each limited request then costs a write; on
-	// SQLite a turn in the one write queue (see README, Several servers).
+	// SQLite a turn in the one write queue (see docs/operations.md, Several servers).
 	// False means buckets in this process: each server enforces the limits
 	// on the requests it serves, which is exact for a single server.
 	// cmd/server sets it over PostgreSQL unless PAPERMEM_SHARED_LIMITS=0.

@@ -38,7 +38,7 @@ const Name = "papermem"
 // papermem.DefaultBudgetTokens, since what a tool returns fills the
 // agent's context. At 2,000 tokens recall finds all the evidence of 0.917
 // of SciFact's claims (0.865 at 1,000) and user recall 0.843 of LoCoMo's
-// questions (0.881 at 4,000); see the README's measurements. A call may
+// questions (0.881 at 4,000); see docs/measurements.md. A call may
 // ask for up to papermem.MaxBudgetTokens.
 const DefaultBudgetTokens = 2000
 

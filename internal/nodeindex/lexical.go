@@ -82,7 +82,8 @@ func (l *lexicon) add(entry int32, user, text, title, context string) {
 }
 
 // contextWeight is the weight of a node's context field, as the section
-// name column of the QASPER floor weighs (devtools/cmd/qasper; README).
+// name column of the QASPER floor weighs (devtools/cmd/qasper;
+// docs/measurements.md).
 const contextWeight = 2
 
 // BM25 parameters, FTS5's: term-frequency saturation and length

@@ -71,7 +71,7 @@ func openPostgres(ctx context.Context, url, sync string) (*DB, error) {
 	}
 	// One writer per server, as on SQLite: the Writer's queue and shared
 	// commits work unchanged, and the connection is the server's only
-	// holder of row locks (see README, PostgreSQL).
+	// holder of row locks (see docs/operations.md, PostgreSQL).
 	write.SetMaxOpenConns(1)
 	if err := write.PingContext(ctx); err != nil {
 		write.Close()
