@@ -2,76 +2,76 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/testdb"
 )
 
-// TestForeignIDs fills two workspaces with the same papers, analyses,
-// notes and sessions through the library, then asks the store for one
-// workspace's rows by the other workspace's row ids, and one user's by
-// another user's: every read must come back empty and every delete must
-// leave the rows it was handed. Row ids are unique across workspaces, so
-// the library never makes these calls; a query that trusted the ids
-// alone would still pass every test that goes through it.
+// TestForeignIDs guards the store's queries against rows of another
+// workspace that only their ids, or a join, could let in. Workspace lab-a
+// goes through a research history alone in one database, and in another
+// before lab-b goes through the same one (same DOIs, session ids and user
+// names; other titles and domains). Then, in the shared database:
+//   - every read of lab-a must answer as it does alone, and every read of
+//     lab-b as it did before an export row in lab-a's name for a session
+//     of lab-b's was planted;
+//   - lab-a's reads by lab-b's row ids, and ada's by bob's, find nothing,
+//     and lab-a's writes and deletes by lab-b's ids leave every row.
+//
+// Row ids are unique across workspaces, so the library never makes these
+// calls: a query that trusted ids or joins alone passes every test that
+// goes through it.
 func TestForeignIDs(t *testing.T) {
 	ctx := context.Background()
-	path := testdb.Path(t)
-	m, err := papermem.Open(ctx, path, nil)
-	if err != nil {
+	solo := openFilled(t, "lab-a")
+	shared := openFilled(t, "lab-a", "lab-b")
+	q, e := shared.Write, shared.Engine
+	ids := func(query string, args ...any) []int64 { t.Helper(); return rowIDs(t, shared.Write, query, args...) }
+
+	want := reads(t, solo, "lab-a")
+	wantB := reads(t, shared, "lab-b")
+	// An export row in lab-a's name for a session of lab-b's that has none,
+	// as a bug upstream could write it: no read of either may show it.
+	s3 := ids(`SELECT id FROM sessions WHERE org_id = 'lab-b' AND session_id = 's3'`)[0]
+	if _, err := q.ExecContext(ctx, `INSERT INTO session_exports (org_id, session_id, user_id, metadata, created_at, updated_at)
+		VALUES ('lab-a', ?, 'mallory', '{"domain":"planted"}', '2026-03-05T00:00:00.000Z', '2026-03-05T00:00:00.000Z')`, s3); err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
-	for _, org := range []string{"lab-a", "lab-b"} {
-		fill(t, m.Workspace(org))
-	}
-	db, err := store.Open(ctx, path, store.SyncNormal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	q, e := db.Write, db.Engine
-	ids := func(query string, args ...any) []int64 {
-		t.Helper()
-		rows, err := q.QueryContext(ctx, query, args...)
-		if err != nil {
-			t.Fatal(err)
+	for name, got := range reads(t, shared, "lab-a") {
+		if got != want[name] {
+			t.Errorf("lab-a's %s beside lab-b:\n got %s\nwant %s", name, got, want[name])
 		}
-		defer rows.Close()
-		var out []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, id)
-		}
-		if len(out) == 0 {
-			t.Fatalf("no rows for %s %v", query, args)
-		}
-		return out
 	}
-	// lab-b's rows, and lab-a's notes of bob.
+	for name, got := range reads(t, shared, "lab-b") {
+		if got != wantB[name] {
+			t.Errorf("lab-b's %s after the planted export:\n got %s\nwant %s", name, got, wantB[name])
+		}
+	}
+
+	// lab-b's rows, and lab-a's notes of bob, asked for in the name of
+	// lab-a and of ada.
 	papers := ids(`SELECT id FROM papers WHERE org_id = 'lab-b'`)
 	sessions := ids(`SELECT id FROM sessions WHERE org_id = 'lab-b'`)
 	claims := ids(`SELECT node_id FROM session_claims WHERE org_id = 'lab-b'`)
 	analyses := ids(`SELECT id FROM analyses WHERE org_id = 'lab-b'`)
 	memories := ids(`SELECT id FROM memories WHERE org_id = 'lab-b'`)
+	nodes := ids(`SELECT id FROM nodes WHERE org_id = 'lab-b'`)
 	bobNotes := ids(`SELECT id FROM memories WHERE org_id = 'lab-a' AND user_id = 'bob'`)
 	bobNodes := ids(`SELECT id FROM nodes WHERE org_id = 'lab-a' AND user_id = 'bob' AND kind = 'memory'`)
-	paperNodes := ids(`SELECT id FROM nodes WHERE org_id = 'lab-b' AND kind = 'paper'`)
-
 	empty := func(name string, n int, err error) {
 		t.Helper()
 		if n != 0 || err != nil {
 			t.Errorf("%s: %d rows, %v; want none", name, n, err)
 		}
 	}
-	got, err := store.NodeIDsNotOfKind(ctx, q, e, "lab-a", "memory", paperNodes)
+	got, err := store.NodeIDsNotOfKind(ctx, q, e, "lab-a", "memory", nodes)
 	empty("NodeIDsNotOfKind", len(got), err)
 	s, err := store.SessionNeighbours(ctx, q, "lab-a", sessions)
 	empty("SessionNeighbours", len(s.Papers)+len(s.Claims)+len(s.Related), err)
@@ -91,6 +91,8 @@ func TestForeignIDs(t *testing.T) {
 	empty("AnalysedPapers", len(ap), err)
 	sn, err := store.NodesOfOwner(ctx, q, "lab-a", "paper", papers[0], "Claim", "Passage")
 	empty("NodesOfOwner", len(sn), err)
+	cs, err := store.Candidates(ctx, q, e, &store.NodeFilter{Org: "lab-a"}, nodes)
+	empty("Candidates", len(cs), err)
 	nb, err := store.MemoryNeighbours(ctx, q, e, "lab-a", "ada", bobNotes, 3)
 	empty("MemoryNeighbours of bob's notes as ada", len(nb), err)
 	nb, err = store.MemoryNeighbours(ctx, q, e, "lab-a", "ada", memories, 3)
@@ -98,7 +100,6 @@ func TestForeignIDs(t *testing.T) {
 	mn, err := store.MemoryNodes(ctx, q, e, "lab-a", "ada", bobNodes)
 	empty("MemoryNodes of bob's notes as ada", len(mn), err)
 
-	// Deletes in lab-a's name with lab-b's ids, and ada's with bob's.
 	before := counts(t, q)
 	for _, id := range papers {
 		if err := store.DeletePaper(ctx, q, "lab-a", id); err != nil {
@@ -118,28 +119,57 @@ func TestForeignIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// An export written in lab-a's name for lab-b's session row.
+	// An export written in lab-a's name for lab-b's session row that has one.
 	exported := ids(`SELECT session_id FROM session_exports WHERE org_id = 'lab-b'`)
 	if err := store.UpsertExport(ctx, q, "lab-a", exported[0], &store.Export{UserID: "mallory", Steps: "[]", RecalledPapers: "[]",
 		RecalledClaims: "[]", Metadata: "{}", CreatedAt: "2026-03-02T10:00:00Z", UpdatedAt: "2026-03-02T10:00:00Z"}, ""); err != nil {
 		t.Fatal(err)
 	}
-	exports, err := store.Exports(ctx, q, "lab-b", store.ExportFilter{}, 10)
-	if err != nil || len(exports) != 1 || exports[0].UserID != "ada" {
-		t.Errorf("lab-b's exports = %+v, %v; want ada's s1 unchanged", exports, err)
-	}
 	if after := counts(t, q); after != before {
 		t.Errorf("rows before and after deletes with foreign ids:\n%s\n%s", before, after)
 	}
+	if got := reads(t, shared, "lab-b")["Exports"]; got != wantB["Exports"] {
+		t.Errorf("lab-b's exports after lab-a wrote one for its session:\n got %s\nwant %s", got, wantB["Exports"])
+	}
 }
 
-// fill stores the same research history in w as in any other workspace.
-func fill(t *testing.T, w *papermem.Workspace) {
+// openFilled opens a database and fills the workspaces, in order, with
+// the same research history; lab-b's titles and domains differ.
+func openFilled(t *testing.T, orgs ...string) *store.DB {
 	t.Helper()
 	ctx := context.Background()
+	path := testdb.Path(t)
+	at := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC) // both databases' clock
+	m, err := papermem.Open(ctx, path, &papermem.Options{Now: func() time.Time { return at }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for _, org := range orgs {
+		fill(t, m.Workspace(org), map[string]string{"lab-a": "medicine"}[org])
+	}
+	db, err := store.Open(ctx, path, store.SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// fill stores one research history in w, its papers in the domain
+// ("biology" and "B:"-prefixed titles when domain is "").
+func fill(t *testing.T, w *papermem.Workspace, domain string) {
+	t.Helper()
+	ctx := context.Background()
+	prefix := ""
+	if domain == "" {
+		domain, prefix = "biology", "B: "
+	}
 	for _, in := range []papermem.PaperInput{
-		{DOI: "10.1/vitd", Title: "Vitamin D and fractures", Text: "# Vitamin D and fractures\n\n## Abstract\n\nVitamin D supplements did not reduce fracture risk in 25,871 adults over five years."},
-		{DOI: "10.1/falls", Title: "Vitamin D and falls", Text: "Vitamin D supplements did not reduce falls in older adults (hazard ratio 0.98)."},
+		{DOI: "10.1/vitd", Title: prefix + "Vitamin D and fractures", Domain: domain,
+			Text: "# Vitamin D and fractures\n\n## Abstract\n\nVitamin D supplements did not reduce fracture risk in 25,871 adults over five years."},
+		{DOI: "10.1/falls", Title: prefix + "Vitamin D and falls", Domain: domain,
+			Text: "Vitamin D supplements did not reduce falls in older adults (hazard ratio 0.98)."},
 	} {
 		if _, _, err := w.StorePaper(ctx, in); err != nil {
 			t.Fatal(err)
@@ -154,7 +184,7 @@ func fill(t *testing.T, w *papermem.Workspace) {
 		{"bob", "Bob prefers cohort studies of vitamin D."},
 		{"bob", "Bob reads falls trials on Fridays."},
 	} {
-		if _, err := w.Remember(ctx, n.user, papermem.MemoryInput{Text: n.text}); err != nil {
+		if _, err := w.Remember(ctx, n.user, papermem.MemoryInput{Text: n.text, Domain: domain}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,8 +192,9 @@ func fill(t *testing.T, w *papermem.Workspace) {
 	if err != nil || len(res.Spans) == 0 {
 		t.Fatalf("recall = %+v, %v", res, err)
 	}
-	for _, sid := range []string{"s1", "s2"} {
-		if _, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: sid, Papers: []string{"10.1/vitd", "10.1/falls"}, Claims: []int64{res.Spans[0].NodeID}}); err != nil {
+	for _, sid := range []string{"s1", "s2", "s3"} {
+		if _, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: sid, UserID: "ada", Papers: []string{"10.1/vitd", "10.1/falls"},
+			Claims: []int64{res.Spans[0].NodeID}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -171,9 +202,111 @@ func fill(t *testing.T, w *papermem.Workspace) {
 		t.Fatal(err)
 	}
 	if _, err := w.ExportSession(ctx, papermem.SessionRecord{SessionID: "s1", UserID: "ada", CreatedAt: "2026-03-01T10:00:00Z",
-		Steps: []papermem.Step{{Agent: "planner", Tool: "recall"}}}); err != nil {
+		Steps: []papermem.Step{{Agent: "planner", Tool: "recall"}}, Metadata: map[string]any{"domain": domain}}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// reads returns every read of org's rows the store offers, each as text.
+func reads(t *testing.T, db *store.DB, org string) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	q, e := db.Write, db.Engine
+	own := func(query string) []int64 {
+		t.Helper()
+		return rowIDs(t, q, strings.ReplaceAll(query, "ORG", "'"+org+"'"))
+	}
+	papers := own(`SELECT id FROM papers WHERE org_id = ORG`)
+	sessions := own(`SELECT id FROM sessions WHERE org_id = ORG`)
+	claims := own(`SELECT DISTINCT node_id FROM session_claims WHERE org_id = ORG`)
+	analyses := own(`SELECT id FROM analyses WHERE org_id = ORG`)
+	nodes := own(`SELECT id FROM nodes WHERE org_id = ORG AND user_id = ''`)
+	adaNotes := own(`SELECT id FROM memories WHERE org_id = ORG AND user_id = 'ada'`)
+	adaNodes := own(`SELECT id FROM nodes WHERE org_id = ORG AND user_id = 'ada'`)
+	out := map[string]string{}
+	read := func(name string, v any, err error) {
+		b, jerr := json.Marshal(v)
+		if jerr != nil {
+			b = []byte(fmt.Sprint(v))
+		}
+		out[name] = fmt.Sprintf("%s %v", b, err)
+	}
+	var err error
+	var v any
+	v, err = store.SessionPapers(ctx, q, org)
+	read("SessionPapers", v, err)
+	v, err = store.RelatedEdges(ctx, q, org)
+	read("RelatedEdges", v, err)
+	v, err = store.SessionNeighbours(ctx, q, org, sessions)
+	read("SessionNeighbours", v, err)
+	v, err = store.PaperNeighbours(ctx, q, org, papers)
+	read("PaperNeighbours", v, err)
+	v, err = store.ClaimNeighbours(ctx, q, e, org, claims)
+	read("ClaimNeighbours", v, err)
+	v, err = store.GraphSessions(ctx, q, org, sessions)
+	read("GraphSessions", v, err)
+	v, err = store.GraphPapers(ctx, q, org, papers)
+	read("GraphPapers", v, err)
+	v, err = store.GraphClaims(ctx, q, e, org, claims)
+	read("GraphClaims", v, err)
+	v, err = store.RecentSessions(ctx, q, org, 10)
+	read("RecentSessions", v, err)
+	v, err = store.Exports(ctx, q, org, store.ExportFilter{}, 100)
+	read("Exports", v, err)
+	v, err = store.SessionOwners(ctx, q, org)
+	read("SessionOwners", v, err)
+	v, err = store.SessionDomains(ctx, q, e, org)
+	read("SessionDomains", v, err)
+	v, err = store.MemoryDomains(ctx, q, org)
+	read("MemoryDomains", v, err)
+	v, err = store.AnalysedPapers(ctx, q, org, analyses)
+	read("AnalysedPapers", v, err)
+	v, err = store.PapersByID(ctx, q, org, papers)
+	read("PapersByID", sortedJSON(v), err)
+	v, err = store.Candidates(ctx, q, e, &store.NodeFilter{Org: org}, nodes)
+	read("Candidates", sortedJSON(v), err)
+	v, err = store.Candidates(ctx, q, e, &store.NodeFilter{Org: org, User: "ada"}, adaNodes)
+	read("Candidates of ada", sortedJSON(v), err)
+	v, err = store.MemoryNeighbours(ctx, q, e, org, "ada", adaNotes, 3)
+	read("MemoryNeighbours", v, err)
+	v, err = store.MemoryNodes(ctx, q, e, org, "ada", adaNodes)
+	read("MemoryNodes", sortedJSON(v), err)
+	return out
+}
+
+// sortedJSON is v's elements as JSON, sorted: for reads in no order.
+func sortedJSON(v any) []string {
+	b, _ := json.Marshal(v)
+	var elems []json.RawMessage
+	json.Unmarshal(b, &elems)
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		out[i] = string(e)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rowIDs returns the first column of the query's rows; there must be one.
+func rowIDs(t *testing.T, q store.Querier, query string, args ...any) []int64 {
+	t.Helper()
+	rows, err := q.QueryContext(context.Background(), query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, id)
+	}
+	if err := rows.Err(); err != nil || len(out) == 0 {
+		t.Fatalf("no rows for %s %v (%v)", query, args, err)
+	}
+	return out
 }
 
 // counts describes how many rows each table holds, by workspace.
