@@ -46,9 +46,26 @@
 //
 // Errors carry a code (EINVALID, ENOTFOUND, ECONFLICT, …) read with
 // ErrorCode and a message safe to show a user, read with ErrorMessage.
-// Besides the codes each method names, any method that writes may fail
-// with EUNAVAILABLE (its turn did not come: retry shortly) or ENOSPACE (the
-// disk is full); either way it changed nothing.
+// Each code has a sentinel that errors.Is matches with any error of that
+// code:
+//
+//	_, err := ws.Paper(ctx, doi)
+//	switch {
+//	case errors.Is(err, papermem.ErrNotFound): // or papermem.ErrorCode(err) == papermem.ENOTFOUND
+//		…
+//	case errors.Is(err, papermem.ErrUnavailable): // retry shortly
+//		…
+//	}
+//
+// The codes are the HTTP API's, spelled the same (EINVALID is
+// "invalid_input"), and package client returns the API's errors in these
+// codes, so the same test holds for a Memory in process and for a server
+// through the client. The API lacks only ECONFLICT: it sends a conflict as
+// invalid_input, so through the client a conflict is EINVALID, except a
+// taken email (ECONFLICT, with ErrDuplicateEmail). Package api holds the
+// map. Besides the codes each method names, any method that writes may
+// fail with EUNAVAILABLE (its turn did not come: retry shortly) or ENOSPACE
+// (the disk is full); either way it changed nothing.
 //
 // # Concurrency
 //

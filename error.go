@@ -9,21 +9,61 @@ import (
 )
 
 // Error codes. Every error papermem returns maps to one of them through
-// ErrorCode; the HTTP layer maps codes to statuses.
+// ErrorCode. They are the codes of the HTTP API's error bodies, spelled the
+// same (EINVALID is invalid_input, ENOTFOUND not_found), with one
+// exception: the API has no code for a conflict and sends ECONFLICT as
+// invalid_input, a taken email as duplicate_email and a taken workspace id
+// as invalid_workspace. Package api holds that map, both ways; package
+// client turns the API's codes back into these, so that ErrorCode and the
+// sentinels answer the same for a failure met in process and through the
+// client, conflicts apart: through the client only a taken email is
+// ECONFLICT (with ErrDuplicateEmail), other conflicts read as EINVALID.
 const (
-	EINVALID      = "invalid"      // bad input
-	EUNKNOWNPLAN  = "unknown_plan" // no plan or tier of that name
-	ENOTFOUND     = "not_found"    // no such thing in this workspace
-	ECONFLICT     = "conflict"     // a duplicate or an incompatible state
-	EUNAUTHORIZED = "unauthorized" // missing or bad credentials
-	EFORBIDDEN    = "forbidden"    // authenticated but not allowed
-	ETOOLARGE     = "too_large"    // input over a size limit
-	EUNSUPPORTED  = "unsupported"  // a format papermem cannot read
-	EUPSTREAM     = "upstream"     // an outside service failed
-	EUNAVAILABLE  = "unavailable"  // busy or shutting down: nothing was done, retry shortly
-	ENOSPACE      = "no_space"     // the disk or database is full: nothing was stored
-	EINTERNAL     = "internal"     // anything else
+	EINVALID      = "invalid_input"        // bad input
+	EUNKNOWNPLAN  = "unknown_plan"         // no plan or tier of that name
+	ENOTFOUND     = "not_found"            // no such thing in this workspace
+	ECONFLICT     = "conflict"             // a duplicate or an incompatible state (on the wire: invalid_input)
+	EUNAUTHORIZED = "unauthorized"         // missing or bad credentials
+	EFORBIDDEN    = "forbidden"            // authenticated but not allowed
+	ETOOLARGE     = "payload_too_large"    // input over a size limit
+	EUNSUPPORTED  = "unsupported_format"   // a format papermem cannot read
+	EUPSTREAM     = "upstream_failed"      // an outside service failed
+	EUNAVAILABLE  = "unavailable"          // busy or shutting down: nothing was done, retry shortly
+	ENOSPACE      = "insufficient_storage" // the disk or database is full: nothing was stored
+	ERATELIMITED  = "rate_limited"         // over a rate limit: retry later (the hosted service's limits)
+	EINTERNAL     = "internal"             // anything else
 )
+
+// Sentinels, one per code: errors.Is(err, ErrNotFound) reports whether
+// err's chain holds an *Error of code ENOTFOUND, whoever made it (the
+// library, or package client from an API error). ErrorCode also classifies
+// a database error that reaches the caller without an *Error (on a read: a
+// database that cannot be reached is EUNAVAILABLE, text it cannot hold
+// EINVALID, anything else EINTERNAL), which no sentinel matches; compare
+// ErrorCode with a code to cover those too.
+var (
+	ErrInvalid      = &Error{Code: EINVALID, Message: "Invalid input."}
+	ErrUnknownPlan  = &Error{Code: EUNKNOWNPLAN, Message: "Unknown plan."}
+	ErrNotFound     = &Error{Code: ENOTFOUND, Message: "Not found."}
+	ErrConflict     = &Error{Code: ECONFLICT, Message: "Already exists."}
+	ErrUnauthorized = &Error{Code: EUNAUTHORIZED, Message: "Missing or invalid credentials."}
+	ErrForbidden    = &Error{Code: EFORBIDDEN, Message: "Not allowed."}
+	ErrTooLarge     = &Error{Code: ETOOLARGE, Message: "Too large."}
+	ErrUnsupported  = &Error{Code: EUNSUPPORTED, Message: "Unsupported format."}
+	ErrUpstream     = &Error{Code: EUPSTREAM, Message: "An outside service failed."}
+	ErrUnavailable  = &Error{Code: EUNAVAILABLE, Message: "Unavailable; retry shortly."}
+	ErrNoSpace      = &Error{Code: ENOSPACE, Message: "No room to store this."}
+	ErrRateLimited  = &Error{Code: ERATELIMITED, Message: "Rate limit exceeded."}
+	ErrInternal     = &Error{Code: EINTERNAL, Message: "Internal error."}
+)
+
+// sentinels are the code sentinels by code.
+var sentinels = map[string]*Error{
+	EINVALID: ErrInvalid, EUNKNOWNPLAN: ErrUnknownPlan, ENOTFOUND: ErrNotFound, ECONFLICT: ErrConflict,
+	EUNAUTHORIZED: ErrUnauthorized, EFORBIDDEN: ErrForbidden, ETOOLARGE: ErrTooLarge,
+	EUNSUPPORTED: ErrUnsupported, EUPSTREAM: ErrUpstream, EUNAVAILABLE: ErrUnavailable,
+	ENOSPACE: ErrNoSpace, ERATELIMITED: ErrRateLimited, EINTERNAL: ErrInternal,
+}
 
 // Error is papermem's error: a code, a message safe to show a user, and an
 // optional underlying error.
@@ -42,6 +82,13 @@ func (e *Error) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is the sentinel of e's code (ErrNotFound for
+// ENOTFOUND, …). Any other target, an *Error or not, matches only itself.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t != nil && t == sentinels[e.Code]
+}
 
 // Errorf returns an *Error with code and a formatted message.
 func Errorf(code, format string, args ...any) *Error {

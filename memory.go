@@ -237,6 +237,8 @@ func writeError(err error) error {
 		return &Error{Code: EUNAVAILABLE, Message: "The database is unavailable; nothing was stored. Retry shortly.", Err: err}
 	case store.IsFull(err):
 		return &Error{Code: ENOSPACE, Message: "The database has no room to store this; nothing was stored.", Err: err}
+	case errors.Is(err, store.ErrText) && !errors.As(err, new(*Error)):
+		return &Error{Code: EINVALID, Message: errText.Message, Err: err} // as ErrorCode reads it, for errors.Is
 	}
 	return err
 }

@@ -6,7 +6,10 @@ import (
 	"github.com/papermem/papermem"
 )
 
-// Codes of the API's error bodies, {"error":{"code","message"}}.
+// Codes of the API's error bodies, {"error":{"code","message"}}, fixed by
+// the contract. Those the library has are its codes, spelled the same
+// (CodeNotFound is papermem.ENOTFOUND); the others refine one of its codes
+// or, method_not_allowed, are the router's own.
 const (
 	CodeInvalidInput        = "invalid_input"
 	CodeUnknownPlan         = "unknown_plan"
@@ -26,39 +29,33 @@ const (
 	CodeMissingUserID       = "missing_user_id"
 )
 
-// codes maps papermem's error codes to the API's.
-var codes = map[string]string{
-	papermem.EINVALID:      CodeInvalidInput,
-	papermem.EUNKNOWNPLAN:  CodeUnknownPlan,
-	papermem.ECONFLICT:     CodeInvalidInput,
-	papermem.ENOTFOUND:     CodeNotFound,
-	papermem.EUNAUTHORIZED: CodeUnauthorized,
-	papermem.EFORBIDDEN:    CodeForbidden,
-	papermem.ETOOLARGE:     CodePayloadTooLarge,
-	papermem.EUNSUPPORTED:  CodeUnsupportedFormat,
-	papermem.EUPSTREAM:     CodeUpstreamFailed,
-	papermem.EUNAVAILABLE:  CodeUnavailable,
-	papermem.ENOSPACE:      CodeInsufficientStorage,
-	papermem.EINTERNAL:     CodeInternal,
-}
-
-// apiCodes are the codes an error may carry already, as errors decoded
-// from a response do (package client).
-var apiCodes = map[string]bool{
-	CodeInvalidInput: true, CodeUnknownPlan: true, CodeNotFound: true, CodeUnauthorized: true,
-	CodeForbidden: true, CodePayloadTooLarge: true, CodeUnsupportedFormat: true, CodeUpstreamFailed: true,
-	CodeInternal: true, CodeRateLimited: true, CodeMethodNotAllowed: true, CodeDuplicateEmail: true,
-	CodeInvalidWorkspace: true, CodeMissingUserID: true, CodeUnavailable: true, CodeInsufficientStorage: true,
-}
-
-// refinements give errors that carry a sentinel their own API code.
-var refinements = []struct {
-	target error
-	code   string
+// vocabulary is the one map between the API's codes and the library's:
+// each API code with the library code it stands for and, when it refines
+// that code, the sentinel its errors wrap. Code reads it from the library
+// to the API, ErrorOf from the API back. papermem.ECONFLICT is the one
+// library code the API lacks: a conflict is sent as invalid_input, unless
+// it is a taken email (duplicate_email) or workspace id
+// (invalid_workspace), so ErrorOf gives ECONFLICT only for duplicate_email.
+var vocabulary = []struct {
+	api, lib string
+	refines  error // the sentinel of an API code that refines lib; nil when the code is lib
 }{
-	{papermem.ErrDuplicateEmail, CodeDuplicateEmail},
-	{papermem.ErrWorkspaceID, CodeInvalidWorkspace},
-	{errNoUser, CodeMissingUserID},
+	{CodeInvalidInput, papermem.EINVALID, nil},
+	{CodeUnknownPlan, papermem.EUNKNOWNPLAN, nil},
+	{CodeNotFound, papermem.ENOTFOUND, nil},
+	{CodeUnauthorized, papermem.EUNAUTHORIZED, nil},
+	{CodeForbidden, papermem.EFORBIDDEN, nil},
+	{CodePayloadTooLarge, papermem.ETOOLARGE, nil},
+	{CodeUnsupportedFormat, papermem.EUNSUPPORTED, nil},
+	{CodeUpstreamFailed, papermem.EUPSTREAM, nil},
+	{CodeUnavailable, papermem.EUNAVAILABLE, nil},
+	{CodeInsufficientStorage, papermem.ENOSPACE, nil},
+	{CodeRateLimited, papermem.ERATELIMITED, nil},
+	{CodeInternal, papermem.EINTERNAL, nil},
+	{CodeMethodNotAllowed, CodeMethodNotAllowed, nil}, // the router's; no library code
+	{CodeDuplicateEmail, papermem.ECONFLICT, papermem.ErrDuplicateEmail},
+	{CodeInvalidWorkspace, papermem.EINVALID, papermem.ErrWorkspaceID},
+	{CodeMissingUserID, papermem.EINVALID, ErrMissingUser},
 }
 
 var errNoUser = errors.New("no user id")
@@ -68,26 +65,46 @@ var errNoUser = errors.New("no user id")
 var ErrMissingUser = &papermem.Error{Code: papermem.EINVALID, Err: errNoUser,
 	Message: "This operation needs a user id: use a session token, or send X-User-Id with an API key."}
 
-// Code returns the API code of err: its papermem code translated (an
-// unknown one is internal), refined by the sentinels it wraps; an error
-// already carrying an API code keeps it. Nil is "".
+// Code returns the API code of err: the code of the sentinel it wraps
+// (duplicate_email, invalid_workspace, missing_user_id), else its
+// papermem code, which is the API's (ECONFLICT is invalid_input, a code
+// the API lacks internal). Nil is "".
 func Code(err error) string {
 	if err == nil {
 		return ""
 	}
+	for _, v := range vocabulary {
+		if v.refines != nil && errors.Is(err, v.refines) {
+			return v.api
+		}
+	}
 	code := papermem.ErrorCode(err)
-	if !apiCodes[code] {
-		var ok bool
-		if code, ok = codes[code]; !ok {
-			code = CodeInternal
+	if code == papermem.ECONFLICT {
+		return CodeInvalidInput
+	}
+	for _, v := range vocabulary {
+		if v.refines == nil && v.lib == code {
+			return v.api
 		}
 	}
-	for _, rf := range refinements {
-		if errors.Is(err, rf.target) {
-			return rf.code
+	return CodeInternal
+}
+
+// ErrorOf returns the error an error body stands for, in the library's
+// vocabulary: a *papermem.Error with the library's code for d.Code and
+// d.Message, wrapping the sentinel d.Code refines (papermem.ErrDuplicateEmail
+// for duplicate_email, papermem.ErrWorkspaceID for invalid_workspace,
+// ErrMissingUser for missing_user_id). papermem.ErrorCode, errors.Is and
+// Code then read it as they read the error the server answered with, a
+// conflict sent as invalid_input apart (EINVALID). A code this version
+// does not know is kept as sent.
+func ErrorOf(d ErrorDetail) *papermem.Error {
+	for _, v := range vocabulary {
+		if v.api == d.Code {
+			return &papermem.Error{Code: v.lib, Message: d.Message, Err: v.refines}
 		}
 	}
-	return code
+	return &papermem.Error{Code: d.Code, Message: d.Message}
 }
 
 // ErrorBody is the body of every error response.
