@@ -2,9 +2,22 @@
 // method per route, taking ctx first, with the request and response types
 // of the server (package api and the library's own types).
 //
-// Errors the server answers come back as *papermem.Error whose Code is the
-// API's code (api.CodeNotFound, api.CodeMissingUserID, …), so
-// papermem.ErrorCode and api.Code read them. A request refused with 429
+// Errors the server answers come back as *Error: the HTTP status, the
+// API's code and the server's message, wrapping the same error in the
+// library's vocabulary (api.ErrorOf). So papermem.ErrorCode gives the
+// library's code, as the library itself would (EINVALID for a bad label on
+// recall, not "invalid_input" spelled differently), errors.Is matches the
+// library's sentinels (papermem.ErrNotFound, papermem.ErrDuplicateEmail,
+// api.ErrMissingUser, …), and api.Code gives back the API's code:
+//
+//	_, err := c.Recall(ctx, req)
+//	if errors.Is(err, papermem.ErrInvalid) { … }
+//	var ce *client.Error
+//	if errors.As(err, &ce) { log.Print(ce.StatusCode, ce.Code) }
+//
+// The API has no code for a conflict: a taken email comes back as
+// ECONFLICT (with papermem.ErrDuplicateEmail), other conflicts as
+// EINVALID. A request refused with 429
 // (rate limited) or 503 (unavailable: the server's write queue is full or
 // it is shutting down; nothing was changed) is retried after its
 // Retry-After, a bounded number of times.
@@ -216,19 +229,37 @@ var statusCodes = map[int]string{
 	http.StatusInsufficientStorage:   api.CodeInsufficientStorage,
 }
 
-// decodeError turns an error response into a *papermem.Error with the
-// API's code and message.
+// Error is an error response of the server. It wraps the same error in
+// the library's vocabulary, a *papermem.Error, for papermem.ErrorCode,
+// papermem.ErrorMessage and errors.Is.
+type Error struct {
+	StatusCode int    // the response's HTTP status, e.g. 404
+	Code       string // the API's code as sent, e.g. "not_found", "duplicate_email" (api.Code…)
+	Message    string // the server's message, for a person to read
+
+	err *papermem.Error // the same error in the library's codes (api.ErrorOf)
+}
+
+// Error returns the server's message.
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the *papermem.Error the response stands for: its Code is
+// the library's (papermem.ENOTFOUND, …), its Message the server's.
+func (e *Error) Unwrap() error { return e.err }
+
+// decodeError turns an error response into an *Error. A response with no
+// error body (a proxy's, say) gets the code of its status.
 func decodeError(res *http.Response) error {
 	data, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 	var eb api.ErrorBody
-	if json.Unmarshal(data, &eb) == nil && eb.Error.Code != "" {
-		return &papermem.Error{Code: eb.Error.Code, Message: eb.Error.Message}
+	if json.Unmarshal(data, &eb) != nil || eb.Error.Code == "" {
+		code, ok := statusCodes[res.StatusCode]
+		if !ok {
+			code = api.CodeInternal
+		}
+		eb.Error = api.ErrorDetail{Code: code, Message: fmt.Sprintf("The server answered %s.", res.Status)}
 	}
-	code, ok := statusCodes[res.StatusCode]
-	if !ok {
-		code = api.CodeInternal
-	}
-	return &papermem.Error{Code: code, Message: fmt.Sprintf("The server answered %s.", res.Status)}
+	return &Error{StatusCode: res.StatusCode, Code: eb.Error.Code, Message: eb.Error.Message, err: api.ErrorOf(eb.Error)}
 }
 
 // pathf formats a path, escaping each argument as one path segment.

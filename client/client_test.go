@@ -46,18 +46,15 @@ func must[T any](v T, err error) func(*testing.T) T {
 	}
 }
 
+// wantCode checks that err is a *client.Error with the API's code and a
+// message, and that the library's vocabulary it wraps reads as that code
+// again (api.Code).
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
-	var pe *papermem.Error
-	if err == nil || !asError(err, &pe) || pe.Code != code || pe.Message == "" {
-		t.Fatalf("err = %v, want a *papermem.Error with code %s and a message", err, code)
+	ce, ok := err.(*client.Error)
+	if !ok || ce.Code != code || ce.Message == "" || ce.StatusCode < 400 || api.Code(err) != code {
+		t.Fatalf("err = %v (api.Code %q), want a *client.Error with code %s and a message", err, api.Code(err), code)
 	}
-}
-
-func asError(err error, target **papermem.Error) bool {
-	e, ok := err.(*papermem.Error)
-	*target = e
-	return ok
 }
 
 func ptr[T any](v T) *T { return &v }
