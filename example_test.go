@@ -2,6 +2,7 @@ package papermem_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -61,6 +62,25 @@ func ExampleMemory_Workspace() {
 	inGlobex, _ := m.Workspace("globex").PaperExists(ctx, "10.1000/a")
 	fmt.Println(inAcme, inGlobex)
 	// Output: true false
+}
+
+// Each code has a sentinel for errors.Is; package client returns a
+// server's errors in the same codes, so these tests hold through it too.
+func ExampleError() {
+	ctx := context.Background()
+	m, err := papermem.Open(ctx, ":memory:", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+
+	_, err = m.Paper(ctx, "10.1000/none")
+	fmt.Println(errors.Is(err, papermem.ErrNotFound), papermem.ErrorCode(err) == papermem.ENOTFOUND)
+	_, err = m.Recall(ctx, papermem.RecallRequest{Question: "fractures", Label: "Bogus"})
+	fmt.Println(errors.Is(err, papermem.ErrInvalid), papermem.ErrorCode(err))
+	// Output:
+	// true true
+	// true invalid_input
 }
 
 func ExampleWorkspace_RecallUser() {
