@@ -4,11 +4,11 @@
 //
 // Errors the server answers come back as *Error: the HTTP status, the
 // API's code and the server's message, wrapping the same error in the
-// library's vocabulary (api.ErrorOf). So papermem.ErrorCode gives the
-// library's code, as the library itself would (EINVALID for a bad label on
-// recall, not "invalid_input" spelled differently), errors.Is matches the
-// library's sentinels (papermem.ErrNotFound, papermem.ErrDuplicateEmail,
-// api.ErrMissingUser, …), and api.Code gives back the API's code:
+// library's codes (api.ErrorOf). So papermem.ErrorCode gives the code the
+// library itself would (papermem.EINVALID for a bad label on recall),
+// errors.Is matches the library's sentinels (papermem.ErrNotFound,
+// papermem.ErrDuplicateEmail, api.ErrMissingUser, …), and api.Code gives
+// back the API's code:
 //
 //	_, err := c.Recall(ctx, req)
 //	if errors.Is(err, papermem.ErrInvalid) { … }
@@ -17,10 +17,11 @@
 //
 // The API has no code for a conflict: a taken email comes back as
 // ECONFLICT (with papermem.ErrDuplicateEmail), other conflicts as
-// EINVALID. A request refused with 429
-// (rate limited) or 503 (unavailable: the server's write queue is full or
-// it is shutting down; nothing was changed) is retried after its
-// Retry-After, a bounded number of times.
+// EINVALID.
+//
+// A request refused with 429 (rate limited) or 503 (unavailable: the
+// server's write queue is full or it is shutting down; nothing was
+// changed) is retried after its Retry-After, a bounded number of times.
 //
 // A *Client is safe for concurrent use.
 package client
