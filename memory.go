@@ -109,11 +109,14 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	if o.WriteWait <= 0 {
 		o.WriteWait = DefaultWriteWait
 	}
-	files, err := store.Open(ctx, path, o.Sync)
+	if o.DBTimeout == 0 {
+		o.DBTimeout = DefaultDBTimeout
+	}
+	files, err := store.OpenTimeout(ctx, path, o.Sync, max(o.DBTimeout, 0))
 	if err != nil {
 		return nil, err
 	}
-	buckets, err := store.OpenBuckets(path)
+	buckets, err := store.OpenBuckets(path, max(o.DBTimeout, 0))
 	if err != nil {
 		files.Close()
 		return nil, err

@@ -21,6 +21,7 @@ const (
 	DefaultSync           = SyncNormal  // durability of a commit (see Options.Sync)
 	DefaultWriteQueue     = 1024        // writes that may wait for their turn at once
 	DefaultWriteWait      = 10 * time.Second
+	DefaultDBTimeout      = 3 * time.Second // longest wait for PostgreSQL (see Options.DBTimeout)
 )
 
 // Values of Options.Sync.
@@ -85,6 +86,24 @@ type Options struct {
 	// run one at a time, in arrival order); one more fails at once with
 	// EUNAVAILABLE. Zero means DefaultWriteQueue.
 	WriteQueue int
+
+	// DBTimeout is, on PostgreSQL, the longest papermem waits for the
+	// database at a time: to make a connection (to each host of a
+	// multi-host URL in turn, unless the URL sets connect_timeout), and
+	// for the server's answer once a statement is sent (a connection on
+	// which the server has sent nothing for that long is closed; a long
+	// result that keeps coming is not cut). A stalled server, or one
+	// unreachable without refusing, so fails a call with EUNAVAILABLE
+	// instead of holding it until the server is back: within three times
+	// DBTimeout at most (one wait for an answer, one for a connection, and
+	// a write's wait for the write in progress), and at once while no
+	// connection is tried (for DBTimeout after the server last failed to
+	// answer in time). The migration at Open waits as long as Open's ctx
+	// allows. A statement that waits
+	// this long for a lock fails so too, before the write connection's
+	// 10 s lock_timeout. Zero means DefaultDBTimeout; negative means no
+	// bound. SQLite ignores it.
+	DBTimeout time.Duration
 
 	// WriteWait is the longest a write waits for its turn before failing
 	// with EUNAVAILABLE (its context's deadline also ends the wait). Zero

@@ -120,6 +120,11 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 			return nil, nil, fmt.Errorf("PAPERMEM_WRITE_WAIT must be a positive duration such as 10s, not %q", v)
 		}
 	}
+	if v := getenv("PAPERMEM_DB_TIMEOUT"); v != "" {
+		if c.opts.DBTimeout, err = time.ParseDuration(v); err != nil || c.opts.DBTimeout <= 0 {
+			return nil, nil, fmt.Errorf("PAPERMEM_DB_TIMEOUT must be a positive duration such as 3s, not %q", v)
+		}
+	}
 	switch v := getenv("PAPERMEM_SYNC"); v {
 	case "", papermem.SyncNormal, papermem.SyncFull:
 		c.opts.Sync = v

@@ -14,9 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	neturl "net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -54,10 +57,28 @@ const pgReadConns = 4
 // pgxpool names its own.
 const pgPoolParam = "pool_max_conns"
 
-// openPostgres opens the PostgreSQL database at url: one write connection,
-// migrated, and a pool of read-only connections.
-func openPostgres(ctx context.Context, url, sync string) (*DB, error) {
+// openPostgres opens the PostgreSQL database at url: one write connection
+// and a pool of read-only connections, each waiting at most timeout for
+// the server (see postgresPool), after migrating the database on a
+// connection of its own that waits as long as ctx allows (a migration may
+// take long, or wait for another server's).
+func openPostgres(ctx context.Context, url, sync string, timeout time.Duration) (*DB, error) {
 	_, readConns, err := poolSize(url)
+	if err != nil {
+		return nil, err
+	}
+	migrate, err := postgresPool(url, pgWrite, 0)
+	if err != nil {
+		return nil, err
+	}
+	migrate.SetMaxOpenConns(1)
+	err = migrate.PingContext(ctx)
+	if err != nil {
+		err = fmt.Errorf("open database %s: %w", Redact(url), err)
+	} else {
+		err = Migrate(ctx, migrate, Postgres)
+	}
+	migrate.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +86,7 @@ func openPostgres(ctx context.Context, url, sync string) (*DB, error) {
 	if sync == SyncFull {
 		params["synchronous_commit"] = "on"
 	}
-	write, err := postgresPool(url, params)
+	write, err := postgresPool(url, params, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -73,15 +94,7 @@ func openPostgres(ctx context.Context, url, sync string) (*DB, error) {
 	// commits work unchanged, and the connection is the server's only
 	// holder of row locks (see docs/operations.md, PostgreSQL).
 	write.SetMaxOpenConns(1)
-	if err := write.PingContext(ctx); err != nil {
-		write.Close()
-		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
-	}
-	if err := Migrate(ctx, write, Postgres); err != nil {
-		write.Close()
-		return nil, err
-	}
-	read, err := postgresPool(url, pgRead)
+	read, err := postgresPool(url, pgRead, timeout)
 	if err != nil {
 		write.Close()
 		return nil, err
@@ -117,7 +130,23 @@ func poolSize(raw string) (string, int, error) {
 
 // postgresPool returns a pool of connections to url that take SQLite's
 // placeholders, with params set on each connection (after the URL's own).
-func postgresPool(url string, params map[string]string) (*sql.DB, error) {
+//
+// A timeout above zero bounds every wait for the server: making a
+// connection (to each of the URL's hosts in turn, unless the URL sets
+// connect_timeout), and each wait for its answer once a statement is sent
+// (the connection is closed when the server has sent nothing for that
+// long; a long result that keeps coming is not cut). A stalled server (a
+// frozen process, a network that drops packets without resetting the
+// connection) so fails a statement in timeout, where without it the wait
+// would last until the server came back.
+//
+// A multi-host URL (postgres://a,b/db?target_session_attrs=read-write)
+// connects to the first host that takes writes, so a pool follows a
+// promoted standby: a connection to the old primary breaks (ErrConnLost,
+// see pgConn) and is dropped, and the next is made to the new one. The
+// read-only pool's settings are set after that check (which asks the
+// session whether it is read-only) rather than at connection.
+func postgresPool(url string, params map[string]string, timeout time.Duration) (*sql.DB, error) {
 	url, _, err := poolSize(url)
 	if err != nil {
 		return nil, err
@@ -126,10 +155,145 @@ func postgresPool(url string, params map[string]string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", Redact(url), err)
 	}
-	for k, v := range params {
-		cfg.RuntimeParams[k] = v
+	readOnly := params["default_transaction_read_only"] == "on"
+	if readOnly {
+		var set []string
+		for k, v := range params {
+			set = append(set, "SET "+k+" = '"+v+"'")
+		}
+		after := cfg.AfterConnect
+		cfg.AfterConnect = func(ctx context.Context, c *pgconn.PgConn) error {
+			if after != nil {
+				if err := after(ctx, c); err != nil {
+					return err
+				}
+			}
+			_, err := c.Exec(ctx, strings.Join(set, "; ")).ReadAll()
+			return err
+		}
+	} else {
+		for k, v := range params {
+			cfg.RuntimeParams[k] = v
+		}
 	}
-	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg), params["default_transaction_read_only"] == "on"}), nil
+	var st *stall
+	if timeout > 0 {
+		if cfg.ConnectTimeout == 0 {
+			cfg.ConnectTimeout = timeout
+		}
+		st = &stall{wait: timeout}
+		dial := cfg.DialFunc
+		cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := dial(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return &answerConn{Conn: c, wait: timeout, stall: st}, nil
+		}
+	}
+	// No ping when a pooled connection is taken again: a connection that
+	// broke meanwhile fails its statement with ErrConnLost, which
+	// database/sql runs again where that is safe (see pgConn), and a ping
+	// would cost each reuse a round trip, and a stalled server's timeout.
+	noPing := stdlib.OptionShouldPing(func(context.Context, stdlib.ShouldPingParams) bool { return false })
+	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg, noPing), readOnly, st}), nil
+}
+
+// ErrStalled: the server did not answer a connection of the pool in time
+// a moment ago, and no new connection is tried until the pool's timeout
+// has passed since (see stall).
+var ErrStalled = errors.New("database not answering")
+
+// stall keeps a pool from making connections to a server that has just
+// failed to answer in time: the requests waiting for a connection then
+// fail at once rather than each waiting for an attempt of its own (a pool
+// hands a failed attempt's error to one waiting request, chosen at
+// random, and a request may so wait for many). Once the timeout has
+// passed since the last failure, connections are tried again.
+type stall struct {
+	wait time.Duration
+
+	mu    sync.Mutex
+	until time.Time // no connection is tried before
+}
+
+// check returns ErrStalled while connections are not tried.
+func (s *stall) check() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if left := time.Until(s.until); left > 0 {
+		return fmt.Errorf("%w within %v: no new connection for %v", ErrStalled, s.wait, left.Round(time.Millisecond))
+	}
+	return nil
+}
+
+// failed records that the server did not answer in time when err is a
+// timeout.
+func (s *stall) failed(err error) {
+	var ne net.Error
+	if s == nil || err == nil || !(pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()) {
+		return
+	}
+	s.mu.Lock()
+	s.until = time.Now().Add(s.wait)
+	s.mu.Unlock()
+}
+
+// answerConn is a connection to PostgreSQL on which each read waits at
+// most wait (or until the deadline pgx sets, when that is sooner): pgx
+// reads only when it expects the server's answer, so a read that times
+// out is a server that stopped answering. pgx then closes the connection.
+type answerConn struct {
+	net.Conn
+	wait  time.Duration
+	stall *stall // told when the server did not answer in wait
+
+	mu       sync.Mutex
+	deadline time.Time // the read deadline pgx set; zero for none
+}
+
+// Read reads with a deadline of wait from now, or pgx's own if sooner.
+func (c *answerConn) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	d, ours := time.Now().Add(c.wait), true
+	if !c.deadline.IsZero() && c.deadline.Before(d) {
+		d, ours = c.deadline, false
+	}
+	err := c.Conn.SetReadDeadline(d)
+	c.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	n, err := c.Conn.Read(p)
+	if ours {
+		c.stall.failed(err)
+	}
+	return n, err
+}
+
+// SetDeadline sets the read and write deadlines.
+func (c *answerConn) SetDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.deadline = t
+	if t.IsZero() { // a read under way keeps its own
+		return c.Conn.SetWriteDeadline(t)
+	}
+	return c.Conn.SetDeadline(t)
+}
+
+// SetReadDeadline sets the read deadline.
+func (c *answerConn) SetReadDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.deadline = t
+	if t.IsZero() {
+		return nil
+	}
+	return c.Conn.SetReadDeadline(t)
 }
 
 // pgConnector makes pgx's database/sql connections, wrapped to take ?.
@@ -137,12 +301,18 @@ func postgresPool(url string, params map[string]string) (*sql.DB, error) {
 type pgConnector struct {
 	driver.Connector
 	readOnly bool
+	stall    *stall // nil without a timeout
 }
 
-// Connect opens a connection.
+// Connect opens a connection, unless the server has just failed to
+// answer in time (ErrStalled).
 func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	if err := c.stall.check(); err != nil {
+		return nil, err
+	}
 	conn, err := c.Connector.Connect(ctx)
 	if err != nil {
+		c.stall.failed(err)
 		return nil, err
 	}
 	return &pgConn{conn.(*stdlib.Conn), c.readOnly}, nil
@@ -212,12 +382,13 @@ func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 
 // lost returns err with ErrConnLost in its chain when the connection
 // broke, and with driver.ErrBadConn too when retry says that running the
-// statement again is safe.
+// statement again is safe and the server did not time out (a stalled
+// server would only make the next connection wait as long).
 func (c *pgConn) lost(err error, retry bool) error {
 	switch {
 	case err == nil || errors.Is(err, driver.ErrBadConn) || !c.Conn.Conn().IsClosed():
 		return err
-	case retry:
+	case retry && !pgconn.Timeout(err):
 		return fmt.Errorf("%w: %w: %w", driver.ErrBadConn, ErrConnLost, err)
 	}
 	return fmt.Errorf("%w: %w", ErrConnLost, err)
@@ -277,7 +448,7 @@ func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
 // for now (see IsUnavailable); known is false when err is not one of
 // PostgreSQL's or pgx's.
 func pgUnavailable(err error) (unavailable, known bool) {
-	if errors.Is(err, ErrConnLost) || errors.Is(err, ErrCommitUnknown) {
+	if errors.Is(err, ErrConnLost) || errors.Is(err, ErrCommitUnknown) || errors.Is(err, ErrStalled) {
 		return true, true
 	}
 	if code, ok := pgCode(err); ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 )
 
 // Token buckets of the rate limits shared by every server over one
@@ -57,12 +58,12 @@ const bucketConns = 8
 // hold the lock until their commit, so that every server's requests on a
 // busy bucket (one API key's) would wait for one server's slowest batch.
 // On SQLite, where every write takes the one write connection, it returns
-// nil.
-func OpenBuckets(path string) (*sql.DB, error) {
+// nil. A timeout above zero bounds each wait for the server, as Open's.
+func OpenBuckets(path string, timeout time.Duration) (*sql.DB, error) {
 	if EngineOf(path) != Postgres {
 		return nil, nil
 	}
-	db, err := postgresPool(path, pgWrite)
+	db, err := postgresPool(path, pgWrite, timeout)
 	if err != nil {
 		return nil, err
 	}

@@ -66,16 +66,40 @@ func EngineOf(path string) Engine {
 }
 
 // Redact returns path fit for a log line or an error message: a
-// PostgreSQL URL without its password.
+// PostgreSQL URL without its password. A URL net/url cannot parse (one
+// with several IPv6 hosts, postgres://[::1]:5432,[::2]:5432/db, which pgx
+// takes) has what stands between "://" and the last "@" of its hosts
+// replaced.
 func Redact(path string) string {
 	if EngineOf(path) != Postgres {
 		return path
 	}
 	u, err := url.Parse(path)
-	if err != nil {
-		return "postgres://(unparsable URL)"
+	if err == nil {
+		return u.Redacted()
 	}
-	return u.Redacted()
+	scheme, rest, _ := strings.Cut(path, "://")
+	hosts, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		hosts, tail = rest[:i], rest[i:]
+	}
+	user, hosts, ok := cutLast(hosts, "@")
+	if !ok {
+		return path
+	}
+	if name, _, pw := strings.Cut(user, ":"); pw {
+		user = name + ":xxxxx"
+	}
+	return scheme + "://" + user + "@" + hosts + tail
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return "", s, false
+	}
+	return s[:i], s[i+len(sep):], true
 }
 
 // Synchronous settings: how hard a commit pushes to disk.
@@ -123,13 +147,21 @@ func (d *DB) Close() error {
 // Open opens the database path selects (see EngineOf), creating a SQLite
 // file and its directory when missing, and migrates it, with synchronous
 // set to sync (SyncNormal or SyncFull). Path ":memory:" opens a private
-// in-memory SQLite database on one connection.
+// in-memory SQLite database on one connection. On PostgreSQL no wait for
+// the server is bounded but by ctx (see OpenTimeout).
 func Open(ctx context.Context, path, sync string) (*DB, error) {
+	return OpenTimeout(ctx, path, sync, 0)
+}
+
+// OpenTimeout is Open where, on PostgreSQL, a timeout above zero bounds
+// each wait for the server once the database is migrated (see
+// postgresPool); zero means none.
+func OpenTimeout(ctx context.Context, path, sync string, timeout time.Duration) (*DB, error) {
 	if sync != SyncNormal && sync != SyncFull {
 		return nil, fmt.Errorf("synchronous %q: want %q or %q", sync, SyncNormal, SyncFull)
 	}
 	if EngineOf(path) == Postgres {
-		return openPostgres(ctx, path, sync)
+		return openPostgres(ctx, path, sync, timeout)
 	}
 	return openSQLite(ctx, path, sync)
 }
@@ -140,7 +172,7 @@ func Open(ctx context.Context, path, sync string) (*DB, error) {
 // SQLite opens the file read-only unless writable is set.
 func OpenSQL(path string, writable bool) (*sql.DB, error) {
 	if EngineOf(path) == Postgres {
-		return postgresPool(path, nil)
+		return postgresPool(path, nil, 0)
 	}
 	mode := "ro"
 	if writable {

@@ -62,3 +62,18 @@ func TestIsUnavailable(t *testing.T) {
 		})
 	}
 }
+
+// TestRedactMultiHost: a URL of several hosts, which net/url parses or not
+// (IPv6 literals), loses its password and keeps its hosts.
+func TestRedactMultiHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:secret@10.0.0.1:5432,10.0.0.2:5432/db?target_session_attrs=read-write": "postgres://u:xxxxx@10.0.0.1:5432,10.0.0.2:5432/db?target_session_attrs=read-write",
+		"postgres://u:secret@[::1]:5432,[::2]:5432/db?target_session_attrs=read-write":       "postgres://u:xxxxx@[::1]:5432,[::2]:5432/db?target_session_attrs=read-write",
+		"postgresql://u@[::1],[::2]/db": "postgresql://u@[::1],[::2]/db",
+		"postgres://[::1],[::2]/db":     "postgres://[::1],[::2]/db",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
