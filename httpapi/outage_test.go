@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,6 +22,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testenv"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -44,7 +46,7 @@ func startCluster(t *testing.T) *pgCluster {
 	}
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
 	if os.Getenv("PG_BIN") == "" && len(bins) == 0 {
-		t.Skip("no PostgreSQL server binaries")
+		testenv.Need(t, "PostgreSQL server binaries", errors.New("no /usr/lib/postgresql/*/bin/pg_ctl and no PG_BIN"))
 	}
 	out, err := exec.Command("../.ci/postgres", "start").Output()
 	if err != nil {
