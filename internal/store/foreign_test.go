@@ -125,11 +125,54 @@ func TestForeignIDs(t *testing.T) {
 		RecalledClaims: "[]", Metadata: "{}", CreatedAt: "2026-03-02T10:00:00Z", UpdatedAt: "2026-03-02T10:00:00Z"}, ""); err != nil {
 		t.Fatal(err)
 	}
+	// lab-b's related edges, re-weighed and deleted in lab-a's name.
+	edges, err := store.RelatedEdges(ctx, q, "lab-b")
+	if err != nil || len(edges) == 0 {
+		t.Fatalf("lab-b's edges = %v, %v", edges, err)
+	}
+	ew, err := store.NewEdgeWriter(ctx, q, "lab-a", "2026-03-05T00:00:00.000Z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ab := range edges {
+		if err := ew.Update(ctx, store.Edge{A: ab[0], B: ab[1], Weight: 0.01}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ew.Delete(ctx, ab[0], ab[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ew.Close()
+	if after, err := store.RelatedEdges(ctx, q, "lab-b"); err != nil || fmt.Sprint(after) != fmt.Sprint(edges) {
+		t.Errorf("lab-b's edges after lab-a's writes = %v, %v; want %v", after, err, edges)
+	}
 	if after := counts(t, q); after != before {
 		t.Errorf("rows before and after deletes with foreign ids:\n%s\n%s", before, after)
 	}
 	if got := reads(t, shared, "lab-b")["Exports"]; got != wantB["Exports"] {
 		t.Errorf("lab-b's exports after lab-a wrote one for its session:\n got %s\nwant %s", got, wantB["Exports"])
+	}
+	// Session links whose workspace disagrees with the session or the
+	// paper: a session's domains come from its own workspace's links to
+	// its own workspace's papers only. (Link-table reads take a link's
+	// workspace as given, so only the joining read is checked.)
+	aSpare := ids(`SELECT id FROM papers WHERE org_id = 'lab-a' AND doi = '10.1/spare'`)[0]
+	bSpare := ids(`SELECT id FROM papers WHERE org_id = 'lab-b' AND doi = '10.1/spare'`)[0]
+	for _, link := range []struct {
+		org     string
+		paper   int64
+		session string
+	}{
+		{"lab-a", bSpare, "s3"}, // lab-b's session and paper, in lab-a's name
+		{"lab-b", aSpare, "s2"}, // lab-b's session, lab-a's paper
+	} {
+		if _, err := q.ExecContext(ctx, `INSERT INTO session_papers (session_id, paper_id, org_id, created_at)
+			SELECT id, ?, ?, created_at FROM sessions WHERE org_id = 'lab-b' AND session_id = ?`, link.paper, link.org, link.session); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := reads(t, shared, "lab-b")["SessionDomains"]; got != wantB["SessionDomains"] {
+		t.Errorf("lab-b's session domains with foreign links:\n got %s\nwant %s", got, wantB["SessionDomains"])
 	}
 }
 
@@ -170,6 +213,8 @@ func fill(t *testing.T, w *papermem.Workspace, domain string) {
 			Text: "# Vitamin D and fractures\n\n## Abstract\n\nVitamin D supplements did not reduce fracture risk in 25,871 adults over five years."},
 		{DOI: "10.1/falls", Title: prefix + "Vitamin D and falls", Domain: domain,
 			Text: "Vitamin D supplements did not reduce falls in older adults (hazard ratio 0.98)."},
+		{DOI: "10.1/spare", Title: prefix + "Zinc and colds", Domain: domain + "-spare", // in no session
+			Text: "Zinc lozenges shortened colds by a day."},
 	} {
 		if _, _, err := w.StorePaper(ctx, in); err != nil {
 			t.Fatal(err)
