@@ -19,11 +19,11 @@ import (
 // goes through a research history alone in one database, and in another
 // before lab-b goes through the same one (same DOIs, session ids and user
 // names; other titles and domains). Then, in the shared database:
-//   - every read of lab-a must answer as it does alone, and every read of
-//     lab-b as it did before an export row in lab-a's name for a session
-//     of lab-b's was planted;
+//   - every read of lab-a must answer as it does alone;
 //   - lab-a's reads by lab-b's row ids, and ada's by bob's, find nothing,
-//     and lab-a's writes and deletes by lab-b's ids leave every row.
+//     and lab-a's writes and deletes by lab-b's ids leave every row;
+//   - link rows written in one workspace's name that point at the
+//     other's rows change none of the other's reads.
 //
 // Row ids are unique across workspaces, so the library never makes these
 // calls: a query that trusted ids or joins alone passes every test that
@@ -37,13 +37,6 @@ func TestForeignIDs(t *testing.T) {
 
 	want := reads(t, solo, "lab-a")
 	wantB := reads(t, shared, "lab-b")
-	// An export row in lab-a's name for a session of lab-b's that has none,
-	// as a bug upstream could write it: no read of either may show it.
-	s3 := ids(`SELECT id FROM sessions WHERE org_id = 'lab-b' AND session_id = 's3'`)[0]
-	if _, err := q.ExecContext(ctx, `INSERT INTO session_exports (org_id, session_id, user_id, metadata, created_at, updated_at)
-		VALUES ('lab-a', ?, 'mallory', '{"domain":"planted"}', '2026-03-05T00:00:00.000Z', '2026-03-05T00:00:00.000Z')`, s3); err != nil {
-		t.Fatal(err)
-	}
 	for name, got := range reads(t, shared, "lab-a") {
 		if got != want[name] {
 			t.Errorf("lab-a's %s beside lab-b:\n got %s\nwant %s", name, got, want[name])
@@ -51,7 +44,7 @@ func TestForeignIDs(t *testing.T) {
 	}
 	for name, got := range reads(t, shared, "lab-b") {
 		if got != wantB[name] {
-			t.Errorf("lab-b's %s after the planted export:\n got %s\nwant %s", name, got, wantB[name])
+			t.Errorf("lab-b's %s changed:\n got %s\nwant %s", name, got, wantB[name])
 		}
 	}
 
@@ -152,27 +145,78 @@ func TestForeignIDs(t *testing.T) {
 	if got := reads(t, shared, "lab-b")["Exports"]; got != wantB["Exports"] {
 		t.Errorf("lab-b's exports after lab-a wrote one for its session:\n got %s\nwant %s", got, wantB["Exports"])
 	}
-	// Session links whose workspace disagrees with the session or the
-	// paper: a session's domains come from its own workspace's links to
-	// its own workspace's papers only. (Link-table reads take a link's
-	// workspace as given, so only the joining read is checked.)
-	aSpare := ids(`SELECT id FROM papers WHERE org_id = 'lab-a' AND doi = '10.1/spare'`)[0]
-	bSpare := ids(`SELECT id FROM papers WHERE org_id = 'lab-b' AND doi = '10.1/spare'`)[0]
-	for _, link := range []struct {
-		org     string
-		paper   int64
-		session string
-	}{
-		{"lab-a", bSpare, "s3"}, // lab-b's session and paper, in lab-a's name
-		{"lab-b", aSpare, "s2"}, // lab-b's session, lab-a's paper
-	} {
-		if _, err := q.ExecContext(ctx, `INSERT INTO session_papers (session_id, paper_id, org_id, created_at)
-			SELECT id, ?, ?, created_at FROM sessions WHERE org_id = 'lab-b' AND session_id = ?`, link.paper, link.org, link.session); err != nil {
-			t.Fatal(err)
+
+	// Rows in one workspace's name never show in the other's reads,
+	// whatever they point at. Link rows in lab-b's name that point at
+	// lab-a's sessions, papers and claims, then rows in lab-a's name that
+	// point at lab-b's, as a bug upstream could write them.
+	same(t, "lab-a", reads(t, shared, "lab-a"), func() map[string]string {
+		plant(t, shared, "lab-b", "lab-a")
+		return reads(t, shared, "lab-a")
+	})
+	exportsA := reads(t, shared, "lab-a")["Exports"]
+	same(t, "lab-b", reads(t, shared, "lab-b"), func() map[string]string {
+		plant(t, shared, "lab-a", "lab-b")
+		return reads(t, shared, "lab-b")
+	})
+	// The export in lab-a's name is lab-a's row, but of lab-b's session.
+	if got := reads(t, shared, "lab-a")["Exports"]; got != exportsA {
+		t.Errorf("lab-a's exports with one of lab-b's session:\n got %s\nwant %s", got, exportsA)
+	}
+	// A link in lab-b's name from its session to lab-a's paper is lab-b's
+	// row, but the paper's domain is not lab-b's session's.
+	domains := reads(t, shared, "lab-b")["SessionDomains"]
+	if _, err := q.ExecContext(ctx, `INSERT INTO session_papers (session_id, paper_id, org_id, created_at)
+		SELECT s.id, p.id, 'lab-b', s.created_at FROM sessions s, papers p
+		WHERE s.org_id = 'lab-b' AND s.session_id = 's1' AND p.org_id = 'lab-a' AND p.doi = '10.1/spare'`); err != nil {
+		t.Fatal(err)
+	}
+	if got := reads(t, shared, "lab-b")["SessionDomains"]; got != domains {
+		t.Errorf("lab-b's session domains with lab-a's paper linked:\n got %s\nwant %s", got, domains)
+	}
+}
+
+// same checks that the reads after change are the reads before.
+func same(t *testing.T, org string, before map[string]string, change func() map[string]string) {
+	t.Helper()
+	for name, got := range change() {
+		if got != before[name] {
+			t.Errorf("%s's %s after rows planted in the other's name:\n got %s\nwant %s", org, name, got, before[name])
 		}
 	}
-	if got := reads(t, shared, "lab-b")["SessionDomains"]; got != wantB["SessionDomains"] {
-		t.Errorf("lab-b's session domains with foreign links:\n got %s\nwant %s", got, wantB["SessionDomains"])
+}
+
+// plant writes, in workspace label's name, a link of each kind to rows of
+// workspace target: a paper and a claim its sessions never used, an
+// export of a session without one, an edge between its session and one
+// of label's.
+func plant(t *testing.T, db *store.DB, label, target string) {
+	t.Helper()
+	one := func(query, org string) int64 {
+		t.Helper()
+		return rowIDs(t, db.Write, strings.ReplaceAll(query, "ORG", "'"+org+"'"))[0]
+	}
+	s2 := one(`SELECT id FROM sessions WHERE org_id = ORG AND session_id = 's2'`, target)
+	s3 := one(`SELECT id FROM sessions WHERE org_id = ORG AND session_id = 's3'`, target)
+	own := one(`SELECT id FROM sessions WHERE org_id = ORG AND session_id = 's2'`, label)
+	spare := one(`SELECT id FROM papers WHERE org_id = ORG AND doi = '10.1/spare'`, target)
+	node := one(`SELECT min(id) FROM nodes WHERE org_id = ORG AND kind = 'paper'
+		AND id NOT IN (SELECT node_id FROM session_claims)`, target)
+	const at = "2026-03-05T00:00:00.000Z"
+	for _, stmt := range []struct {
+		query string
+		args  []any
+	}{
+		{`INSERT INTO session_papers (session_id, paper_id, org_id, created_at) VALUES (?, ?, ?, ?)`, []any{s3, spare, label, at}},
+		{`INSERT INTO session_claims (session_id, node_id, org_id, created_at) VALUES (?, ?, ?, ?)`, []any{s2, node, label, at}},
+		{`INSERT INTO session_exports (org_id, session_id, user_id, metadata, created_at, updated_at)
+			VALUES (?, ?, 'mallory', '{"domain":"planted"}', ?, ?)`, []any{label, s3, at, at}},
+		{`INSERT INTO session_edges (a, b, org_id, weight, created_at, updated_at) VALUES (?, ?, ?, 0.5, ?, ?)`,
+			[]any{min(s3, own), max(s3, own), label, at, at}},
+	} {
+		if _, err := db.Write.ExecContext(context.Background(), stmt.query, stmt.args...); err != nil {
+			t.Fatalf("%s: %v", stmt.query, err)
+		}
 	}
 }
 

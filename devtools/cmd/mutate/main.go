@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -65,6 +66,11 @@ func run(ctx context.Context, args []string, out io.Writer) (int, error) {
 	}
 	defer os.RemoveAll(tmp)
 
+	if !*list {
+		if err := baseline(ctx, root, all, sel); err != nil {
+			return 0, err
+		}
+	}
 	var survivors, ran int
 	start := time.Now()
 	for i := range all {
@@ -92,6 +98,28 @@ func run(ctx context.Context, args []string, out io.Writer) (int, error) {
 		fmt.Fprintf(out, "%d of %d mutants survived (%s)\n", survivors, ran, time.Since(start).Round(time.Second))
 	}
 	return survivors, nil
+}
+
+// baseline runs, unmutated, the tests of every package the selected
+// mutations name: a failure there would pass for a catch of every mutant.
+func baseline(ctx context.Context, root string, all []mutation, sel *regexp.Regexp) error {
+	var pkgs []string
+	for i := range all {
+		if sel.MatchString(all[i].Name()) {
+			for _, p := range all[i].Pkgs {
+				if !slices.Contains(pkgs, p) {
+					pkgs = append(pkgs, p)
+				}
+			}
+		}
+	}
+	if len(pkgs) == 0 {
+		return nil
+	}
+	if out, err := goCmd(ctx, root, append([]string{"test", "-count=1"}, pkgs...)...); err != nil {
+		return fmt.Errorf("the tests fail without a mutant, so no mutant can be judged:\n%s", out)
+	}
+	return nil
 }
 
 // moduleRoot is the directory of the main module's go.mod.
