@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
 	"github.com/mattn/go-sqlite3" // database/sql driver "sqlite3"
@@ -64,7 +65,7 @@ func openPool(ctx context.Context, path, sync string, queryOnly bool) (*sql.DB, 
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	if err := db.PingContext(ctx); err != nil {
+	if err := pingFirst(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -74,6 +75,29 @@ func openPool(ctx context.Context, path, sync string, queryOnly bool) (*sql.DB, 
 		return nil, fmt.Errorf("load sqlite-vec: %w", err)
 	}
 	return db, nil
+}
+
+// openBusyFor is how long opening a connection waits out other processes
+// opening or migrating the same file: the busy timeout of the DSN.
+const openBusyFor = 10 * time.Second
+
+// pingFirst opens db's first connection. Its pragmas (WAL mode on a new
+// file) need a lock that SQLite refuses at once, without the busy
+// handler, while another process opens or migrates the file; so a busy
+// open is tried again, with backoff, for up to openBusyFor.
+func pingFirst(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(openBusyFor)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		err := db.PingContext(ctx)
+		if err == nil || !sqliteBusy(err) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
 }
 
 func dsnFor(path, sync string, queryOnly bool) (string, error) {
