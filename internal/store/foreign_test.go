@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -37,6 +39,14 @@ func TestForeignIDs(t *testing.T) {
 
 	want := reads(t, solo, "lab-a")
 	wantB := reads(t, shared, "lab-b")
+	// lab-b, alone and before lab-a, reads the same too.
+	soloB, sharedBA := openFilled(t, "lab-b"), openFilled(t, "lab-b", "lab-a")
+	aloneB := reads(t, soloB, "lab-b")
+	for name, got := range reads(t, sharedBA, "lab-b") {
+		if got != aloneB[name] {
+			t.Errorf("lab-b's %s beside lab-a:\n got %s\nwant %s", name, got, aloneB[name])
+		}
+	}
 	for name, got := range reads(t, shared, "lab-a") {
 		if got != want[name] {
 			t.Errorf("lab-a's %s beside lab-b:\n got %s\nwant %s", name, got, want[name])
@@ -66,6 +76,11 @@ func TestForeignIDs(t *testing.T) {
 	}
 	got, err := store.NodeIDsNotOfKind(ctx, q, e, "lab-a", "memory", nodes)
 	empty("NodeIDsNotOfKind", len(got), err)
+	for _, id := range nodes {
+		if _, err := store.NodeIDNotOfKind(ctx, q, "lab-a", id, "memory"); !errors.Is(err, sql.ErrNoRows) {
+			t.Errorf("NodeIDNotOfKind(lab-a, lab-b's node %d): err = %v", id, err)
+		}
+	}
 	s, err := store.SessionNeighbours(ctx, q, "lab-a", sessions)
 	empty("SessionNeighbours", len(s.Papers)+len(s.Claims)+len(s.Related), err)
 	p, err := store.PaperNeighbours(ctx, q, "lab-a", papers)
@@ -150,15 +165,18 @@ func TestForeignIDs(t *testing.T) {
 	// whatever they point at. Link rows in lab-b's name that point at
 	// lab-a's sessions, papers and claims, then rows in lab-a's name that
 	// point at lab-b's, as a bug upstream could write them.
+	var planted []int64
 	same(t, "lab-a", reads(t, shared, "lab-a"), func() map[string]string {
-		plant(t, shared, "lab-b", "lab-a")
+		planted = plant(t, shared, "lab-b", "lab-a")
 		return reads(t, shared, "lab-a")
 	})
+	ownerless(t, shared, "lab-b", planted)
 	exportsA := reads(t, shared, "lab-a")["Exports"]
 	same(t, "lab-b", reads(t, shared, "lab-b"), func() map[string]string {
-		plant(t, shared, "lab-a", "lab-b")
+		planted = plant(t, shared, "lab-a", "lab-b")
 		return reads(t, shared, "lab-b")
 	})
+	ownerless(t, shared, "lab-a", planted)
 	// The export in lab-a's name is lab-a's row, but of lab-b's session.
 	if got := reads(t, shared, "lab-a")["Exports"]; got != exportsA {
 		t.Errorf("lab-a's exports with one of lab-b's session:\n got %s\nwant %s", got, exportsA)
@@ -187,10 +205,11 @@ func same(t *testing.T, org string, before map[string]string, change func() map[
 }
 
 // plant writes, in workspace label's name, a link of each kind to rows of
-// workspace target: a paper and a claim its sessions never used, an
+// workspace target — a paper and claims its sessions never used, an
 // export of a session without one, an edge between its session and one
-// of label's.
-func plant(t *testing.T, db *store.DB, label, target string) {
+// of label's — and nodes owned by target's paper and analysis, which it
+// returns.
+func plant(t *testing.T, db *store.DB, label, target string) []int64 {
 	t.Helper()
 	one := func(query, org string) int64 {
 		t.Helper()
@@ -202,6 +221,8 @@ func plant(t *testing.T, db *store.DB, label, target string) {
 	spare := one(`SELECT id FROM papers WHERE org_id = ORG AND doi = '10.1/spare'`, target)
 	node := one(`SELECT min(id) FROM nodes WHERE org_id = ORG AND kind = 'paper'
 		AND id NOT IN (SELECT node_id FROM session_claims)`, target)
+	analysis := one(`SELECT min(id) FROM nodes WHERE org_id = ORG AND kind = 'analysis'
+		AND id NOT IN (SELECT node_id FROM session_claims)`, target)
 	const at = "2026-03-05T00:00:00.000Z"
 	for _, stmt := range []struct {
 		query string
@@ -209,6 +230,7 @@ func plant(t *testing.T, db *store.DB, label, target string) {
 	}{
 		{`INSERT INTO session_papers (session_id, paper_id, org_id, created_at) VALUES (?, ?, ?, ?)`, []any{s3, spare, label, at}},
 		{`INSERT INTO session_claims (session_id, node_id, org_id, created_at) VALUES (?, ?, ?, ?)`, []any{s2, node, label, at}},
+		{`INSERT INTO session_claims (session_id, node_id, org_id, created_at) VALUES (?, ?, ?, ?)`, []any{s3, analysis, label, at}},
 		{`INSERT INTO session_exports (org_id, session_id, user_id, metadata, created_at, updated_at)
 			VALUES (?, ?, 'mallory', '{"domain":"planted"}', ?, ?)`, []any{label, s3, at, at}},
 		{`INSERT INTO session_edges (a, b, org_id, weight, created_at, updated_at) VALUES (?, ?, ?, 0.5, ?, ?)`,
@@ -216,6 +238,49 @@ func plant(t *testing.T, db *store.DB, label, target string) {
 	} {
 		if _, err := db.Write.ExecContext(context.Background(), stmt.query, stmt.args...); err != nil {
 			t.Fatalf("%s: %v", stmt.query, err)
+		}
+	}
+	// Nodes in label's name owned by target's paper and analysis, linked
+	// from label's session.
+	var nodes []int64
+	for _, owner := range []struct {
+		kind  string
+		owner int64
+	}{
+		{"paper", spare},
+		{"analysis", one(`SELECT min(id) FROM analyses WHERE org_id = ORG`, target)},
+	} {
+		var id int64
+		err := db.Write.QueryRowContext(context.Background(), `INSERT INTO nodes (org_id, kind, owner_id, label, text, tokens, created_at)
+			VALUES (?, ?, ?, 'Claim', 'A planted claim.', 4, ?) RETURNING id`, label, owner.kind, owner.owner, at).Scan(&id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Write.ExecContext(context.Background(), `INSERT INTO session_claims (session_id, node_id, org_id, created_at)
+			VALUES (?, ?, ?, ?)`, own, id, label, at); err != nil {
+			t.Fatal(err)
+		}
+		nodes = append(nodes, id)
+	}
+	return nodes
+}
+
+// ownerless checks that label's nodes, owned by another workspace's rows,
+// come from no paper.
+func ownerless(t *testing.T, db *store.DB, label string, nodes []int64) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := store.ClaimNeighbours(ctx, db.Write, db.Engine, label, nodes)
+	if err != nil || len(c.Papers) != 0 {
+		t.Errorf("%s's planted nodes come from papers %+v (%v); want none", label, c.Papers, err)
+	}
+	gc, err := store.GraphClaims(ctx, db.Write, db.Engine, label, nodes)
+	if err != nil || len(gc) != len(nodes) {
+		t.Fatalf("%s's planted nodes: %+v, %v", label, gc, err)
+	}
+	for _, n := range gc {
+		if n.DOI != "" {
+			t.Errorf("%s's planted node %d has DOI %q; want none", label, n.ID, n.DOI)
 		}
 	}
 }
@@ -281,9 +346,17 @@ func fill(t *testing.T, w *papermem.Workspace, domain string) {
 	if err != nil || len(res.Spans) == 0 {
 		t.Fatalf("recall = %+v, %v", res, err)
 	}
-	for _, sid := range []string{"s1", "s2", "s3"} {
+	verdict, err := w.Recall(ctx, papermem.RecallRequest{Question: "effect of vitamin D on fractures", Label: "Analysis"})
+	if err != nil || len(verdict.Spans) == 0 {
+		t.Fatalf("analysis recall = %+v, %v", verdict, err)
+	}
+	for i, sid := range []string{"s1", "s2", "s3"} {
+		claims := []int64{res.Spans[0].NodeID}
+		if i == 1 {
+			claims = append(claims, verdict.Spans[0].NodeID) // a claim of the analysis, of the paper by its DOI
+		}
 		if _, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: sid, UserID: "ada", Papers: []string{"10.1/vitd", "10.1/falls"},
-			Claims: []int64{res.Spans[0].NodeID}}); err != nil {
+			Claims: claims}); err != nil {
 			t.Fatal(err)
 		}
 	}

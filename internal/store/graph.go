@@ -282,9 +282,9 @@ func edges(ctx context.Context, q Querier, query string, args []any, weighted bo
 }
 
 // claimPaper is the SQL expression for the paper row a node n comes from:
-// its owner for paper nodes, the analysed paper for analysis nodes, NULL
-// otherwise.
-const claimPaper = `(CASE n.kind WHEN 'paper' THEN n.owner_id
+// its owner for paper nodes, the analysed paper for analysis nodes, each
+// only when of n's workspace; NULL otherwise.
+const claimPaper = `(CASE n.kind WHEN 'paper' THEN (SELECT p.id FROM papers p WHERE p.org_id = n.org_id AND p.id = n.owner_id)
 	WHEN 'analysis' THEN (SELECT p.id FROM analyses a JOIN papers p ON p.org_id = a.org_id AND p.doi = a.doi
 		WHERE a.org_id = n.org_id AND a.id = n.owner_id) END)`
 
@@ -336,10 +336,11 @@ type GraphClaim struct {
 	Label, Text, DOI string
 }
 
-// GraphClaims returns org's nodes ids (e is the engine of q).
+// GraphClaims returns org's nodes ids (e is the engine of q). The DOI is
+// that of claimPaper, a paper of n's workspace.
 func GraphClaims(ctx context.Context, q Querier, e Engine, org string, ids []int64) ([]GraphClaim, error) {
 	var out []GraphClaim
-	err := each(ctx, q, `SELECT n.id, n.label, n.text, coalesce((SELECT doi FROM papers WHERE org_id = n.org_id AND id = `+claimPaper+`), '')
+	err := each(ctx, q, `SELECT n.id, n.label, n.text, coalesce((SELECT doi FROM papers WHERE id = `+claimPaper+`), '')
 		FROM nodes n `+e.NotIndexed()+` WHERE n.org_id = ? AND n.id`, org, ids, func(sc scanner) error {
 		var c GraphClaim
 		if err := sc.Scan(&c.ID, &c.Label, &c.Text, &c.DOI); err != nil {
