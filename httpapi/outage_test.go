@@ -1,29 +1,18 @@
 package httpapi_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/papermem/papermem"
-	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testenv"
-	"github.com/papermem/papermem/internal/testutil"
 )
 
 // pgCluster is a throwaway PostgreSQL cluster of a test's own, made by
@@ -106,153 +95,30 @@ type outcome struct {
 }
 
 // TestPostgresRestartUnderLoad restarts PostgreSQL (fast shutdown, a few
-// seconds down) while writers store papers and readers read through the
-// real handler: no answer is 500, each failure is 503 with Retry-After,
-// /v1/health is 503 while the database is down and 200 after it is back,
-// writes succeed again within 10 s of its return, and every acknowledged
-// paper is there.
+// seconds down) while writers store papers and readers read through two
+// servers over it (faultLoad): no answer of either server is 500, each
+// failure is 503 with Retry-After, /v1/health of each is 503 while the
+// database is down and 200 after it is back, each server takes writes
+// again within 10 s of its return, every paper either acknowledged is
+// there, and each server logs the outage once.
 func TestPostgresRestartUnderLoad(t *testing.T) {
 	c := startCluster(t)
-	m, err := papermem.Open(context.Background(), c.url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close() })
-	e := &env{t: t, m: m, log: &testutil.Buffer{}}
-	e.srv = httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewTextHandler(e.log, nil)), SharedLimits: true, RateLimit: 1 << 30}))
-	t.Cleanup(e.srv.Close)
-	auth := e.signup("ada@example.org", "lab-one").auth()
+	l := startLoad(t, c.url, nil)
+	l.writes(20, 30*time.Second)
 
-	client := &http.Client{Timeout: 30 * time.Second}
-	call := func(method, path string, body any) outcome {
-		var rd io.Reader
-		if body != nil {
-			b, _ := json.Marshal(body)
-			rd = bytes.NewReader(b)
-		}
-		req, _ := http.NewRequest(method, e.srv.URL+path, rd)
-		req.Header.Set(auth[0], auth[1])
-		req.Header.Set("Content-Type", "application/json")
-		r, err := client.Do(req)
-		if err != nil {
-			return outcome{body: err.Error()}
-		}
-		defer r.Body.Close()
-		b, _ := io.ReadAll(r.Body)
-		return outcome{r.StatusCode, r.Header.Get("Retry-After"), string(b)}
-	}
-
-	var (
-		mu       sync.Mutex
-		acked    []string
-		bad      []string  // answers other than success or 503 with Retry-After
-		lastFail time.Time // of the last write that failed
-		wrote    = make(chan time.Time, 1000)
-	)
-	check := func(what string, o outcome, ok int) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case o.status == ok:
-			return true
-		case o.status == http.StatusServiceUnavailable && o.retryAfter != "" && strings.Contains(o.body, `"code":"unavailable"`):
-		default:
-			bad = append(bad, fmt.Sprintf("%s: %d %q %s", what, o.status, o.retryAfter, o.body))
-		}
-		return false
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Go(func() {
-			for i := 0; ctx.Err() == nil; i++ {
-				doi := fmt.Sprintf("10.1000/w%d-%d", w, i)
-				o := call("POST", "/v1/papers", map[string]any{"doi": doi, "title": "Paper " + doi, "text": "Abstract\nCaffeine improves alertness in trial " + doi + "."})
-				if check("store "+doi, o, http.StatusCreated) {
-					mu.Lock()
-					acked = append(acked, doi)
-					mu.Unlock()
-					select {
-					case wrote <- time.Now():
-					default:
-					}
-				} else {
-					mu.Lock()
-					lastFail = time.Now()
-					mu.Unlock()
-					time.Sleep(20 * time.Millisecond)
-				}
-			}
-		})
-	}
-	wg.Go(func() {
-		for ctx.Err() == nil {
-			check("recall", call("POST", "/v1/recall", map[string]any{"question": "caffeine alertness", "label": "Any", "budget_tokens": 500}), http.StatusOK)
-			check("exists", call("GET", "/v1/papers/10.1000%2Fw0-0/exists", nil), http.StatusOK)
-		}
-	})
-	health := func() outcome { return call("GET", "/v1/health", nil) }
-	// waitHealth polls /v1/health until it answers status, for at most d.
-	waitHealth := func(status int, d time.Duration) bool {
-		for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-			if health().status == status {
-				return true
-			}
-		}
-		return false
-	}
-	defer func() { cancel(); wg.Wait() }()
-
-	// Load, then the restart.
-	for range 20 {
-		<-wrote
-	}
 	c.stop()
-	if !waitHealth(http.StatusServiceUnavailable, 10*time.Second) {
-		t.Error("/v1/health did not answer 503 while the database was down")
-	}
-	if o := health(); o.status == http.StatusServiceUnavailable && (o.retryAfter == "" || !strings.Contains(o.body, `"database":"down"`)) {
-		t.Errorf("/v1/health while down: %+v", o)
-	}
+	l.health(http.StatusServiceUnavailable, 10*time.Second, "with the database down")
 	time.Sleep(2 * time.Second)
 	c.start()
 	restarted := time.Now()
-	// Writes succeed again within 10 s of the restart.
-	deadline := time.After(10 * time.Second)
-	for back := false; !back; {
-		select {
-		case at := <-wrote:
-			mu.Lock()
-			back = at.After(restarted) && at.After(lastFail)
-			mu.Unlock()
-		case <-deadline:
-			t.Fatal("no write succeeded within 10 s of the database's restart")
+	took := l.resumed(restarted, 10*time.Second)
+	l.health(http.StatusOK, 10*time.Second, "after the restart")
+	l.writes(20, 30*time.Second)
+	l.verify()
+	for i, s := range l.servers {
+		if n := strings.Count(s.e.log.String(), "database unavailable"); n == 0 || n > 3 {
+			t.Errorf("server %d logged the outage %d times, want once or so:\n%.3000s", i, n, s.e.log)
 		}
 	}
-	if !waitHealth(http.StatusOK, 10*time.Second) {
-		t.Error("/v1/health did not answer 200 again after the restart")
-	}
-	for range 20 {
-		<-wrote
-	}
-	cancel()
-	wg.Wait()
-
-	mu.Lock()
-	defer mu.Unlock()
-	if len(bad) > 0 {
-		t.Errorf("%d answers were neither success nor 503 with Retry-After, such as:\n%s", len(bad), strings.Join(bad[:min(len(bad), 10)], "\n"))
-	}
-	if lastFail.IsZero() {
-		t.Error("no request failed: the outage was not seen")
-	}
-	for _, doi := range acked {
-		if o := call("GET", "/v1/papers/"+url.PathEscape(doi)+"/exists", nil); o.status != http.StatusOK || !strings.Contains(o.body, `"exists":true`) {
-			t.Errorf("acknowledged paper %s: %d %s", doi, o.status, o.body)
-		}
-	}
-	if n := strings.Count(e.log.String(), "database unavailable"); n == 0 || n > 3 {
-		t.Errorf("the outage was logged %d times, want once or so:\n%.3000s", n, e.log)
-	}
-	t.Logf("%d papers acknowledged", len(acked))
+	t.Logf("writes back after the restart: %s; %d papers acknowledged", perServer(took), l.acked())
 }
