@@ -45,6 +45,11 @@ func TestTwinWorkspaces(t *testing.T) {
 		}
 	}
 
+	// The twin's own deletions took: its analysis went with its paper.
+	if _, err := shared.Workspace("lab-b").Analysis(ctx, vitaminD.DOI); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		t.Errorf("lab-b's analysis of its deleted paper: err = %v, want not found", err)
+	}
+
 	want := reads(t, solo, "lab-a")
 	got := reads(t, shared, "lab-a")
 	for name := range want {
