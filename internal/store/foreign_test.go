@@ -244,8 +244,8 @@ func plant(t *testing.T, db *store.DB, label, target string) []int64 {
 			t.Fatalf("%s: %v", stmt.query, err)
 		}
 	}
-	// Nodes in label's name owned by target's paper and analysis, linked
-	// from label's session.
+	// Nodes in label's name owned by target's paper, analysis, document
+	// and note, linked from label's session.
 	var nodes []int64
 	for _, owner := range []struct {
 		kind  string
@@ -253,6 +253,8 @@ func plant(t *testing.T, db *store.DB, label, target string) []int64 {
 	}{
 		{"paper", spare},
 		{"analysis", one(`SELECT min(id) FROM analyses WHERE org_id = ORG`, target)},
+		{"document", one(`SELECT min(id) FROM documents WHERE org_id = ORG`, target)},
+		{"memory", one(`SELECT min(id) FROM memories WHERE org_id = ORG`, target)},
 	} {
 		var id int64
 		err := db.Write.QueryRowContext(context.Background(), `INSERT INTO nodes (org_id, kind, owner_id, label, text, tokens, created_at)
@@ -285,6 +287,15 @@ func ownerless(t *testing.T, db *store.DB, label string, nodes []int64) {
 	for _, n := range gc {
 		if n.DOI != "" {
 			t.Errorf("%s's planted node %d has DOI %q; want none", label, n.ID, n.DOI)
+		}
+	}
+	cs, err := store.Candidates(ctx, db.Write, db.Engine, &store.NodeFilter{Org: label}, nodes)
+	if err != nil || len(cs) != len(nodes) {
+		t.Fatalf("%s's planted candidates: %+v, %v", label, cs, err)
+	}
+	for _, c := range cs {
+		if c.DOI != "" || c.Title != "" || c.Source != "" || c.Key != "" {
+			t.Errorf("%s's planted %s node %d has its owner's provenance: %+v", label, c.Kind, c.ID, c)
 		}
 	}
 }
@@ -334,6 +345,10 @@ func fill(t *testing.T, w *papermem.Workspace, domain string) {
 		}
 	}
 	if _, err := w.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1/vitd", Markdown: "# Verdict\nNo effect of vitamin D on fractures."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.IngestFile(ctx, "notes.md", strings.NewReader("# "+prefix+"Lab notes\n\nVitamin D assays drifted by 4% in March."),
+		papermem.IngestOptions{Domain: domain}); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []struct{ user, text string }{
