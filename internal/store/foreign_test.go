@@ -111,6 +111,37 @@ func TestForeignIDs(t *testing.T) {
 	empty("MemoryNeighbours of lab-b's notes", len(nb), err)
 	mn, err := store.MemoryNodes(ctx, q, e, "lab-a", "ada", bobNodes)
 	empty("MemoryNodes of bob's notes as ada", len(mn), err)
+	mn, err = store.MemoryNodes(ctx, q, e, "lab-a", "ada", ids(`SELECT id FROM nodes WHERE org_id = 'lab-b' AND user_id = 'ada'`))
+	empty("MemoryNodes of lab-b's ada's notes", len(mn), err)
+	adaNotes := ids(`SELECT id FROM memories WHERE org_id = 'lab-a' AND user_id = 'ada'`)
+	adaNodes := ids(`SELECT id FROM nodes WHERE org_id = 'lab-a' AND user_id = 'ada'`)
+	nb, err = store.MemoryNeighbours(ctx, q, e, "lab-a", "ada", adaNotes, 3)
+	if err != nil || len(nb) != len(adaNotes) {
+		t.Fatalf("ada's neighbourhoods = %+v, %v", nb, err)
+	}
+	// Note nodes whose user or workspace disagrees with their note's.
+	note := func(org, user string) int64 {
+		return ids(`SELECT min(id) FROM memories WHERE org_id = ? AND user_id = ?`, org, user)[0]
+	}
+	odd := []int64{
+		plantNode(t, shared, "lab-a", "mallory", "memory", note("lab-a", "ada")),
+		plantNode(t, shared, "lab-a", "ada", "memory", note("lab-a", "bob")),
+		plantNode(t, shared, "lab-a", "ada", "memory", note("lab-b", "ada")),
+	}
+	mn, err = store.MemoryNodes(ctx, q, e, "lab-a", "ada", odd)
+	empty("MemoryNodes of nodes not of ada's notes", len(mn), err)
+	var near int
+	for _, h := range nb {
+		for _, id := range slices.Concat(h.Before, h.After) {
+			near++
+			if !slices.Contains(adaNodes, id) {
+				t.Errorf("ada's note %d has neighbour node %d, not ada's", h.Memory, id)
+			}
+		}
+	}
+	if near == 0 {
+		t.Error("ada's notes have no neighbours in their conversation")
+	}
 
 	before := counts(t, q)
 	for _, id := range papers {
@@ -256,12 +287,7 @@ func plant(t *testing.T, db *store.DB, label, target string) []int64 {
 		{"document", one(`SELECT min(id) FROM documents WHERE org_id = ORG`, target)},
 		{"memory", one(`SELECT min(id) FROM memories WHERE org_id = ORG`, target)},
 	} {
-		var id int64
-		err := db.Write.QueryRowContext(context.Background(), `INSERT INTO nodes (org_id, kind, owner_id, label, text, tokens, created_at)
-			VALUES (?, ?, ?, 'Claim', 'A planted claim.', 4, ?) RETURNING id`, label, owner.kind, owner.owner, at).Scan(&id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := plantNode(t, db, label, "", owner.kind, owner.owner)
 		if _, err := db.Write.ExecContext(context.Background(), `INSERT INTO session_claims (session_id, node_id, org_id, created_at)
 			VALUES (?, ?, ?, ?)`, own, id, label, at); err != nil {
 			t.Fatal(err)
@@ -269,6 +295,18 @@ func plant(t *testing.T, db *store.DB, label, target string) []int64 {
 		nodes = append(nodes, id)
 	}
 	return nodes
+}
+
+// plantNode writes a node of org and user, of the kind, owned by owner.
+func plantNode(t *testing.T, db *store.DB, org, user, kind string, owner int64) int64 {
+	t.Helper()
+	var id int64
+	err := db.Write.QueryRowContext(context.Background(), `INSERT INTO nodes (org_id, user_id, kind, owner_id, label, text, tokens, created_at)
+		VALUES (?, ?, ?, ?, 'Claim', 'A planted claim.', 4, '2026-03-05T00:00:00.000Z') RETURNING id`, org, user, kind, owner).Scan(&id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // ownerless checks that label's nodes, owned by another workspace's rows,
@@ -351,13 +389,17 @@ func fill(t *testing.T, w *papermem.Workspace, domain string) {
 		papermem.IngestOptions{Domain: domain}); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []struct{ user, text string }{
+	for i, n := range []struct{ user, text string }{
 		{"ada", "Ada prefers randomised trials of vitamin D."},
 		{"ada", "Ada met the falls group on Monday."},
+		{"ada", "Ada wrote to the trial's authors."},
 		{"bob", "Bob prefers cohort studies of vitamin D."},
 		{"bob", "Bob reads falls trials on Fridays."},
 	} {
-		if _, err := w.Remember(ctx, n.user, papermem.MemoryInput{Text: n.text, Domain: domain}); err != nil {
+		// One conversation, both users: each note's neighbours are its
+		// user's.
+		meta := map[string]any{"session": "c1", "seq": i}
+		if _, err := w.Remember(ctx, n.user, papermem.MemoryInput{Text: n.text, Domain: domain, Metadata: meta}); err != nil {
 			t.Fatal(err)
 		}
 	}
