@@ -101,6 +101,26 @@ func TestWrongWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Node index versions: lab-a's moved twice, then lab-b's once.
+	for _, org := range []string{"lab-a", "lab-a", "lab-b"} {
+		if err := BumpNodesVersion(ctx, q, org); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for org, want := range map[string]int64{"lab-a": 2, "lab-b": 1} {
+		if v, err := NodesVersion(ctx, q, org); v != want || err != nil {
+			t.Errorf("NodesVersion(%s) = %d, %v; want %d", org, v, err, want)
+		}
+		snap, err := SnapshotNodes(ctx, db.Read, org)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _, err := snap.Versions(ctx); v != want || err != nil {
+			t.Errorf("snapshot of %s: version %d, %v; want %d", org, v, err, want)
+		}
+		snap.Close()
+	}
+
 	// lab-a is as it was.
 	keys, err := APIKeys(ctx, q, "lab-a")
 	if err != nil || len(keys) != 1 || keys[0].LastUsedAt != "" {
