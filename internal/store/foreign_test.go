@@ -327,6 +327,36 @@ func ownerless(t *testing.T, db *store.DB, label string, nodes []int64) {
 			t.Errorf("%s's planted node %d has DOI %q; want none", label, n.ID, n.DOI)
 		}
 	}
+	// In label's search index, with vectors in label's name, they carry
+	// no paper's title; a node of target's with a vector in label's name
+	// is not in it.
+	other := map[string]string{"lab-a": "lab-b", "lab-b": "lab-a"}[label]
+	stray := plantNode(t, db, other, "", "paper", 0)
+	for _, id := range append(slices.Clone(nodes), stray) {
+		if _, err := db.Write.ExecContext(ctx, `INSERT INTO node_vectors (node_id, org_id, embedding, bits)
+			SELECT ?, ?, embedding, bits FROM node_vectors WHERE node_id = (SELECT min(node_id) FROM node_vectors)`, id, label); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := map[int64]store.IndexedNode{}
+	snap, err := store.SnapshotNodes(ctx, db.Read, label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = snap.Nodes(ctx, 0, "paper", func(n store.IndexedNode) error { index[n.ID] = n; return nil })
+	snap.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := index[stray]; ok {
+		t.Errorf("%s's index holds the other workspace's node %d", label, stray)
+	}
+	for _, id := range nodes {
+		if n, ok := index[id]; !ok || n.Title != "" {
+			t.Errorf("%s's index: planted node %d = %+v (%v); want it, untitled", label, id, n, ok)
+		}
+	}
+
 	cs, err := store.Candidates(ctx, db.Write, db.Engine, &store.NodeFilter{Org: label}, nodes)
 	if err != nil || len(cs) != len(nodes) {
 		t.Fatalf("%s's planted candidates: %+v, %v", label, cs, err)
