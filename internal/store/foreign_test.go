@@ -344,10 +344,14 @@ func ownerless(t *testing.T, db *store.DB, label string, nodes []int64) {
 		t.Fatal(err)
 	}
 	err = snap.Nodes(ctx, 0, "paper", func(n store.IndexedNode) error { index[n.ID] = n; return nil })
-	snap.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
+	vectors, err := snap.CountVectors(ctx)
+	if err != nil || vectors != len(index)+1 { // the stray node's vector is label's too
+		t.Errorf("%s's index: %d vectors counted (%v), %d nodes read", label, vectors, err, len(index))
+	}
+	snap.Close()
 	if _, ok := index[stray]; ok {
 		t.Errorf("%s's index holds the other workspace's node %d", label, stray)
 	}

@@ -27,7 +27,7 @@ func (m *mutation) Name() string { return fmt.Sprintf("%s:%d", m.File, m.line) }
 
 // Packages whose tests guard each kind of code.
 var (
-	storePkgs = []string{"./internal/store", ".", "./httpapi"}
+	storePkgs = []string{"./internal/store", "./internal/nodeindex", ".", "./httpapi"}
 	fetchPkgs = []string{"./internal/fetch", ".", "./httpapi"}
 	rootPkgs  = []string{".", "./httpapi"}
 	httpPkgs  = []string{"./httpapi"}
