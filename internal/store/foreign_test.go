@@ -351,6 +351,9 @@ func ownerless(t *testing.T, db *store.DB, label string, nodes []int64) {
 	if err != nil || vectors != len(index)+1 { // the stray node's vector is label's too
 		t.Errorf("%s's index: %d vectors counted (%v), %d nodes read", label, vectors, err, len(index))
 	}
+	if vids, err := snap.VectorIDs(ctx); err != nil || len(vids) != vectors {
+		t.Errorf("%s's index: %d vector ids (%v), %d vectors counted", label, len(vids), err, vectors)
+	}
 	snap.Close()
 	if _, ok := index[stray]; ok {
 		t.Errorf("%s's index holds the other workspace's node %d", label, stray)
