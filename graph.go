@@ -1,20 +1,16 @@
 package papermem
 
 import (
-	"cmp"
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/internal/relatedness"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/testhook"
 )
@@ -39,192 +35,6 @@ const (
 	EdgeCites   = "cites"   // claim → the paper it comes from
 	EdgeRelated = "related" // session — session whose paper sets overlap
 )
-
-// sessionIDPattern is the rule for session ids.
-var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:@+-]{0,127}$`)
-
-// ValidSessionID reports whether id is a well-formed session id: 1 to 128
-// characters of letters, digits and . _ : @ + -, starting with a letter or
-// digit.
-func ValidSessionID(id string) bool { return sessionIDPattern.MatchString(id) }
-
-// newSessionID returns a fresh random session id.
-func newSessionID() string {
-	b := make([]byte, 12)
-	rand.Read(b)
-	return "s_" + hex.EncodeToString(b)
-}
-
-// SessionLink links a session to the papers and claims it used.
-type SessionLink struct {
-	SessionID string   `json:"session_id"` // required, see ValidSessionID
-	UserID    string   `json:"-"`          // owner of the session; "" leaves it unchanged
-	Papers    []string `json:"papers"`     // DOIs, normalised; unknown ones become paper stubs
-	Claims    []int64  `json:"claims"`     // node ids from recall; each must exist in the workspace
-}
-
-// SessionLinks is the result of LinkSession.
-type SessionLinks struct {
-	SessionID    string `json:"session_id"`
-	LinkedPapers int    `json:"linked_papers"` // distinct papers of the request, now linked
-	LinkedClaims int    `json:"linked_claims"` // distinct claims of the request, now linked
-}
-
-// LinkSession records that a session used papers and claims, creating the
-// session on first use. Linking is idempotent: links that exist are kept,
-// and re-linking reports the same counts. A DOI that names no paper of the
-// workspace is recorded as a paper stub: a paper without title or text, so
-// PaperExists reports true and Paper reports cached false until the paper
-// is stored. A claim is any node id recall returned (claims, passages,
-// paper heads, analyses, documents) except per-user memories; an id that
-// names no such node of this workspace fails the call with EINVALID and
-// nothing is written. Links to a paper disappear when it is deleted, and
-// links to a claim when its paper is re-stored (its nodes get new ids).
-// Errors: EINVALID.
-func (w *Workspace) LinkSession(ctx context.Context, l SessionLink) (*SessionLinks, error) {
-	if !ValidSessionID(l.SessionID) {
-		return nil, Errorf(EINVALID, "session_id is required: 1 to 128 letters, digits or . _ : @ + -, starting with a letter or digit.")
-	}
-	if err := checkUserID(l.UserID); err != nil {
-		return nil, err
-	}
-	dois, err := normalizeDOIs(l.Papers, "papers", MaxSessionLinks)
-	if err != nil {
-		return nil, err
-	}
-	claims, err := distinctClaims(l.Claims, "claims")
-	if err != nil {
-		return nil, err
-	}
-	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		id, err := w.upsertSession(ctx, tx, l.SessionID, l.UserID)
-		if err != nil {
-			return err
-		}
-		known, err := w.knownClaims(ctx, tx, claims)
-		if err != nil {
-			return err
-		}
-		if len(known) < len(claims) {
-			return unknownClaims(claims, known)
-		}
-		if err := w.linkPapers(ctx, tx, id, dois); err != nil {
-			return err
-		}
-		return w.linkClaims(ctx, tx, id, claims)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &SessionLinks{SessionID: l.SessionID, LinkedPapers: len(dois), LinkedClaims: len(claims)}, nil
-}
-
-// checkUserID bounds an optional user id.
-func checkUserID(user string) error {
-	if len(user) > 256 || !utf8.ValidString(user) {
-		return Errorf(EINVALID, "user_id must be UTF-8 of at most 256 bytes.")
-	}
-	return nil
-}
-
-// normalizeDOIs normalises and de-duplicates DOIs, keeping their order;
-// more than limit of them are refused.
-func normalizeDOIs(in []string, field string, limit int) ([]string, error) {
-	if len(in) > limit {
-		return nil, Errorf(EINVALID, "%s holds %d DOIs; at most %d are accepted.", field, len(in), limit)
-	}
-	out := make([]string, 0, len(in))
-	seen := make(map[string]bool, len(in))
-	for _, s := range in {
-		d := NormalizeDOI(s)
-		if d == "" {
-			return nil, Errorf(EINVALID, "%s: %q is not a DOI.", field, s)
-		}
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
-		}
-	}
-	return out, nil
-}
-
-// distinctClaims de-duplicates claim ids, keeping their order.
-func distinctClaims(in []int64, field string) ([]int64, error) {
-	if len(in) > MaxSessionLinks {
-		return nil, Errorf(EINVALID, "%s holds %d ids; at most %d are accepted.", field, len(in), MaxSessionLinks)
-	}
-	out := make([]int64, 0, len(in))
-	seen := make(map[int64]bool, len(in))
-	for _, id := range in {
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out, nil
-}
-
-// unknownClaims is the EINVALID error naming the ids of claims missing
-// from known.
-func unknownClaims(claims []int64, known map[int64]bool) error {
-	var missing []string
-	for _, id := range claims {
-		if !known[id] {
-			missing = append(missing, strconv.FormatInt(id, 10))
-		}
-	}
-	if len(missing) > 10 {
-		missing = append(missing[:10], "…")
-	}
-	return Errorf(EINVALID, "claims: no node %s in this workspace.", strings.Join(missing, ", "))
-}
-
-// upsertSession registers a session on first use and returns its row id.
-// The first non-empty user id becomes the session's owner.
-func (w *Workspace) upsertSession(ctx context.Context, tx *sql.Tx, sessionID, user string) (int64, error) {
-	if err := w.ensureWorkspace(ctx, tx); err != nil {
-		return 0, err
-	}
-	id, err := store.UpsertSession(ctx, tx, w.org, sessionID, user, w.m.nowString())
-	if err != nil {
-		return 0, fmt.Errorf("upsert session %q: %w", sessionID, err)
-	}
-	return id, nil
-}
-
-// knownClaims returns which of ids are nodes of this workspace that a
-// session may link: any but per-user memories.
-func (w *Workspace) knownClaims(ctx context.Context, q store.Querier, ids []int64) (map[int64]bool, error) {
-	known := make(map[int64]bool, len(ids))
-	if len(ids) == 0 {
-		return known, nil
-	}
-	found, err := store.NodeIDsNotOfKind(ctx, q, w.m.files.Engine, w.org, KindMemory, ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range found {
-		known[id] = true
-	}
-	return known, nil
-}
-
-// linkPapers links session sid to the papers, creating stubs for DOIs the
-// workspace does not hold.
-func (w *Workspace) linkPapers(ctx context.Context, tx *sql.Tx, sid int64, dois []string) error {
-	if len(dois) == 0 {
-		return nil
-	}
-	return store.LinkSessionPapers(ctx, tx, w.org, sid, dois, w.m.nowString())
-}
-
-// linkClaims links session sid to claim nodes known to exist.
-func (w *Workspace) linkClaims(ctx context.Context, tx *sql.Tx, sid int64, claims []int64) error {
-	if len(claims) == 0 {
-		return nil
-	}
-	return store.LinkSessionClaims(ctx, tx, w.org, sid, claims, w.m.nowString())
-}
 
 // MaterializeResult counts what Materialize changed.
 type MaterializeResult struct {
@@ -272,7 +82,11 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	if testhook.Materialize != nil {
 		testhook.Materialize()
 	}
-	want := relatedPairs(links, threshold, HubSessions)
+	rel := make([]relatedness.Link, len(links))
+	for i, l := range links {
+		rel[i] = relatedness.Link(l)
+	}
+	want := relatedness.Pairs(rel, threshold, HubSessions)
 	res := &MaterializeResult{}
 	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		*res = MaterializeResult{} // counted afresh if the write runs again (store.Writer)
@@ -291,20 +105,20 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 		}
 		defer ew.Close()
 		for _, p := range want {
-			old, ok := have[[2]int64{p.a, p.b}]
+			old, ok := have[[2]int64{p.A, p.B}]
 			switch {
 			case !ok:
-				if err := ew.Insert(ctx, store.Edge{A: p.a, B: p.b, Weight: p.weight}); err != nil {
+				if err := ew.Insert(ctx, store.Edge{A: p.A, B: p.B, Weight: p.Weight}); err != nil {
 					return fmt.Errorf("insert related edge: %w", err)
 				}
 				res.Created++
-			case old != p.weight:
-				if err := ew.Update(ctx, store.Edge{A: p.a, B: p.b, Weight: p.weight}); err != nil {
+			case old != p.Weight:
+				if err := ew.Update(ctx, store.Edge{A: p.A, B: p.B, Weight: p.Weight}); err != nil {
 					return fmt.Errorf("update related edge: %w", err)
 				}
 				res.Updated++
 			}
-			delete(have, [2]int64{p.a, p.b})
+			delete(have, [2]int64{p.A, p.B})
 		}
 		for k := range have {
 			if err := ew.Delete(ctx, k[0], k[1]); err != nil {
@@ -319,162 +133,6 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 		return nil, err
 	}
 	return res, nil
-}
-
-// sessionLink is one session → paper link by row ids.
-type sessionLink = store.SessionPaper
-
-// relatedPair is a wanted related edge between session rows a < b.
-type relatedPair struct {
-	a, b   int64
-	weight float64
-}
-
-// jaccardSlack absorbs rounding when an index equals the threshold.
-const jaccardSlack = 1e-12
-
-// relatedPairs returns, ordered by (a, b), every pair of sessions whose
-// paper sets have a Jaccard index >= threshold, found through the inverted
-// index paper → sessions as Materialize describes. Papers linked by more
-// than hub sessions generate no pairs but count in every pair's index.
-func relatedPairs(links []sessionLink, threshold float64, hub int) []relatedPair {
-	// Dense indexes in row-id order: with links sorted by (session,
-	// paper), every row of the matrices below comes out sorted, and i < j
-	// means a < b.
-	byLink := func(x, y sessionLink) int {
-		if x.Session != y.Session {
-			return cmp.Compare(x.Session, y.Session)
-		}
-		return cmp.Compare(x.Paper, y.Paper)
-	}
-	if !slices.IsSortedFunc(links, byLink) {
-		links = slices.SortedFunc(slices.Values(links), byLink)
-	}
-	links = slices.Compact(links)
-	var sessIDs []int64
-	paperIDs := make([]int64, 0, len(links))
-	for _, l := range links {
-		if len(sessIDs) == 0 || sessIDs[len(sessIDs)-1] != l.Session {
-			sessIDs = append(sessIDs, l.Session)
-		}
-		paperIDs = append(paperIDs, l.Paper)
-	}
-	slices.Sort(paperIDs)
-	paperIDs = slices.Compact(paperIDs)
-	paperIdx := make(map[int64]int32, len(paperIDs))
-	for i, id := range paperIDs {
-		paperIdx[id] = int32(i)
-	}
-	n, np := len(sessIDs), len(paperIDs)
-	ls, lp := make([]int32, len(links)), make([]int32, len(links))
-	for k, i := 0, int32(-1); k < len(links); k++ {
-		if k == 0 || links[k].Session != links[k-1].Session {
-			i++
-		}
-		ls[k], lp[k] = i, paperIdx[links[k].Paper]
-	}
-	byPaper := csr(np, func(emit func(row, col int32)) {
-		for k := range ls {
-			emit(lp[k], ls[k])
-		}
-	})
-	isHub := make([]bool, np)
-	for p := range np {
-		isHub[p] = len(byPaper.row(int32(p))) > hub
-	}
-	bySession := csr(n, func(emit func(row, col int32)) {
-		for k := range ls {
-			emit(ls[k], lp[k])
-		}
-	})
-	hubs := csr(n, func(emit func(row, col int32)) {
-		for k := range ls {
-			if isHub[lp[k]] {
-				emit(ls[k], lp[k])
-			}
-		}
-	})
-
-	var out []relatedPair
-	count := make([]int32, n)
-	var touched []int32
-	for i := range int32(n) {
-		for _, p := range bySession.row(i) {
-			if isHub[p] {
-				continue
-			}
-			ss := byPaper.row(p)
-			k, _ := slices.BinarySearch(ss, i+1)
-			for _, j := range ss[k:] {
-				if count[j] == 0 {
-					touched = append(touched, j)
-				}
-				count[j]++
-			}
-		}
-		si := len(bySession.row(i))
-		for _, j := range touched {
-			inter := int(count[j]) + intersectSorted(hubs.row(i), hubs.row(j))
-			union := si + len(bySession.row(j)) - inter
-			jac := float64(inter) / float64(union)
-			if jac+jaccardSlack >= threshold {
-				out = append(out, relatedPair{a: sessIDs[i], b: sessIDs[j], weight: jac})
-			}
-			count[j] = 0
-		}
-		touched = touched[:0]
-	}
-	slices.SortFunc(out, func(x, y relatedPair) int {
-		if x.a != y.a {
-			return cmp.Compare(x.a, y.a)
-		}
-		return cmp.Compare(x.b, y.b)
-	})
-	return out
-}
-
-// compressed is a compressed sparse row matrix: row r's columns are
-// cols[start[r]:start[r+1]], in the order they were emitted.
-type compressed struct {
-	start []int32
-	cols  []int32
-}
-
-func (c compressed) row(r int32) []int32 { return c.cols[c.start[r]:c.start[r+1]] }
-
-// csr builds a compressed matrix of rows rows from the (row, col) pairs
-// fill emits. fill is called twice and must emit the same pairs.
-func csr(rows int, fill func(emit func(row, col int32))) compressed {
-	start := make([]int32, rows+1)
-	fill(func(r, _ int32) { start[r+1]++ })
-	for r := range rows {
-		start[r+1] += start[r]
-	}
-	cols := make([]int32, start[rows])
-	next := slices.Clone(start[:rows])
-	fill(func(r, c int32) {
-		cols[next[r]] = c
-		next[r]++
-	})
-	return compressed{start: start, cols: cols}
-}
-
-// intersectSorted counts the values two sorted slices share.
-func intersectSorted(a, b []int32) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			n++
-			i++
-			j++
-		}
-	}
-	return n
 }
 
 // Subgraph is a breadth-first part of a workspace's session graph.
@@ -806,19 +464,4 @@ func shorten(s string, n int) string {
 		cut = cut[:i]
 	}
 	return cut + "…"
-}
-
-// RecentSessions lists the ids of the workspace's sessions, most recently
-// linked first, at most limit of them (0 means DefaultPaperLimit; at most
-// MaxPaperLimit). Errors: EINVALID.
-func (w *Workspace) RecentSessions(ctx context.Context, limit int) ([]string, error) {
-	limit, err := listLimit(limit)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := store.RecentSessions(ctx, w.m.db, w.org, limit)
-	if err != nil {
-		return nil, fmt.Errorf("recent sessions: %w", err)
-	}
-	return ids, nil
 }

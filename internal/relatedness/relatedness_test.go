@@ -1,4 +1,4 @@
-package papermem
+package relatedness_test
 
 import (
 	"math/rand/v2"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/papermem/papermem/internal/relatedness"
 )
 
 // TestRelatedPairsBruteForce checks the inverted-index search against all
@@ -15,7 +17,7 @@ func TestRelatedPairsBruteForce(t *testing.T) {
 	pairs, hubs, hubOnly := 0, 0, 0
 	for trial := range 20 {
 		const sessions, papers, hub = 60, 40, 12
-		var links []sessionLink
+		var links []relatedness.Link
 		sets := map[int64]map[int64]bool{}
 		for s := int64(1); s <= sessions; s++ {
 			if r.IntN(10) == 0 {
@@ -29,7 +31,7 @@ func TestRelatedPairsBruteForce(t *testing.T) {
 				}
 				if !sets[s][p] {
 					sets[s][p] = true
-					links = append(links, sessionLink{Session: s * 7, Paper: p}) // sparse row ids
+					links = append(links, relatedness.Link{Session: s * 7, Paper: p}) // sparse row ids
 				}
 			}
 		}
@@ -44,7 +46,7 @@ func TestRelatedPairsBruteForce(t *testing.T) {
 		}
 		threshold := []float64{0.1, 0.2, 0.5, 1}[trial%4]
 
-		var want []relatedPair
+		var want []relatedness.Pair
 		for a := int64(1); a <= sessions; a++ {
 			for b := a + 1; b <= sessions; b++ {
 				A, B := sets[a], sets[b]
@@ -63,14 +65,13 @@ func TestRelatedPairsBruteForce(t *testing.T) {
 				}
 				jac := float64(inter) / float64(len(A)+len(B)-inter)
 				if jac >= threshold {
-					want = append(want, relatedPair{a: a * 7, b: b * 7, weight: jac})
+					want = append(want, relatedness.Pair{A: a * 7, B: b * 7, Weight: jac})
 				}
 			}
 		}
 		pairs += len(want)
-		got := relatedPairs(links, threshold, hub)
-		opt := cmp.AllowUnexported(relatedPair{})
-		if diff := cmp.Diff(want, got, opt, cmpopts.EquateEmpty()); diff != "" {
+		got := relatedness.Pairs(links, threshold, hub)
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("trial %d, threshold %v (-brute force +inverted index):\n%s", trial, threshold, diff)
 		}
 	}
