@@ -3,9 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +13,6 @@ import (
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testhook"
-	"github.com/papermem/papermem/internal/testutil"
 )
 
 // Several servers over one database behave as one service. Each test here
@@ -28,29 +25,10 @@ import (
 func sharedDatabase(t *testing.T) string { return testdb.Path(t) }
 
 // servers starts n servers configured with cfg, each over its own Memory
-// opened with opts on one shared database. Each checks its responses and
-// log for leaked secrets when the test ends.
+// opened with opts on one shared database (see serversOn).
 func servers(t *testing.T, n int, cfg httpapi.Config, opts *papermem.Options) []*env {
 	t.Helper()
-	db := sharedDatabase(t)
-	out := make([]*env, n)
-	for i := range out {
-		x := &env{t: t, log: &testutil.Buffer{}}
-		var err error
-		if x.m, err = papermem.Open(context.Background(), db, opts); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { x.m.Close() })
-		c := cfg
-		if c.Logger == nil {
-			c.Logger = slog.New(slog.NewTextHandler(x.log, nil))
-		}
-		x.srv = httptest.NewServer(httpapi.New(x.m, c))
-		t.Cleanup(x.srv.Close)
-		t.Cleanup(x.checkNoLeaks)
-		out[i] = x
-	}
-	return out
+	return serversOn(t, sharedDatabase(t), n, cfg, opts)
 }
 
 // recallDOIs returns the DOIs of the spans a recall for q finds through e.

@@ -164,8 +164,7 @@ type faultServer struct {
 }
 
 // serversOn starts n servers configured with cfg, each over its own Memory
-// opened with opts on the database at db, as servers (cluster_test.go)
-// does on a fresh database of the test's. Each checks its responses and
+// opened with opts on the database at db. Each checks its responses and
 // log for leaked secrets when the test ends.
 func serversOn(t *testing.T, db string, n int, cfg httpapi.Config, opts *papermem.Options) []*env {
 	t.Helper()
