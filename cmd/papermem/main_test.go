@@ -233,19 +233,9 @@ func TestMCPStdio(t *testing.T) {
 		wantMemory(t, m.Workspace(papermem.DefaultWorkspace), "ada")
 	})
 	t.Run("Server", func(t *testing.T) {
-		m := testutil.Open(t, nil)
-		srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
-		t.Cleanup(srv.Close)
-		tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		key, err := client.New(srv.URL, &client.Options{Token: tok.AccessToken}).CreateAPIKey(ctx, api.CreateKeyRequest{Name: "mcp"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		driveMCP(t, []string{"--url", srv.URL, "--api-key", key.Key, "--user", tok.User.UserID, "mcp"}, note)
-		wantMemory(t, m.Workspace(tok.User.OrgID), tok.User.UserID)
+		s := newTestServer(t)
+		driveMCP(t, []string{"--url", s.url, "--api-key", s.key, "--user", s.user, "mcp"}, note)
+		wantMemory(t, s.m.Workspace(s.org), s.user)
 	})
 }
 
