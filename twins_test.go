@@ -136,6 +136,9 @@ func twinOnly(t *testing.T, m *papermem.Memory, c *clock, org string) {
 	}
 	mustStore(t, w, twinPaper)
 	mustStore(t, w, papermem.PaperInput{DOI: "10.1/z", Title: "Vitamin D in the twin", Text: "Vitamin D lowered fracture risk by 30% in the twin's trial."})
+	if _, err := w.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1/z", Markdown: "# Verdict\nThe twin's trial is small."}); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Forget(ctx, "ada", "pref"); err != nil {
 		t.Fatal(err)
 	}

@@ -121,6 +121,20 @@ func TestWrongWorkspace(t *testing.T) {
 		snap.Close()
 	}
 
+	// Usage counters, summed over periods, per workspace.
+	if err := AddUsage(ctx, q, []UsageCount{
+		{Org: "lab-a", Period: "2026-02", Counter: "fetches", Value: 2},
+		{Org: "lab-a", Period: "2026-03", Counter: "fetches", Value: 3},
+		{Org: "lab-b", Period: "2026-03", Counter: "fetches", Value: 40},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for org, want := range map[string]int64{"lab-a": 5, "lab-b": 40} {
+		if n, err := UsageTotal(ctx, q, org, "fetches"); n != want || err != nil {
+			t.Errorf("UsageTotal(%s) = %d, %v; want %d", org, n, err, want)
+		}
+	}
+
 	// lab-a is as it was.
 	keys, err := APIKeys(ctx, q, "lab-a")
 	if err != nil || len(keys) != 1 || keys[0].LastUsedAt != "" {
