@@ -135,7 +135,11 @@ func twinOnly(t *testing.T, m *papermem.Memory, c *clock, org string) {
 		t.Fatal(err)
 	}
 	mustStore(t, w, twinPaper)
-	mustStore(t, w, papermem.PaperInput{DOI: "10.1/z", Title: "Vitamin D in the twin", Text: "Vitamin D lowered fracture risk by 30% in the twin's trial."})
+	mustStore(t, w, papermem.PaperInput{DOI: "10.1/z", Title: "Vitamin D in the twin", Domain: "oncology",
+		Text: "Vitamin D lowered fracture risk by 30% in the twin's trial."})
+	if _, err := w.IngestFile(ctx, "twin.md", strings.NewReader("# Twin notes\n\nThe twin's assay drifted."), papermem.IngestOptions{Domain: "oncology"}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := w.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1/z", Markdown: "# Verdict\nThe twin's trial is small."}); err != nil {
 		t.Fatal(err)
 	}
