@@ -102,7 +102,7 @@ var guards = []guard{
 	// Root package: credentials.
 	{"auth.go", "if subtle.ConstantTimeCompare(rows[i].Hash, sum[:]) == 1 {", "if true {", "any key with a known prefix", rootPkgs},
 	{"auth.go", "if subtle.ConstantTimeCompare(e.hash[:], sum[:]) == 1 {", "if true {", "cached key matched by prefix only", rootPkgs},
-	{"auth.go", "if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {", "if false {", "any password", rootPkgs},
+	{"auth.go", "if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {", "if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil && false {", "any password", rootPkgs},
 	{"auth.go", "	if r.Disabled {\n		return nil, errDisabled", "	if false {\n		return nil, errDisabled", "disabled account logs in", rootPkgs},
 
 	// httpapi: who a request acts for and what it may reach.
