@@ -113,10 +113,10 @@ var guards = []guard{
 	{"httpapi/auth.go", "if err != nil || u.OrgID != p.org {", "if err != nil {", "founder of another workspace", httpPkgs},
 	{"httpapi/auth.go", "if p == nil || p.user == \"\" || p.cred == credDev {", "if p == nil || p.user == \"\" {", "developer headers as founder", httpPkgs},
 	{"httpapi/auth.go", "if named != \"\" && named != sess.UserID {", "if false {", "session token acts for another user", httpPkgs},
-	{"httpapi/auth.go", "			if u.Disabled {\n				return nil, papermem.Errorf(papermem.EFORBIDDEN, \"User %q is disabled.\", named)", "			if false {\n				return nil, papermem.Errorf(papermem.EFORBIDDEN, \"User %q is disabled.\", named)", "API key acts for a disabled user", httpPkgs},
+	{"httpapi/auth.go", "			if u.Disabled {\n				return nil, papermem.Errorf(papermem.EFORBIDDEN, \"User %q is disabled.\", named)", "			if u.Disabled && false {\n				return nil, papermem.Errorf(papermem.EFORBIDDEN, \"User %q is disabled.\", named)", "API key acts for a disabled user", httpPkgs},
 	{"httpapi/auth.go", "		if a == session {\n			return nil, errNeedSession", "		if false {\n			return nil, errNeedSession", "API key on a session-only route", httpPkgs},
 	{"httpapi/auth.go", "if a == memory && s.cfg.DevAuth && r.Header.Get(headerDevOrg) != \"\" {", "if s.cfg.DevAuth && r.Header.Get(headerDevOrg) != \"\" {", "developer headers on account routes", httpPkgs},
-	{"httpapi/auth.go", "if ip := net.ParseIP(s.clientAddr(r)); ip == nil || !ip.IsLoopback() {", "if false {", "developer headers from any address", httpPkgs},
+	{"httpapi/auth.go", "if ip := net.ParseIP(s.clientAddr(r)); ip == nil || !ip.IsLoopback() {", "if ip := net.ParseIP(s.clientAddr(r)); false && (ip == nil || !ip.IsLoopback()) {", "developer headers from any address", httpPkgs},
 }
 
 // guardMutations places the guards in the current source.
