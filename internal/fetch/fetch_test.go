@@ -175,3 +175,29 @@ func TestFetchGuardsRedirects(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchTrusted checks that a host the operator trusts is reached
+// though it is on the loopback address, and that the trust goes no
+// further: the same address under another name or port, and a trusted
+// host's redirect to an untrusted one, are refused.
+func TestFetchTrusted(t *testing.T) {
+	ctx := context.Background()
+	trusted, other := origin(t), origin(t)
+	host := strings.TrimPrefix(trusted.URL, "http://")
+	mux := http.NewServeMux()
+	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/paper.md", http.StatusFound)
+	})
+	redirector := httptest.NewServer(mux)
+	defer redirector.Close()
+	rhost := strings.TrimPrefix(redirector.URL, "http://")
+	f := fetch.New(fetch.Options{Trusted: []string{host, rhost}})
+	if body, _, err := f.Fetch(ctx, trusted.URL+"/paper.md"); err != nil || !strings.Contains(string(body), "Body text") {
+		t.Fatalf("trusted host: %q, %v", body, err)
+	}
+	for _, u := range []string{other.URL + "/paper.md", strings.Replace(trusted.URL, "127.0.0.1", "localhost", 1) + "/paper.md", redirector.URL + "/away"} {
+		if _, _, err := f.Fetch(ctx, u); !errors.Is(err, fetch.ErrForbiddenAddress) {
+			t.Errorf("%s: err = %v, want ErrForbiddenAddress", u, err)
+		}
+	}
+}

@@ -279,6 +279,17 @@ func parseOrigin(raw string) (origin, bool) {
 	return o, true
 }
 
+// Hosts returns the configured services' hosts as host:port, the form in
+// which an HTTP client dials them, for a downloader that lets Trusted URLs
+// reach private addresses (internal/fetch's Options.Trusted).
+func (c *Client) Hosts() []string {
+	out := make([]string, 0, len(c.trusted))
+	for _, t := range c.trusted {
+		out = append(out, net.JoinHostPort(t.host, t.port))
+	}
+	return out
+}
+
 // Trusted reports whether u is an http or https URL on one of the
 // configured services (Crossref, Unpaywall, OpenAlex, arXiv): the same
 // scheme, host and port as a base URL, whatever the path. A URL with user

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -137,7 +138,12 @@ func (c *Client) attempt(ctx context.Context, svc *service, raw, key string) (bo
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, true, -1, fmt.Errorf("%w: %s %s: %v", ErrUpstream, svc.name, key, unwrapURL(err))
+		// A host that cannot be reached at all (no such name, connection
+		// refused: an offline machine) is not retried, so that a store
+		// without network does not wait out the backoff.
+		var op *net.OpError
+		unreachable := errors.As(err, &op) && op.Op == "dial" && actx.Err() == nil
+		return nil, !unreachable, -1, fmt.Errorf("%w: %s %s: %v", ErrUpstream, svc.name, key, unwrapURL(err))
 	}
 	defer resp.Body.Close()
 	switch s := resp.StatusCode; {

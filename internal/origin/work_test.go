@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strconv"
 	"strings"
@@ -410,5 +411,32 @@ func fullTextOutcome(pdf string) func(context.Context, *origin.Client) (outcome,
 			return "", fmt.Errorf("FullText = %q, want %s first", urls, pdf)
 		}
 		return ok, nil
+	}
+}
+
+func TestHosts(t *testing.T) {
+	c := origin.New(origin.Options{CrossrefURL: "http://127.0.0.1:8080/", UnpaywallURL: "https://Example.org", OpenAlexURL: "http://[::1]:9000", ArxivURL: "http://localhost"})
+	got := strings.Join(c.Hosts(), " ")
+	for _, want := range []string{"127.0.0.1:8080", "example.org:443", "[::1]:9000", "localhost:80"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Hosts() = %s, want %s among them", got, want)
+		}
+	}
+}
+
+// TestUnreachable checks that a service that cannot be reached at all (a
+// closed port: an offline machine) fails without a retry: with an hour's
+// backoff and a minute's deadline, a retry would be given up as "no time
+// left for a retry".
+func TestUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close()
+	c := origin.New(origin.Options{CrossrefURL: base, OpenAlexURL: base, UnpaywallURL: base, Contact: "a@b.org", Backoff: time.Hour, MaxRetryWait: 2 * time.Hour})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := c.Work(ctx, "10.1000/x")
+	if !errors.Is(err, origin.ErrUpstream) || strings.Contains(err.Error(), "retry") || strings.Contains(err.Error(), "attempts") {
+		t.Fatalf("err = %v, want ErrUpstream without a retry", err)
 	}
 }
