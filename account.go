@@ -88,7 +88,8 @@ type AccountUpdate struct {
 	PaymentMethod  json.RawMessage `json:"payment_method"`
 	// Plan names a plan: a string ("team", "Team Tier") or an object with
 	// "slug", "name" or "tier". Only a free plan can be chosen here; a paid
-	// one is bought through Checkout.
+	// one is bought through the hosted service's checkout
+	// (hosted.Workspace.Checkout).
 	Plan json.RawMessage `json:"plan"`
 }
 
@@ -156,7 +157,7 @@ func (w *Workspace) Account(ctx context.Context) (*Account, error) {
 // UpdateAccount merges the given objects into the account and may move it
 // to a free plan, all in one transaction: on any error nothing changes.
 // Errors: EINVALID (a malformed object or field, or a paid plan, which
-// needs Checkout), EUNKNOWNPLAN.
+// needs a checkout: package hosted), EUNKNOWNPLAN.
 func (w *Workspace) UpdateAccount(ctx context.Context, up AccountUpdate) (*Account, error) {
 	var target *Plan
 	if given(up.Plan) {
@@ -374,8 +375,11 @@ func (w *Workspace) setPlan(ctx context.Context, tx *sql.Tx, p Plan) error {
 	return nil
 }
 
-// plan returns the workspace's plan; Starter for a workspace never
+// Plan returns the workspace's plan; Starter for a workspace never
 // written to.
+func (w *Workspace) Plan(ctx context.Context) (Plan, error) { return w.plan(ctx, w.m.db) }
+
+// plan reads the workspace's plan through q.
 func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
 	slug, err := store.PlanOf(ctx, q, w.org)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -385,4 +389,33 @@ func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
 		return Plan{}, fmt.Errorf("read plan: %w", err)
 	}
 	return LookupPlan(slug)
+}
+
+// APIKey is an API key's record, as the account lists it; its value is
+// never stored. Keys are issued and checked by the hosted service
+// (package hosted).
+type APIKey struct {
+	KeyID      string  `json:"key_id"`
+	OrgID      string  `json:"-"`
+	Name       string  `json:"name"`
+	Prefix     string  `json:"prefix"`       // the value's first characters, to recognise it
+	CreatedAt  string  `json:"created_at"`   // RFC 3339
+	LastUsedAt *string `json:"last_used_at"` // nil until first used; updated at most once a minute
+}
+
+// APIKeys lists the workspace's keys, oldest first, without values.
+func (w *Workspace) APIKeys(ctx context.Context) ([]APIKey, error) {
+	rows, err := store.APIKeys(ctx, w.m.db, w.org)
+	if err != nil {
+		return nil, fmt.Errorf("list api keys: %w", err)
+	}
+	out := make([]APIKey, 0, len(rows))
+	for i := range rows {
+		k := APIKey{KeyID: rows[i].KeyID, OrgID: rows[i].OrgID, Name: rows[i].Name, Prefix: rows[i].Prefix, CreatedAt: rows[i].CreatedAt}
+		if rows[i].LastUsedAt != "" {
+			k.LastUsedAt = &rows[i].LastUsedAt
+		}
+		out = append(out, k)
+	}
+	return out, nil
 }

@@ -32,15 +32,16 @@
 // Remember, RecallUser and Forget keep per-user memories inside a
 // workspace: visible only to that user, never returned by Recall.
 //
-// # Accounts and credentials
+// # The account view
 //
-// Signup, Login and CreateUser manage accounts; API keys authenticate with
-// AuthenticateAPIKey. Session tokens are signed by the caller (the HTTP
-// layer): AuthenticateSession checks that a verified token's user still
-// stands, and Logout, Workspace.LogoutAll, Workspace.ChangePassword and
-// DisableUser end sessions. Verified credentials are cached per Memory
-// against a generation number that every ending change moves, so a change
-// made by another process sharing the file takes effect at once.
+// Workspace.Account shows a workspace's account as the HTTP API's
+// contract does — profile, notifications, plan, API keys (never their
+// values), invoices and the bill of the current month — and
+// Workspace.UpdateAccount edits it. What makes those records is the
+// hosted service's machinery, package hosted: accounts and credentials,
+// key issuing and checking, checkouts and payments, usage metering, rate
+// limits and the founder console. Opening a Memory starts none of it, and
+// a Memory that no hosted service serves meters nothing.
 //
 // # Errors
 //

@@ -57,6 +57,15 @@ var (
 	ErrInternal     = &Error{Code: EINTERNAL, Message: "Internal error."}
 )
 
+// Sentinels in the chain of some errors, for callers that tell them apart
+// (errors.Is): the HTTP layer gives them their own API codes.
+var (
+	// ErrWorkspaceID: a workspace id is malformed or already taken.
+	ErrWorkspaceID = errors.New("invalid or taken workspace id")
+	// ErrDuplicateEmail: an account with the email exists (package hosted).
+	ErrDuplicateEmail = errors.New("duplicate email")
+)
+
 // sentinels are the code sentinels by code.
 var sentinels = map[string]*Error{
 	EINVALID: ErrInvalid, EUNKNOWNPLAN: ErrUnknownPlan, ENOTFOUND: ErrNotFound, ECONFLICT: ErrConflict,

@@ -307,7 +307,8 @@ type SessionActivity struct {
 // SessionActivities returns the session activity of every user who owns a
 // session in the workspace, keyed by user id. A session's owner is the
 // first user id given when linking or exporting it. Users without sessions
-// are absent. Users uses it for its activity metadata.
+// are absent. The users listing of package hosted adds it to their
+// activity.
 func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionActivity, error) {
 	owners, err := store.SessionOwners(ctx, w.m.db, w.org)
 	if err != nil {
@@ -327,24 +328,4 @@ func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionA
 		}
 	}
 	return out, nil
-}
-
-// addSessionActivity adds session activity to a listing of users: session
-// counts, domains (merged, sorted) and the first and last seen times.
-func (w *Workspace) addSessionActivity(ctx context.Context, users []UserActivity) error {
-	acts, err := w.SessionActivities(ctx)
-	if err != nil {
-		return err
-	}
-	for i := range users {
-		u, a := &users[i], acts[users[i].UserID]
-		if a == nil {
-			continue
-		}
-		u.Sessions = a.Sessions
-		u.Domains = slices.Compact(slices.Sorted(slices.Values(append(u.Domains, a.Domains...))))
-		u.FirstSeen = minTime(u.FirstSeen, a.FirstSeen)
-		u.LastSeen = max(u.LastSeen, a.LastSeen)
-	}
-	return nil
 }

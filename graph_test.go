@@ -624,9 +624,12 @@ func TestExportsPages(t *testing.T) {
 	})
 }
 
+// TestUsersSessionActivity checks each user's session activity: sessions
+// owned, their domains and times. (Package hosted merges it into the
+// listing of a workspace's accounts.)
 func TestUsersSessionActivity(t *testing.T) {
 	m := testutil.Open(t, nil)
-	u := signup(t, m, "ada@example.org", "lab-one")
+	u := struct{ UserID string }{"usr_ada"} // user ids are free strings to the library
 	w := m.Workspace("lab-one")
 	mustStore(t, w, vitaminD) // domain medicine
 	if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "note", Domain: "biology"}); err != nil {
@@ -659,14 +662,6 @@ func TestUsersSessionActivity(t *testing.T) {
 	a := acts[u.UserID]
 	if len(acts) != 1 || a == nil || a.Sessions != 3 || !cmp.Equal(a.Domains, []string{"medicine", "physics"}) || a.FirstSeen == "" || a.LastSeen < a.FirstSeen {
 		t.Fatalf("SessionActivities = %v (%+v)", acts, a)
-	}
-	users, err := w.Users(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(users) != 1 || users[0].Sessions != 3 || !cmp.Equal(users[0].Domains, []string{"biology", "medicine", "physics"}) ||
-		users[0].LastSeen < a.LastSeen || users[0].FirstSeen > a.FirstSeen {
-		t.Errorf("Users = %+v", users)
 	}
 }
 

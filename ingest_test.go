@@ -446,15 +446,6 @@ func TestIngestFileDocument(t *testing.T) {
 			t.Errorf("label %s, provenance (-want +got):\n%s", s.Label, diff)
 		}
 	})
-	t.Run("Usage", func(t *testing.T) {
-		u, err := acme.Usage(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if u.Counters[papermem.CounterDocumentsIngested] != 1 || u.Counters[papermem.CounterBytesIngested] != int64(len(text)) {
-			t.Errorf("counters %v", u.Counters)
-		}
-	})
 	t.Run("Tenancy", func(t *testing.T) {
 		for _, label := range []string{papermem.LabelAny, papermem.LabelDocument, papermem.LabelClaim} {
 			res, err := globex.Recall(ctx, papermem.RecallRequest{Question: "Rhone glacier ice per year", Label: label})
@@ -465,12 +456,8 @@ func TestIngestFileDocument(t *testing.T) {
 				t.Errorf("label %s: workspace globex recalled %+v", label, res.Spans)
 			}
 		}
-		a, err := globex.Analytics(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.Memory.Documents != 0 || a.Memory.Nodes != 0 {
-			t.Errorf("globex memory %+v", a.Memory)
+		if docs, err := globex.Documents(ctx, 10); err != nil || len(docs) != 0 {
+			t.Errorf("globex documents %+v, %v", docs, err)
 		}
 	})
 }

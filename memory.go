@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
-	"sync/atomic"
 	"time"
 
+	"github.com/papermem/papermem/internal/hostlink"
 	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/store"
 )
@@ -30,16 +30,12 @@ type Memory struct {
 	embedder       Embedder
 	index          *nodeindex.Index
 	fetcher        Fetcher
-	payments       PaymentProvider
 	maxIngestBytes int64
+	dbTimeout      time.Duration // Options.DBTimeout resolved: 0 means no bound
 	now            func() time.Time
 	log            *slog.Logger
-	usage          usageBuffer      // metered usage not yet written (usage.go)
-	keys           keyCache         // API keys verified, for the current credential generation (auth.go)
-	sessions       credCache[*User] // the users of session tokens verified, by token id (authsession.go)
-	memRows        memoryRows       // memory rows read by user recall, by node id (userrecall.go)
-	ratePruned     atomic.Int64     // when TakeRequest last pruned full rate buckets, Unix ns (ratelimit.go)
-	buckets        *sql.DB          // PostgreSQL: the rate buckets' own pool (ratelimit.go); nil on SQLite
+	memRows        memoryRows         // memory rows read by user recall, by node id (userrecall.go)
+	meter          hostlink.MeterSlot // the meter of a hosted service over this memory, if any (usage.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
@@ -116,11 +112,6 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	buckets, err := store.OpenBuckets(path, max(o.DBTimeout, 0))
-	if err != nil {
-		files.Close()
-		return nil, err
-	}
 	m := &Memory{
 		db:             files.Read,
 		files:          files,
@@ -130,30 +121,28 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		embedder:       o.Embedder,
 		index:          nodeindex.New(files.Read, nodeindex.Config{Dim: dim, MaxNodes: o.IndexMaxNodes, TitleLabel: LabelPaper, TitledKind: KindPaper}),
 		fetcher:        o.Fetcher,
-		payments:       o.Payments,
 		maxIngestBytes: o.MaxIngestBytes,
+		dbTimeout:      max(o.DBTimeout, 0),
 		now:            o.Now,
 		log:            o.Logger,
-		buckets:        buckets,
 	}
 	m.ws = &Workspace{m: m, org: o.Workspace}
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		m.writer.Close()
-		m.closeBuckets()
 		files.Close()
 		return nil, err
 	}
-	m.startUsage(DefaultUsageFlushInterval)
 	return m, nil
 }
 
-// Close writes the usage not yet flushed, runs the writes already queued
+// Close runs the writes already queued (and writes the usage a hosted
+// service over the memory counted and has not written yet: package hosted)
 // and closes the database, checkpointing its WAL into the database file
 // (no -wal file is left to recover). In-flight calls must have returned.
 func (m *Memory) Close() error {
-	err := m.stopUsage()
+	err := m.meter.Flush(context.Background())
 	m.writer.Close()
-	return errors.Join(err, m.closeBuckets(), m.files.Close())
+	return errors.Join(err, m.files.Close())
 }
 
 // StorageMode is "memory" for an in-memory database, "postgres" for a
@@ -207,18 +196,6 @@ const writeBatch = 64
 // hands out rather than adding to it.
 func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return writeError(m.writer.Do(ctx, fn))
-}
-
-// execWrite runs exec, one statement, as a write and returns the number of
-// rows it changed.
-func (m *Memory) execWrite(ctx context.Context, exec func(ctx context.Context, tx *sql.Tx) (int64, error)) (int64, error) {
-	var n int64
-	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var err error
-		n, err = exec(ctx, tx)
-		return err
-	})
-	return n, err
 }
 
 // writeError translates the write path's own failures.

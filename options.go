@@ -65,11 +65,6 @@ type Options struct {
 	// DefaultIndexMaxNodes.
 	IndexMaxNodes int
 
-	// Payments takes the payments of paid plans (Checkout,
-	// ConfirmCheckout); NewSignedOrders is the built-in provider. Nil means
-	// paid plans cannot be bought: Checkout fails with EUPSTREAM.
-	Payments PaymentProvider
-
 	// Now returns the current time. Nil means time.Now.
 	Now func() time.Time
 

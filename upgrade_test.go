@@ -92,16 +92,7 @@ func TestUpgradeFTS5Database(t *testing.T) {
 			t.Errorf("schema of the upgraded database differs from a fresh one's (-fresh +upgraded):\n%s", diff)
 		}
 	})
-	t.Run("Accounts", func(t *testing.T) {
-		u, err := m.Login(ctx, f.Email, f.Password)
-		if err != nil || u.UserID != f.UserID || u.OrgID != f.Org {
-			t.Errorf("Login = %+v, %v", u, err)
-		}
-		k, err := m.AuthenticateAPIKey(ctx, f.APIKey)
-		if err != nil || k.OrgID != f.Org {
-			t.Errorf("AuthenticateAPIKey = %+v, %v", k, err)
-		}
-	})
+	// Its account and API key: package hosted's TestUpgradeAccounts.
 	t.Run("Papers", func(t *testing.T) {
 		for _, doi := range f.Papers {
 			if p, err := w.Paper(ctx, doi); err != nil || p.Title == "" {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // RootResponse names the service.
@@ -40,10 +41,10 @@ type SignupRequest struct {
 
 // TokenResponse answers signup and login.
 type TokenResponse struct {
-	AccessToken string        `json:"access_token" doc:"session token (JWT, HS256) for Authorization: Bearer"`
-	TokenType   string        `json:"token_type" doc:"always bearer"`
-	ExpiresIn   int           `json:"expires_in" doc:"seconds until the token expires: the workspace's token TTL"`
-	User        papermem.User `json:"user"`
+	AccessToken string      `json:"access_token" doc:"session token (JWT, HS256) for Authorization: Bearer"`
+	TokenType   string      `json:"token_type" doc:"always bearer"`
+	ExpiresIn   int         `json:"expires_in" doc:"seconds until the token expires: the workspace's token TTL"`
+	User        hosted.User `json:"user"`
 }
 
 // LoginRequest exchanges an email and password for a session token.
@@ -65,7 +66,7 @@ type LogoutResponse struct {
 
 // MeResponse is the current user.
 type MeResponse struct {
-	papermem.User
+	hosted.User
 	IsFounder bool `json:"is_founder" doc:"whether the account has founder access"`
 }
 
@@ -92,15 +93,15 @@ type RevokedResponse struct {
 
 // UsersResponse lists the workspace's users.
 type UsersResponse struct {
-	Users   []papermem.UserActivity `json:"users"`
-	Count   int                     `json:"count"`
-	Current *string                 `json:"current" doc:"the caller's user_id; null for an API key without X-User-Id"`
+	Users   []hosted.UserActivity `json:"users"`
+	Count   int                   `json:"count"`
+	Current *string               `json:"current" doc:"the caller's user_id; null for an API key without X-User-Id"`
 }
 
 // WorkspacesResponse lists workspaces.
 type WorkspacesResponse struct {
-	Workspaces []papermem.WorkspaceRecord `json:"workspaces"`
-	Current    string                     `json:"current" doc:"the credential's org_id"`
+	Workspaces []hosted.WorkspaceRecord `json:"workspaces"`
+	Current    string                   `json:"current" doc:"the credential's org_id"`
 }
 
 // CreateWorkspaceRequest creates a workspace.
@@ -111,8 +112,8 @@ type CreateWorkspaceRequest struct {
 
 // CreatedWorkspace is a new workspace with its first API key.
 type CreatedWorkspace struct {
-	papermem.WorkspaceRecord
-	APIKey *papermem.NewAPIKey `json:"api_key" doc:"the new workspace's first key; key is its value, shown this once"`
+	hosted.WorkspaceRecord
+	APIKey *hosted.NewAPIKey `json:"api_key" doc:"the new workspace's first key; key is its value, shown this once"`
 }
 
 // AccountPatch documents the PATCH body; it is decoded into
@@ -140,12 +141,12 @@ type ConfirmRequest struct {
 
 // AdminWorkspacesResponse lists every workspace.
 type AdminWorkspacesResponse struct {
-	Workspaces []papermem.WorkspaceSummary `json:"workspaces"`
+	Workspaces []hosted.WorkspaceSummary `json:"workspaces"`
 }
 
 // AdminUsersResponse lists every account.
 type AdminUsersResponse struct {
-	Users []papermem.UserSummary `json:"users"`
+	Users []hosted.UserSummary `json:"users"`
 }
 
 // SetPlanRequest names the tier a founder sets.

@@ -17,6 +17,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/client"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
 	"github.com/papermem/papermem/internal/testdb"
@@ -26,13 +27,13 @@ import (
 const paySecret = "client-test-payment-secret"
 
 // server runs the real handler over a real database file.
-func server(t *testing.T, cfg httpapi.Config) (*papermem.Memory, *httptest.Server) {
+func server(t *testing.T, cfg httpapi.Config) (*hosted.Service, *httptest.Server) {
 	t.Helper()
-	m := testutil.Open(t, &papermem.Options{Fetcher: fetch.New(fetch.Options{AllowPrivate: true}),
-		Payments: papermem.NewSignedOrders(paySecret)})
-	srv := httptest.NewServer(httpapi.New(m, cfg))
+	svc := testutil.OpenHosted(t, &papermem.Options{Fetcher: fetch.New(fetch.Options{AllowPrivate: true})},
+		&hosted.Options{Payments: hosted.NewSignedOrders(paySecret)})
+	srv := httptest.NewServer(httpapi.New(svc, cfg))
 	t.Cleanup(srv.Close)
-	return m, srv
+	return svc, srv
 }
 
 // must(f())(t) is f's value, failing t on f's error.
@@ -64,7 +65,8 @@ func ptr[T any](v T) *T { return &v }
 func TestRoutes(t *testing.T) {
 	ctx := context.Background()
 	backups := t.TempDir()
-	m, srv := server(t, httpapi.Config{FounderEmails: []string{"root@example.org"}, BackupDir: backups})
+	svc, srv := server(t, httpapi.Config{FounderEmails: []string{"root@example.org"}, BackupDir: backups})
+	m := svc.Memory()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "Fetched text: statins lowered LDL cholesterol by 30 percent in adults (p < 0.001).")
 	}))
@@ -334,13 +336,13 @@ func TestRoutes(t *testing.T) {
 		if co.Free || co.CheckoutID == "" || co.AmountCents != 4900 {
 			t.Fatalf("checkout = %+v", co)
 		}
-		sig := papermem.SignPayment(paySecret, co.CheckoutID, "pay_1")
+		sig := hosted.SignPayment(paySecret, co.CheckoutID, "pay_1")
 		conf := must(ada.ConfirmCheckout(ctx, api.ConfirmRequest{CheckoutID: co.CheckoutID, PaymentID: ptr("pay_1"), Signature: &sig}))(t)
 		if !conf.Paid || conf.Account.Plan.Slug != "team" {
 			t.Errorf("confirm = %+v", conf)
 		}
 		u := must(ada.Usage(ctx))(t)
-		want := must(ws.Usage(ctx))(t)
+		want := must(svc.Workspace("lab-ada").Usage(ctx))(t)
 		if u.Counters["papers_stored"] != want.Counters["papers_stored"] || u.Counters["papers_stored"] < 2 {
 			t.Errorf("usage = %+v, library %+v", u.Counters, want.Counters)
 		}
@@ -484,8 +486,8 @@ var refusals = map[int]string{http.StatusTooManyRequests: api.CodeRateLimited, h
 // MaxRetryWait.
 func TestRetry(t *testing.T) {
 	ctx := context.Background()
-	m, _ := server(t, httpapi.Config{})
-	h := httpapi.New(m, httpapi.Config{RateLimit: 1})
+	svc, _ := server(t, httpapi.Config{})
+	h := httpapi.New(svc, httpapi.Config{RateLimit: 1})
 	var refuse, calls atomic.Int64
 	var status atomic.Int64 // of the refusals
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -11,6 +11,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/client"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
 	"github.com/papermem/papermem/internal/testutil"
@@ -28,16 +29,17 @@ func TestErrorVocabulary(t *testing.T) {
 		http.Error(w, "gone", http.StatusInternalServerError)
 	}))
 	t.Cleanup(origin.Close)
-	m := testutil.Open(t, &papermem.Options{Fetcher: fetch.New(fetch.Options{AllowPrivate: true}), MaxIngestBytes: 1000})
-	srv := httptest.NewServer(httpapi.New(m, httpapi.Config{}))
+	svc := testutil.OpenHosted(t, &papermem.Options{Fetcher: fetch.New(fetch.Options{AllowPrivate: true}), MaxIngestBytes: 1000}, nil)
+	m := svc.Memory()
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{}))
 	t.Cleanup(srv.Close)
-	limited := httptest.NewServer(httpapi.New(m, httpapi.Config{RateLimit: 1}))
+	limited := httptest.NewServer(httpapi.New(svc, httpapi.Config{RateLimit: 1}))
 	t.Cleanup(limited.Close)
 
 	anon := client.New(srv.URL, nil)
 	tok := must(anon.Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", OrgID: "lab-ada"}))(t)
 	ada := anon.WithToken(tok.AccessToken)
-	ws := m.Workspace("lab-ada")
+	ws, hws := m.Workspace("lab-ada"), svc.Workspace("lab-ada")
 	ada2 := client.New(limited.URL, &client.Options{Token: tok.AccessToken, MaxRetryWait: 1})
 	must(ada2.Usage(ctx))(t) // the one request a minute
 
@@ -66,7 +68,7 @@ func TestErrorVocabulary(t *testing.T) {
 			}},
 		{name: "MalformedWorkspaceID", code: papermem.EINVALID, status: 400, refines: papermem.ErrWorkspaceID, sent: api.CodeInvalidWorkspace,
 			lib: func() error {
-				_, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "x@example.org", Password: "x password"}, OrgID: "X!"})
+				_, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "x@example.org", Password: "x password"}, OrgID: "X!"})
 				return err
 			},
 			client: func() error {
@@ -90,7 +92,7 @@ func TestErrorVocabulary(t *testing.T) {
 			}},
 		{name: "DuplicateSignup", code: papermem.ECONFLICT, status: 400, refines: papermem.ErrDuplicateEmail, sent: api.CodeDuplicateEmail,
 			lib: func() error {
-				_, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "ada@example.org", Password: "correct horse"}})
+				_, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}})
 				return err
 			},
 			client: func() error {
@@ -99,7 +101,7 @@ func TestErrorVocabulary(t *testing.T) {
 			}},
 		{name: "WrongPassword", code: papermem.EUNAUTHORIZED, status: 401,
 			lib: func() error {
-				_, err := m.Login(ctx, "ada@example.org", "wrong horse")
+				_, err := svc.Login(ctx, "ada@example.org", "wrong horse")
 				return err
 			},
 			client: func() error {
@@ -108,7 +110,7 @@ func TestErrorVocabulary(t *testing.T) {
 			}},
 		{name: "MissingCredential", code: papermem.EUNAUTHORIZED, status: 401,
 			lib: func() error {
-				_, err := m.AuthenticateAPIKey(ctx, "")
+				_, err := svc.AuthenticateAPIKey(ctx, "")
 				return err
 			},
 			client: func() error {
@@ -117,7 +119,7 @@ func TestErrorVocabulary(t *testing.T) {
 			}},
 		{name: "WrongCurrentPassword", code: papermem.EFORBIDDEN, status: 403,
 			lib: func() error {
-				_, err := ws.ChangePassword(ctx, tok.User.UserID, "wrong horse", "another horse")
+				_, err := hws.ChangePassword(ctx, tok.User.UserID, "wrong horse", "another horse")
 				return err
 			},
 			client: func() error {
@@ -131,7 +133,7 @@ func TestErrorVocabulary(t *testing.T) {
 			}},
 		{name: "UnknownPlan", code: papermem.EUNKNOWNPLAN, status: 400,
 			lib: func() error {
-				_, err := ws.Checkout(ctx, "platinum")
+				_, err := hws.Checkout(ctx, "platinum")
 				return err
 			},
 			client: func() error {
@@ -223,7 +225,7 @@ func TestErrorVocabulary(t *testing.T) {
 	// The API has no code for a conflict: a taken workspace id is
 	// invalid_workspace, which the client reads as EINVALID.
 	t.Run("TakenWorkspaceID", func(t *testing.T) {
-		_, _, err := m.CreateWorkspace(ctx, "lab-ada", "", tok.User.UserID)
+		_, _, err := svc.CreateWorkspace(ctx, "lab-ada", "", tok.User.UserID)
 		if papermem.ErrorCode(err) != papermem.ECONFLICT || !errors.Is(err, papermem.ErrConflict) || !errors.Is(err, papermem.ErrWorkspaceID) {
 			t.Errorf("library: %v (%s)", err, papermem.ErrorCode(err))
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/hosted"
 )
 
 // One method per /v1 route, in the order of httpapi/routes.go. Each
@@ -314,8 +315,8 @@ func (c *Client) CreateWorkspace(ctx context.Context, req api.CreateWorkspaceReq
 
 // CreateAPIKey creates an API key; its value is returned this once (POST
 // /v1/account/api-keys).
-func (c *Client) CreateAPIKey(ctx context.Context, req api.CreateKeyRequest) (*papermem.NewAPIKey, error) {
-	return call[papermem.NewAPIKey](ctx, c, post, "/v1/account/api-keys", req)
+func (c *Client) CreateAPIKey(ctx context.Context, req api.CreateKeyRequest) (*hosted.NewAPIKey, error) {
+	return call[hosted.NewAPIKey](ctx, c, post, "/v1/account/api-keys", req)
 }
 
 // APIKeys lists the workspace's API keys, without values (GET
@@ -341,19 +342,19 @@ func (c *Client) UpdateAccount(ctx context.Context, req api.AccountPatch) (*pape
 }
 
 // Checkout starts a checkout for a plan (POST /v1/billing/checkout).
-func (c *Client) Checkout(ctx context.Context, req api.CheckoutRequest) (*papermem.CheckoutResult, error) {
-	return call[papermem.CheckoutResult](ctx, c, post, "/v1/billing/checkout", req)
+func (c *Client) Checkout(ctx context.Context, req api.CheckoutRequest) (*hosted.CheckoutResult, error) {
+	return call[hosted.CheckoutResult](ctx, c, post, "/v1/billing/checkout", req)
 }
 
 // ConfirmCheckout confirms a checkout's payment (POST
 // /v1/billing/checkout/confirm).
-func (c *Client) ConfirmCheckout(ctx context.Context, req api.ConfirmRequest) (*papermem.Confirmation, error) {
-	return call[papermem.Confirmation](ctx, c, post, "/v1/billing/checkout/confirm", req)
+func (c *Client) ConfirmCheckout(ctx context.Context, req api.ConfirmRequest) (*hosted.Confirmation, error) {
+	return call[hosted.Confirmation](ctx, c, post, "/v1/billing/checkout/confirm", req)
 }
 
 // Usage returns the workspace's usage this month (GET /v1/usage).
-func (c *Client) Usage(ctx context.Context) (*papermem.Usage, error) {
-	return call[papermem.Usage](ctx, c, get, "/v1/usage", nil)
+func (c *Client) Usage(ctx context.Context) (*hosted.Usage, error) {
+	return call[hosted.Usage](ctx, c, get, "/v1/usage", nil)
 }
 
 // Billing returns the workspace's bill this month so far (GET
@@ -364,8 +365,8 @@ func (c *Client) Billing(ctx context.Context) (*papermem.Bill, error) {
 
 // Analytics returns memory size, fetch cache efficiency and top domains
 // (GET /v1/analytics).
-func (c *Client) Analytics(ctx context.Context) (*papermem.Analytics, error) {
-	return call[papermem.Analytics](ctx, c, get, "/v1/analytics", nil)
+func (c *Client) Analytics(ctx context.Context) (*hosted.Analytics, error) {
+	return call[hosted.Analytics](ctx, c, get, "/v1/analytics", nil)
 }
 
 // AdminMe reports whether the caller has founder access (GET
@@ -375,8 +376,8 @@ func (c *Client) AdminMe(ctx context.Context) (*api.AdminMeResponse, error) {
 }
 
 // AdminOverview returns the platform overview (GET /v1/admin/overview).
-func (c *Client) AdminOverview(ctx context.Context) (*papermem.Overview, error) {
-	return call[papermem.Overview](ctx, c, get, "/v1/admin/overview", nil)
+func (c *Client) AdminOverview(ctx context.Context) (*hosted.Overview, error) {
+	return call[hosted.Overview](ctx, c, get, "/v1/admin/overview", nil)
 }
 
 // AdminWorkspaces lists every workspace (GET /v1/admin/workspaces).
@@ -397,8 +398,8 @@ func (c *Client) AdminHealth(ctx context.Context) (*papermem.Health, error) {
 
 // AdminActivity returns one workspace in detail (GET
 // /v1/admin/workspaces/{org_id}/activity).
-func (c *Client) AdminActivity(ctx context.Context, orgID string) (*papermem.WorkspaceActivity, error) {
-	return call[papermem.WorkspaceActivity](ctx, c, get, pathf("/v1/admin/workspaces/%s/activity", orgID), nil)
+func (c *Client) AdminActivity(ctx context.Context, orgID string) (*hosted.WorkspaceActivity, error) {
+	return call[hosted.WorkspaceActivity](ctx, c, get, pathf("/v1/admin/workspaces/%s/activity", orgID), nil)
 }
 
 // AdminSetPlan sets a workspace's plan without payment (POST
@@ -409,8 +410,8 @@ func (c *Client) AdminSetPlan(ctx context.Context, orgID string, req api.SetPlan
 
 // AdminCreateUser creates a user in a workspace (POST
 // /v1/admin/workspaces/{org_id}/users).
-func (c *Client) AdminCreateUser(ctx context.Context, orgID string, req api.CreateUserRequest) (*papermem.User, error) {
-	return call[papermem.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users", orgID), req)
+func (c *Client) AdminCreateUser(ctx context.Context, orgID string, req api.CreateUserRequest) (*hosted.User, error) {
+	return call[hosted.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users", orgID), req)
 }
 
 // AdminBackup writes an online, consistent copy of the whole database to
@@ -424,13 +425,13 @@ func (c *Client) AdminBackup(ctx context.Context) (*papermem.BackupFile, error) 
 // AdminDisableUser disables a user of a workspace (POST
 // /v1/admin/workspaces/{org_id}/users/{user_id}/disable): the user's
 // sessions end and the API keys they created are refused until enabled.
-func (c *Client) AdminDisableUser(ctx context.Context, orgID, userID string) (*papermem.User, error) {
-	return call[papermem.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/disable", orgID, userID), nil)
+func (c *Client) AdminDisableUser(ctx context.Context, orgID, userID string) (*hosted.User, error) {
+	return call[hosted.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/disable", orgID, userID), nil)
 }
 
 // AdminEnableUser enables a disabled user again (POST
 // /v1/admin/workspaces/{org_id}/users/{user_id}/enable); sessions from
 // before the disabling stay ended.
-func (c *Client) AdminEnableUser(ctx context.Context, orgID, userID string) (*papermem.User, error) {
-	return call[papermem.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/enable", orgID, userID), nil)
+func (c *Client) AdminEnableUser(ctx context.Context, orgID, userID string) (*hosted.User, error) {
+	return call[hosted.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/enable", orgID, userID), nil)
 }

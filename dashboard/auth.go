@@ -14,6 +14,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/hosted"
 )
 
 // CookieName is the name of the cookie holding the dashboard's session.
@@ -30,10 +31,10 @@ const maxFormBytes = 64 << 10
 
 // viewer is the signed-in user of a request.
 type viewer struct {
-	User      *papermem.User
+	User      *hosted.User
 	Founder   bool
 	Workspace string // the workspace's name, or its id when it has none
-	session   papermem.Session
+	session   hosted.Session
 	csrf      string
 }
 
@@ -103,7 +104,7 @@ func (h *handler) viewer(r *http.Request) (*viewer, error) {
 	}
 	// Founder access is read afresh, as on /v1: the session's user may be
 	// remembered from before a grant.
-	fresh, err := h.m.User(r.Context(), u.UserID)
+	fresh, err := h.svc.User(r.Context(), u.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func (h *handler) viewer(r *http.Request) (*viewer, error) {
 // workspaceName is the name given to workspace org at signup, or its id
 // when it was given none.
 func (h *handler) workspaceName(ctx context.Context, org string) (string, error) {
-	rec, err := h.m.Workspace(org).Record(ctx)
+	rec, err := h.svc.Workspace(org).Record(ctx)
 	switch {
 	case papermem.ErrorCode(err) == papermem.ENOTFOUND:
 		return org, nil
@@ -146,7 +147,7 @@ func (h *handler) csrfSecret(ctx context.Context) ([]byte, error) {
 	h.csrfMu.Lock()
 	defer h.csrfMu.Unlock()
 	if h.csrfKey == nil {
-		key, err := h.m.Secret(ctx, "dashboard-csrf")
+		key, err := h.svc.Secret(ctx, "dashboard-csrf")
 		if err != nil {
 			return nil, err
 		}
@@ -270,16 +271,16 @@ func (h *handler) signupPage(w http.ResponseWriter, r *http.Request) {
 // login checks the email and password and sets the session cookie: a form
 // is redirected to the overview, JSON answers {"user": …}.
 func (h *handler) login(w http.ResponseWriter, r *http.Request) {
-	h.signIn(w, r, "login", func(ctx context.Context, c credentials) (*papermem.User, error) {
-		return h.m.Login(ctx, c.Email, c.Password)
+	h.signIn(w, r, "login", func(ctx context.Context, c credentials) (*hosted.User, error) {
+		return h.svc.Login(ctx, c.Email, c.Password)
 	})
 }
 
 // signup creates an account and its workspace and signs it in.
 func (h *handler) signup(w http.ResponseWriter, r *http.Request) {
-	h.signIn(w, r, "signup", func(ctx context.Context, c credentials) (*papermem.User, error) {
-		return h.m.Signup(ctx, papermem.SignupInput{
-			NewUser:       papermem.NewUser{Email: c.Email, Password: c.Password, Name: c.Name},
+	h.signIn(w, r, "signup", func(ctx context.Context, c credentials) (*hosted.User, error) {
+		return h.svc.Signup(ctx, hosted.SignupInput{
+			NewUser:       hosted.NewUser{Email: c.Email, Password: c.Password, Name: c.Name},
 			WorkspaceName: c.WorkspaceName})
 	})
 }
@@ -288,10 +289,10 @@ func (h *handler) signup(w http.ResponseWriter, r *http.Request) {
 // the cookie for the user found. A failed form is shown again with the
 // error.
 func (h *handler) signIn(w http.ResponseWriter, r *http.Request, form string,
-	find func(context.Context, credentials) (*papermem.User, error)) {
+	find func(context.Context, credentials) (*hosted.User, error)) {
 	var c credentials
 	asJSON := isJSON(r)
-	u, err := func() (*papermem.User, error) {
+	u, err := func() (*hosted.User, error) {
 		if err := checkOrigin(r); err != nil {
 			return nil, err
 		}
@@ -337,7 +338,7 @@ func (h *handler) signIn(w http.ResponseWriter, r *http.Request, form string,
 
 // logout ends the session and clears the cookie.
 func (h *handler) logout(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	if err := h.m.Logout(r.Context(), v.session); err != nil {
+	if err := h.svc.Logout(r.Context(), v.session); err != nil {
 		return err
 	}
 	clearCookie(w, r)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // billingData is the billing page.
@@ -41,7 +42,7 @@ func (h *handler) renderBilling(w http.ResponseWriter, r *http.Request, v *viewe
 // bought, such as a paid plan on a server with no payment provider, is
 // explained on the billing page.
 func (h *handler) checkout(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	res, err := h.m.Workspace(v.User.OrgID).Checkout(r.Context(), trimmed(r, "plan"))
+	res, err := h.svc.Workspace(v.User.OrgID).Checkout(r.Context(), trimmed(r, "plan"))
 	if err != nil {
 		status, msg := h.failure(r, err)
 		return h.renderBilling(w, r, v, status, msg, "")
@@ -58,7 +59,7 @@ func (h *handler) checkout(w http.ResponseWriter, r *http.Request, v *viewer) er
 // checkoutData is a pending checkout; BuiltIn says whether this page may
 // pay it through the built-in provider.
 type checkoutData struct {
-	Checkout *papermem.CheckoutResult
+	Checkout *hosted.CheckoutResult
 	BuiltIn  bool
 }
 
@@ -67,11 +68,11 @@ var errNoBuiltIn = papermem.Errorf(papermem.EINVALID,
 
 // builtIn returns the built-in provider when this dashboard may act as its
 // payment page (Config.Pay), else nil.
-func (h *handler) builtIn() *papermem.SignedOrders {
+func (h *handler) builtIn() *hosted.SignedOrders {
 	if !h.cfg.Pay {
 		return nil
 	}
-	return h.m.BuiltInPayments()
+	return h.svc.BuiltInPayments()
 }
 
 // pay pays a checkout through the built-in provider, acting as its payment
@@ -84,8 +85,8 @@ func (h *handler) pay(w http.ResponseWriter, r *http.Request, v *viewer) error {
 	}
 	id := trimmed(r, "checkout_id")
 	payment := "pay_" + rand.Text()
-	c, err := h.m.Workspace(v.User.OrgID).ConfirmCheckout(r.Context(),
-		papermem.ConfirmInput{CheckoutID: id, PaymentID: payment, Signature: so.Sign(id, payment)})
+	c, err := h.svc.Workspace(v.User.OrgID).ConfirmCheckout(r.Context(),
+		hosted.ConfirmInput{CheckoutID: id, PaymentID: payment, Signature: so.Sign(id, payment)})
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testenv"
 	"github.com/papermem/papermem/internal/testutil"
@@ -36,6 +37,7 @@ type browser struct {
 	ctx       context.Context
 	srv       *httptest.Server
 	m         *papermem.Memory
+	svc       *hosted.Service // over m
 	artifacts string
 	axe       string // the source of axe-core, injected into pages by audit
 }
@@ -64,7 +66,7 @@ func chromiumPath() string {
 // newBrowser starts the server and one browser for the test; both stop
 // when it ends. Without a browser the test is skipped, saying so (go test
 // -v shows it), unless CI is set: then it fails.
-func newBrowser(t *testing.T, cfg httpapi.Config, opts *papermem.Options) *browser {
+func newBrowser(t *testing.T, cfg httpapi.Config, opts *hosted.Options) *browser {
 	t.Helper()
 	path := chromiumPath()
 	if path == "" {
@@ -78,8 +80,8 @@ func newBrowser(t *testing.T, cfg httpapi.Config, opts *papermem.Options) *brows
 	if sum := sha256.Sum256(axe); hex.EncodeToString(sum[:]) != axeSHA256 {
 		t.Fatalf("%s is not axe-core 4.14.1 as published: SHA-256 %x", axePath, sum)
 	}
-	m := testutil.Open(t, opts)
-	srv := httptest.NewServer(httpapi.New(m, cfg))
+	svc := testutil.OpenHosted(t, nil, opts)
+	srv := httptest.NewServer(httpapi.New(svc, cfg))
 	t.Cleanup(srv.Close)
 
 	dir := os.Getenv("PAPERMEM_ARTIFACTS")
@@ -100,7 +102,7 @@ func newBrowser(t *testing.T, cfg httpapi.Config, opts *papermem.Options) *brows
 		t.Fatalf("start chromium: %v", err)
 	}
 	t.Logf("screenshots in %s", dir)
-	return &browser{t: t, ctx: ctx, srv: srv, m: m, artifacts: dir, axe: string(axe)}
+	return &browser{t: t, ctx: ctx, srv: srv, m: svc.Memory(), svc: svc, artifacts: dir, axe: string(axe)}
 }
 
 // run runs steps with a deadline, failing the test on error.
@@ -177,7 +179,7 @@ func TestBrowser(t *testing.T) {
 	cfg := quiet
 	cfg.FounderEmails = []string{"grace@example.com"}
 	cfg.DashboardPayments = true
-	b := newBrowser(t, cfg, &papermem.Options{Payments: papermem.NewSignedOrders("browser-test-payment-secret")})
+	b := newBrowser(t, cfg, &hosted.Options{Payments: hosted.NewSignedOrders("browser-test-payment-secret")})
 
 	t.Run("SignUp", func(t *testing.T) {
 		b.t = t
@@ -212,7 +214,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("the live region says %q once the key is copied", live)
 		}
 		key = strings.TrimSpace(b.text("#new-key"))
-		if !strings.HasPrefix(key, papermem.KeyPrefix) {
+		if !strings.HasPrefix(key, hosted.KeyPrefix) {
 			t.Fatalf("new key %q", key)
 		}
 		if st := b.bearerStatus(key); st != http.StatusOK {
@@ -499,8 +501,8 @@ func TestBrowser(t *testing.T) {
 		if u := b.text("#users"); !strings.Contains(u, "hopper@example.com") {
 			t.Errorf("users after adding one: %q", u)
 		}
-		u, err := b.m.Login(context.Background(), "hopper@example.com", "another horse battery")
-		if err != nil || u.OrgID != b.orgOf(t, "grace@example.com") || u.Role != papermem.RoleMember {
+		u, err := b.svc.Login(context.Background(), "hopper@example.com", "another horse battery")
+		if err != nil || u.OrgID != b.orgOf(t, "grace@example.com") || u.Role != hosted.RoleMember {
 			t.Errorf("the added user: %+v, %v", u, err)
 		}
 	})
@@ -540,7 +542,7 @@ func (b *browser) textContent(sel string) string {
 // orgOf is the workspace of the account with the email.
 func (b *browser) orgOf(t *testing.T, email string) string {
 	t.Helper()
-	u, err := b.m.Login(context.Background(), email, "correct horse battery")
+	u, err := b.svc.Login(context.Background(), email, "correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}

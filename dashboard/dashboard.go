@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // Prefix is the path the dashboard is served under.
@@ -42,18 +43,19 @@ const Prefix = "/dashboard/"
 // session token passes; its founder list; its login limit; its health.
 type Server interface {
 	// Issue signs a session token for u and says how long it lasts.
-	Issue(ctx context.Context, u *papermem.User) (token string, ttl time.Duration, err error)
+	Issue(ctx context.Context, u *hosted.User) (token string, ttl time.Duration, err error)
 	// Authenticate checks a session token and that its session still
 	// stands. Errors: EUNAUTHORIZED.
-	Authenticate(ctx context.Context, token string) (papermem.Session, *papermem.User, error)
+	Authenticate(ctx context.Context, token string) (hosted.Session, *hosted.User, error)
 	// IsFounder reports whether u, as read from the database, has founder
 	// access.
-	IsFounder(u *papermem.User) bool
+	IsFounder(u *hosted.User) bool
 	// LimitAuth applies the per-address limit of login and signup attempts.
 	LimitAuth(w http.ResponseWriter, r *http.Request) error
 	// Limit applies u's rate limit, shared with u's session tokens on /v1.
-	Limit(w http.ResponseWriter, r *http.Request, u *papermem.User) error
-	// Health checks the components of the library and of the server.
+	Limit(w http.ResponseWriter, r *http.Request, u *hosted.User) error
+	// Health checks the components of the library, of the hosted service
+	// and of the server.
 	Health(ctx context.Context) *papermem.Health
 }
 
@@ -78,7 +80,8 @@ var staticFiles embed.FS
 
 // handler serves the dashboard.
 type handler struct {
-	m     *papermem.Memory
+	svc   *hosted.Service
+	m     *papermem.Memory // svc's
 	cfg   Config
 	log   *slog.Logger
 	mux   *http.ServeMux
@@ -88,9 +91,10 @@ type handler struct {
 	csrfKey []byte // see csrfSecret
 }
 
-// New returns the dashboard over m, to be mounted at Prefix.
-func New(m *papermem.Memory, cfg Config) http.Handler {
-	h := &handler{m: m, cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), pages: parsePages()}
+// New returns the dashboard over svc and its memory, to be mounted at
+// Prefix.
+func New(svc *hosted.Service, cfg Config) http.Handler {
+	h := &handler{svc: svc, m: svc.Memory(), cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), pages: parsePages()}
 	if h.log == nil {
 		h.log = slog.Default()
 	}

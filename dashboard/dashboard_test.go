@@ -18,6 +18,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/dashboard"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testutil"
 )
@@ -32,9 +33,10 @@ var quiet = httpapi.Config{Logger: slog.New(slog.DiscardHandler)}
 type site struct {
 	t    *testing.T
 	m    *papermem.Memory
+	svc  *hosted.Service // over m
 	srv  *httptest.Server
 	c    *http.Client
-	user *papermem.User
+	user *hosted.User
 }
 
 func newSite(t *testing.T, tls bool) *site {
@@ -47,10 +49,10 @@ func newSiteWith(t *testing.T, tls bool, cfg httpapi.Config) *site {
 	return newSiteOpts(t, tls, cfg, nil)
 }
 
-func newSiteOpts(t *testing.T, tls bool, cfg httpapi.Config, opts *papermem.Options) *site {
+func newSiteOpts(t *testing.T, tls bool, cfg httpapi.Config, opts *hosted.Options) *site {
 	t.Helper()
-	m := testutil.Open(t, opts)
-	h := httpapi.New(m, cfg)
+	svc := testutil.OpenHosted(t, nil, opts)
+	h := httpapi.New(svc, cfg)
 	srv := httptest.NewServer(h)
 	if tls {
 		srv.Close()
@@ -60,12 +62,12 @@ func newSiteOpts(t *testing.T, tls bool, cfg httpapi.Config, opts *papermem.Opti
 	c := srv.Client()
 	c.Jar, _ = cookiejar.New(nil)
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	s := &site{t: t, m: m, srv: srv, c: c}
+	s := &site{t: t, m: svc.Memory(), svc: svc, srv: srv, c: c}
 	res := s.post("/dashboard/signup", url.Values{"email": {"ada@example.com"}, "password": {password}, "name": {"Ada"}}, "")
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("signup: %d", res.StatusCode)
 	}
-	u, err := m.Login(context.Background(), "ada@example.com", password)
+	u, err := svc.Login(context.Background(), "ada@example.com", password)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +271,7 @@ func TestSessionEnds(t *testing.T) {
 	})
 	t.Run("Disabled", func(t *testing.T) {
 		s := newSite(t, false)
-		if _, err := s.m.DisableUser(context.Background(), s.user.OrgID, s.user.UserID); err != nil {
+		if _, err := s.svc.DisableUser(context.Background(), s.user.OrgID, s.user.UserID); err != nil {
 			t.Fatal(err)
 		}
 		if res, _ := s.get("/dashboard/keys"); res.StatusCode != http.StatusSeeOther {
@@ -447,7 +449,7 @@ func TestFounderOnly(t *testing.T) {
 		t.Fatalf("plan %+v, %v", a, err)
 	}
 	// A grant takes effect on the signed-in session's next request.
-	if err := s.m.GrantFounder(context.Background(), "ada@example.com"); err != nil {
+	if err := s.svc.GrantFounder(context.Background(), "ada@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	if res, _ := s.get("/dashboard/founder"); res.StatusCode != http.StatusOK {
@@ -476,13 +478,13 @@ func TestRateLimit(t *testing.T) {
 // built-in provider only when the server opts in (DashboardPayments):
 // otherwise any signed-in user could move to a paid plan without paying.
 func TestPayNeedsOptIn(t *testing.T) {
-	opts := &papermem.Options{Payments: papermem.NewSignedOrders("pay-test-secret")}
+	opts := &hosted.Options{Payments: hosted.NewSignedOrders("pay-test-secret")}
 	for _, optIn := range []bool{false, true} {
 		t.Run(map[bool]string{false: "Default", true: "OptedIn"}[optIn], func(t *testing.T) {
 			cfg := quiet
 			cfg.DashboardPayments = optIn
 			s := newSiteOpts(t, false, cfg, opts)
-			co, err := s.m.Workspace(s.user.OrgID).Checkout(context.Background(), papermem.PlanTeam)
+			co, err := s.svc.Workspace(s.user.OrgID).Checkout(context.Background(), papermem.PlanTeam)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // The founder console: every page here needs founder access.
@@ -24,26 +25,26 @@ func (h *handler) founderOnly(f pageFunc) http.Handler {
 // founderData is the console: the platform's overview and health, every
 // workspace and every user.
 type founderData struct {
-	Overview   *papermem.Overview
+	Overview   *hosted.Overview
 	Usage      *barChart
-	Workspaces []papermem.WorkspaceSummary
-	Users      []papermem.UserSummary
+	Workspaces []hosted.WorkspaceSummary
+	Users      []hosted.UserSummary
 	Plans      []papermem.Plan
 	Changed    string // the workspace whose plan was just set
 }
 
 func (h *handler) founder(w http.ResponseWriter, r *http.Request, v *viewer) error {
 	ctx := r.Context()
-	o, err := h.m.Overview(ctx)
+	o, err := h.svc.Overview(ctx)
 	if err != nil {
 		return err
 	}
 	o.Health = h.cfg.Server.Health(ctx)
 	d := founderData{Overview: o, Plans: papermem.Plans, Changed: r.URL.Query().Get("changed")}
-	if d.Workspaces, err = h.m.AllWorkspaces(ctx); err != nil {
+	if d.Workspaces, err = h.svc.AllWorkspaces(ctx); err != nil {
 		return err
 	}
-	if d.Users, err = h.m.AllUsers(ctx); err != nil {
+	if d.Users, err = h.svc.AllUsers(ctx); err != nil {
 		return err
 	}
 	for i := range d.Users {
@@ -66,7 +67,7 @@ func (h *handler) founder(w http.ResponseWriter, r *http.Request, v *viewer) err
 // setPlan moves a workspace to a plan without payment.
 func (h *handler) setPlan(w http.ResponseWriter, r *http.Request, v *viewer) error {
 	org := r.PathValue("org")
-	if _, err := h.m.SetPlan(r.Context(), org, trimmed(r, "plan")); err != nil {
+	if _, err := h.svc.SetPlan(r.Context(), org, trimmed(r, "plan")); err != nil {
 		return err
 	}
 	http.Redirect(w, r, Prefix+"founder?changed="+url.QueryEscape(org), http.StatusSeeOther)

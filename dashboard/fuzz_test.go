@@ -18,6 +18,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/dashboard"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testutil"
 )
@@ -194,7 +195,7 @@ var (
 // FuzzDashboard's inputs share.
 type dashFuzz struct {
 	*testutil.Accounts
-	m   *papermem.Memory
+	svc *hosted.Service
 	h   http.Handler
 	log *testutil.Buffer
 
@@ -222,11 +223,11 @@ func newDashFuzz(tb testing.TB) *dashFuzz {
 	ctx := context.Background()
 	log := &testutil.Buffer{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	m := testutil.Open(tb, &papermem.Options{Payments: papermem.NewSignedOrders("fuzz-payments"), Logger: logger})
-	fx := &dashFuzz{Accounts: testutil.NewAccounts(tb, m), m: m, log: log}
-	fx.h = httpapi.New(m, httpapi.Config{FounderEmails: []string{fx.Email}, RateLimit: math.MaxInt32,
+	svc := testutil.OpenHosted(tb, &papermem.Options{Logger: logger}, &hosted.Options{Payments: hosted.NewSignedOrders("fuzz-payments")})
+	fx := &dashFuzz{Accounts: testutil.NewAccounts(tb, svc), svc: svc, log: log}
+	fx.h = httpapi.New(svc, httpapi.Config{FounderEmails: []string{fx.Email}, RateLimit: math.MaxInt32,
 		AuthRateLimit: math.MaxInt32, DashboardPayments: true, Logger: logger})
-	ws := m.Workspace(fx.Org)
+	ws := svc.Memory().Workspace(fx.Org)
 	if _, err := ws.StoreAnalysis(ctx, papermem.Analysis{DOI: "10.1000/x", Markdown: "# Analysis\nThe claim holds: recall rose.",
 		CoreClaim: "Hybrid beats either", ClaimsExtracted: 1}); err != nil {
 		tb.Fatal(err)
@@ -306,15 +307,15 @@ func (fx *dashFuzz) stands(tb testing.TB, s session) bool {
 func (fx *dashFuzz) state(tb testing.TB) string {
 	tb.Helper()
 	ctx := context.Background()
-	users, err := fx.m.AllUsers(ctx)
+	users, err := fx.svc.AllUsers(ctx)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	wss, err := fx.m.AllWorkspaces(ctx)
+	wss, err := fx.svc.AllWorkspaces(ctx)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	keys, err := fx.m.Workspace(fx.Org).APIKeys(ctx)
+	keys, err := fx.svc.Memory().Workspace(fx.Org).APIKeys(ctx)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,20 +4,21 @@ import (
 	"net/http"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // keysData is the API keys page: the keys and, right after creation, the
 // new key's value, shown this once.
 type keysData struct {
 	Keys []papermem.APIKey
-	New  *papermem.NewAPIKey
+	New  *hosted.NewAPIKey
 }
 
 func (h *handler) keys(w http.ResponseWriter, r *http.Request, v *viewer) error {
 	return h.renderKeys(w, r, v, nil)
 }
 
-func (h *handler) renderKeys(w http.ResponseWriter, r *http.Request, v *viewer, created *papermem.NewAPIKey) error {
+func (h *handler) renderKeys(w http.ResponseWriter, r *http.Request, v *viewer, created *hosted.NewAPIKey) error {
 	keys, err := h.m.Workspace(v.User.OrgID).APIKeys(r.Context())
 	if err != nil {
 		return err
@@ -32,7 +33,7 @@ func (h *handler) renderKeys(w http.ResponseWriter, r *http.Request, v *viewer, 
 
 // createKey creates a key and shows its value once.
 func (h *handler) createKey(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	k, err := h.m.Workspace(v.User.OrgID).CreateAPIKey(r.Context(), trimmed(r, "name"), papermem.CreatorUser(v.User.UserID))
+	k, err := h.svc.Workspace(v.User.OrgID).CreateAPIKey(r.Context(), trimmed(r, "name"), hosted.CreatorUser(v.User.UserID))
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func (h *handler) confirmRevoke(w http.ResponseWriter, r *http.Request, v *viewe
 }
 
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	if err := h.m.Workspace(v.User.OrgID).RevokeAPIKey(r.Context(), r.PathValue("id")); err != nil {
+	if err := h.svc.Workspace(v.User.OrgID).RevokeAPIKey(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
 	http.Redirect(w, r, Prefix+"keys", http.StatusSeeOther)

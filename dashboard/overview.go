@@ -6,14 +6,15 @@ import (
 	"strconv"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // overviewData is the overview: memory, domains, cache and usage, each as
 // a chart.
 type overviewData struct {
-	Analytics *papermem.Analytics
+	Analytics *hosted.Analytics
 	Plan      papermem.Plan
-	Usage     *papermem.Usage
+	Usage     *hosted.Usage
 	Memory    *barChart
 	Domains   *barChart
 	Cache     *barChart
@@ -21,16 +22,16 @@ type overviewData struct {
 }
 
 func (h *handler) overview(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	ws := h.m.Workspace(v.User.OrgID)
-	a, err := ws.Analytics(r.Context())
+	hw := h.svc.Workspace(v.User.OrgID)
+	a, err := hw.Analytics(r.Context())
 	if err != nil {
 		return err
 	}
-	acct, err := ws.Account(r.Context())
+	acct, err := h.m.Workspace(v.User.OrgID).Account(r.Context())
 	if err != nil {
 		return err
 	}
-	u, err := ws.Usage(r.Context())
+	u, err := hw.Usage(r.Context())
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // section is the HTML of the element with id, up to the end of its table
@@ -72,7 +73,7 @@ func TestWorkspaceNameInHeader(t *testing.T) {
 	if !strings.Contains(body, `>Bob&#39;s &lt;lab&gt;</span>`) {
 		t.Errorf("the header does not show the workspace's name: %.2000s", body)
 	}
-	if u, err := s.m.Login(context.Background(), "bob@example.com", password); err != nil || strings.Contains(body, ">"+u.OrgID+"<") {
+	if u, err := s.svc.Login(context.Background(), "bob@example.com", password); err != nil || strings.Contains(body, ">"+u.OrgID+"<") {
 		t.Errorf("the header shows the workspace id %v", err)
 	}
 }
@@ -87,7 +88,7 @@ func TestAddUser(t *testing.T) {
 		if res.StatusCode != http.StatusForbidden {
 			t.Fatalf("status %d", res.StatusCode)
 		}
-		if _, err := s.m.Login(context.Background(), "eve@example.com", password); err == nil {
+		if _, err := s.svc.Login(context.Background(), "eve@example.com", password); err == nil {
 			t.Fatal("the user was created")
 		}
 	})
@@ -123,8 +124,8 @@ func TestAddUser(t *testing.T) {
 		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/dashboard/users?added=bob%40example.com" {
 			t.Fatalf("status %d to %q", res.StatusCode, res.Header.Get("Location"))
 		}
-		u, err := s.m.Login(context.Background(), "bob@example.com", "bob's password")
-		if err != nil || u.OrgID != s.user.OrgID || u.Role != papermem.RoleMember || u.Name != "Bob" {
+		u, err := s.svc.Login(context.Background(), "bob@example.com", "bob's password")
+		if err != nil || u.OrgID != s.user.OrgID || u.Role != hosted.RoleMember || u.Name != "Bob" {
 			t.Fatalf("the new user %+v, %v", u, err)
 		}
 		_, body := s.get(res.Header.Get("Location"))

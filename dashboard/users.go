@@ -5,13 +5,13 @@ import (
 	"net/url"
 	"slices"
 
-	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // usersData is the users page: the workspace's users and, for a founder,
 // the form adding one, shown again with its fields after an error.
 type usersData struct {
-	Users []papermem.UserActivity
+	Users []hosted.UserActivity
 	Form  newUserForm
 	Added string // the email of the user just added, when it is one of Users
 }
@@ -27,16 +27,16 @@ func (h *handler) users(w http.ResponseWriter, r *http.Request, v *viewer) error
 }
 
 func (h *handler) renderUsers(w http.ResponseWriter, r *http.Request, v *viewer, status int, msg string, d usersData) error {
-	us, err := h.m.Workspace(v.User.OrgID).Users(r.Context())
+	us, err := h.svc.Workspace(v.User.OrgID).Users(r.Context())
 	if err != nil {
 		return err
 	}
 	d.Users = us
-	if !slices.ContainsFunc(us, func(u papermem.UserActivity) bool { return u.Email == d.Added }) {
+	if !slices.ContainsFunc(us, func(u hosted.UserActivity) bool { return u.Email == d.Added }) {
 		d.Added = ""
 	}
 	if d.Form.Role == "" {
-		d.Form.Role = papermem.RoleMember
+		d.Form.Role = hosted.RoleMember
 	}
 	h.render(w, r, status, "users", &page{Title: "Users", Nav: "users", Viewer: v, Error: msg, Data: d})
 	return nil
@@ -47,8 +47,8 @@ func (h *handler) renderUsers(w http.ResponseWriter, r *http.Request, v *viewer,
 // POST /v1/admin/workspaces/{org_id}/users. An error shows the form again.
 func (h *handler) addUser(w http.ResponseWriter, r *http.Request, v *viewer) error {
 	f := newUserForm{Name: trimmed(r, "name"), Email: trimmed(r, "email"), Role: trimmed(r, "role")}
-	u, err := h.m.CreateUser(r.Context(), v.User.OrgID,
-		papermem.NewUser{Email: f.Email, Password: r.PostFormValue("password"), Name: f.Name, Role: f.Role})
+	u, err := h.svc.CreateUser(r.Context(), v.User.OrgID,
+		hosted.NewUser{Email: f.Email, Password: r.PostFormValue("password"), Name: f.Name, Role: f.Role})
 	if err != nil {
 		status, msg := h.failure(r, err)
 		return h.renderUsers(w, r, v, status, msg, usersData{Form: f})

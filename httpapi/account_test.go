@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 )
 
@@ -16,7 +17,7 @@ const paySecret = "pay-secret-for-tests"
 // billingEnv is a server whose paid plans are paid through the built-in
 // signed-order provider keyed by paySecret.
 func billingEnv(t *testing.T, cfg httpapi.Config) *env {
-	return newEnv(t, cfg, &papermem.Options{Payments: papermem.NewSignedOrders(paySecret)})
+	return newHostedEnv(t, cfg, nil, &hosted.Options{Payments: hosted.NewSignedOrders(paySecret)})
 }
 
 func TestAccount(t *testing.T) {
@@ -125,7 +126,7 @@ func TestCheckoutFlow(t *testing.T) {
 		co.Currency != "USD" || co.CheckoutID == "" || co.Provider.Name == "" || co.Provider.OrderID == "" || co.Provider.KeyID == "" {
 		t.Fatalf("checkout %s", r.body)
 	}
-	sig := papermem.SignPayment(paySecret, co.CheckoutID, "pay_42")
+	sig := hosted.SignPayment(paySecret, co.CheckoutID, "pay_42")
 	confirm := func(a account, id, payment, signature string) resp {
 		return e.do("POST", "/v1/billing/checkout/confirm", map[string]any{"checkout_id": id, "payment_id": payment, "signature": signature}, a.auth()...)
 	}
@@ -141,7 +142,7 @@ func TestCheckoutFlow(t *testing.T) {
 	})
 	t.Run("BadSignature", func(t *testing.T) {
 		for _, body := range []map[string]any{
-			{"checkout_id": co.CheckoutID, "payment_id": "pay_42", "signature": papermem.SignPayment("guess", co.CheckoutID, "pay_42")},
+			{"checkout_id": co.CheckoutID, "payment_id": "pay_42", "signature": hosted.SignPayment("guess", co.CheckoutID, "pay_42")},
 			{"checkout_id": co.CheckoutID, "payment_id": "pay_43", "signature": sig},
 			{"checkout_id": co.CheckoutID, "payment_id": nil, "signature": nil},
 		} {
@@ -259,7 +260,7 @@ func TestUsageBillingAnalytics(t *testing.T) {
 	r := e.do("GET", "/v1/usage", nil, ada.auth()...)
 	want(t, r, http.StatusOK, "")
 	requests++ // the usage request itself is counted before it runs
-	var u papermem.Usage
+	var u hosted.Usage
 	r.json(t, &u)
 	wantCounters := map[string]int64{
 		"api_requests": int64(requests), "recall_requests": recalls, "recall_tokens": tokens,
@@ -281,18 +282,18 @@ func TestUsageBillingAnalytics(t *testing.T) {
 
 	r = e.do("GET", "/v1/analytics", nil, ada.auth()...)
 	want(t, r, http.StatusOK, "")
-	var a papermem.Analytics
+	var a hosted.Analytics
 	r.json(t, &a)
-	wantCache := papermem.CacheStats{Fetches: fetches, WarmHits: fetches, HitRate: 1, BytesSaved: fetches * int64(len(text))}
+	wantCache := hosted.CacheStats{Fetches: fetches, WarmHits: fetches, HitRate: 1, BytesSaved: fetches * int64(len(text))}
 	if diff := cmp.Diff(wantCache, a.Cache); diff != "" {
 		t.Errorf("cache (-want +got):\n%s", diff)
 	}
 	if a.Memory.Papers != papers || a.Memory.Memories != remembers || a.Memory.Nodes == 0 ||
-		len(a.TopDomains) != 1 || a.TopDomains[0] != (papermem.DomainCount{Domain: "medicine", Count: papers}) {
+		len(a.TopDomains) != 1 || a.TopDomains[0] != (hosted.DomainCount{Domain: "medicine", Count: papers}) {
 		t.Errorf("analytics %s", r.body)
 	}
 
-	var ub papermem.Usage
+	var ub hosted.Usage
 	e.do("GET", "/v1/usage", nil, bob.auth()...).json(t, &ub)
 	if ub.Counters["api_requests"] != 2 || ub.Counters["papers_stored"] != 0 {
 		t.Errorf("bob's usage %+v", ub.Counters)

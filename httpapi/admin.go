@@ -8,15 +8,17 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/hosted"
 )
 
 // The founder console. Every route here has founder access: a credential
-// of an account granted founder access (Memory.GrantFounder or
+// of an account granted founder access (hosted.Service.GrantFounder or
 // Config.FounderEmails); anyone else gets 403.
 
-// health checks the library's components and the rate limiter.
+// health checks the library's components, the hosted service's and the
+// rate limiter.
 func (s *server) health(ctx context.Context) *papermem.Health {
-	h := s.m.Health(ctx)
+	h := s.svc.Health(ctx)
 	h.Add(s.rateLimiterHealth(ctx))
 	return h
 }
@@ -29,7 +31,7 @@ func (s *server) rateLimiterHealth(ctx context.Context) papermem.ComponentHealth
 	return papermem.CheckComponent("rate_limiter", func() (string, error) {
 		var probe buckets = newLocalBuckets()
 		if s.local == nil {
-			probe = sharedBuckets{s.m}
+			probe = sharedBuckets{s.svc}
 		}
 		key := "probe:" + randomID()
 		for i, wantWait := range []bool{false, true} {
@@ -48,11 +50,11 @@ func (s *server) rateLimiterHealth(ctx context.Context) papermem.ComponentHealth
 	})
 }
 
-var adminOverviewOp = op{tag: "admin", summary: "Platform overview", resp: papermem.Overview{},
+var adminOverviewOp = op{tag: "admin", summary: "Platform overview", resp: hosted.Overview{},
 	notes: "org_count, user_count, workspaces_by_plan, usage (this month, summed over every workspace) and health (as /v1/admin/health)."}
 
 func (s *server) handleAdminOverview(w http.ResponseWriter, r *http.Request) error {
-	o, err := s.m.Overview(r.Context())
+	o, err := s.svc.Overview(r.Context())
 	if err != nil {
 		return err
 	}
@@ -64,7 +66,7 @@ var adminWorkspacesOp = op{tag: "admin", summary: "Every workspace on the platfo
 	notes: "Oldest first, each with its plan and its numbers of users, API keys, papers, documents and memories."}
 
 func (s *server) handleAdminWorkspaces(w http.ResponseWriter, r *http.Request) error {
-	ws, err := s.m.AllWorkspaces(r.Context())
+	ws, err := s.svc.AllWorkspaces(r.Context())
 	if err != nil {
 		return err
 	}
@@ -75,7 +77,7 @@ var adminUsersOp = op{tag: "admin", summary: "Every account on the platform", re
 	notes: "Oldest first; is_founder covers both granted founders and PAPERMEM_FOUNDER_EMAILS. Never a password hash."}
 
 func (s *server) handleAdminUsers(w http.ResponseWriter, r *http.Request) error {
-	us, err := s.m.AllUsers(r.Context())
+	us, err := s.svc.AllUsers(r.Context())
 	if err != nil {
 		return err
 	}
@@ -92,7 +94,7 @@ func (s *server) handleAdminHealth(w http.ResponseWriter, r *http.Request) error
 	return writeJSON(w, http.StatusOK, s.health(r.Context()))
 }
 
-var adminActivityOp = op{tag: "admin", summary: "One workspace in detail", resp: papermem.WorkspaceActivity{},
+var adminActivityOp = op{tag: "admin", summary: "One workspace in detail", resp: hosted.WorkspaceActivity{},
 	errs:  []int{http.StatusNotFound},
 	notes: "{org_id, plan, overview:{name, created_at, api_keys, memory, usage (this month), bill (this month so far)}, users (with activity)}. Unknown workspace: 404."}
 
@@ -101,7 +103,7 @@ func (s *server) handleAdminActivity(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	a, err := s.m.Activity(r.Context(), org)
+	a, err := s.svc.Activity(r.Context(), org)
 	if err != nil {
 		return err
 	}
@@ -124,7 +126,7 @@ func (s *server) handleAdminSetPlan(w http.ResponseWriter, r *http.Request) erro
 	if strings.TrimSpace(req.Tier) == "" {
 		return papermem.Errorf(papermem.EINVALID, "tier is required.")
 	}
-	a, err := s.m.SetPlan(r.Context(), org, req.Tier)
+	a, err := s.svc.SetPlan(r.Context(), org, req.Tier)
 	if err != nil {
 		return err
 	}
@@ -132,7 +134,7 @@ func (s *server) handleAdminSetPlan(w http.ResponseWriter, r *http.Request) erro
 }
 
 var adminCreateUserOp = op{tag: "admin", summary: "Create a user in a workspace", req: api.CreateUserRequest{},
-	resp: papermem.User{}, status: http.StatusCreated, errs: []int{http.StatusNotFound},
+	resp: hosted.User{}, status: http.StatusCreated, errs: []int{http.StatusNotFound},
 	notes: "The user joins the workspace as a member and can log in at once. Unknown workspace: 404."}
 
 func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) error {
@@ -144,7 +146,7 @@ func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) e
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	u, err := s.m.CreateUser(r.Context(), org, papermem.NewUser{Email: req.Email, Password: req.Password, Name: req.Name})
+	u, err := s.svc.CreateUser(r.Context(), org, hosted.NewUser{Email: req.Email, Password: req.Password, Name: req.Name})
 	if err != nil {
 		return err
 	}
@@ -152,23 +154,23 @@ func (s *server) handleAdminCreateUser(w http.ResponseWriter, r *http.Request) e
 }
 
 var (
-	adminDisableUserOp = op{tag: "admin", summary: "Disable a user", resp: papermem.User{}, errs: []int{http.StatusNotFound},
+	adminDisableUserOp = op{tag: "admin", summary: "Disable a user", resp: hosted.User{}, errs: []int{http.StatusNotFound},
 		notes: "At once, on every server sharing the database: the user cannot log in (401), every session token of the user is refused (401) and so is every API key the user created, whatever its workspace; an API key naming the user in X-User-Id is 403. Sessions end for good: enabling the user again does not revive them. Disabling a disabled user changes nothing. Answers the user, disabled true. Unknown workspace or user, or a user of another workspace: 404."}
-	adminEnableUserOp = op{tag: "admin", summary: "Enable a disabled user", resp: papermem.User{}, errs: []int{http.StatusNotFound},
+	adminEnableUserOp = op{tag: "admin", summary: "Enable a disabled user", resp: hosted.User{}, errs: []int{http.StatusNotFound},
 		notes: "The user can log in again, and the API keys the user created and nobody revoked work again; session tokens from before the disabling stay refused. Enabling an enabled user changes nothing. Answers the user, disabled false. Unknown workspace or user: 404."}
 )
 
 func (s *server) handleAdminDisableUser(w http.ResponseWriter, r *http.Request) error {
-	return s.setUserDisabled(w, r, s.m.DisableUser)
+	return s.setUserDisabled(w, r, s.svc.DisableUser)
 }
 
 func (s *server) handleAdminEnableUser(w http.ResponseWriter, r *http.Request) error {
-	return s.setUserDisabled(w, r, s.m.EnableUser)
+	return s.setUserDisabled(w, r, s.svc.EnableUser)
 }
 
 // setUserDisabled applies DisableUser or EnableUser to the path's user.
 func (s *server) setUserDisabled(w http.ResponseWriter, r *http.Request,
-	set func(ctx context.Context, org, userID string) (*papermem.User, error)) error {
+	set func(ctx context.Context, org, userID string) (*hosted.User, error)) error {
 	org, err := pathValue(r, "org_id")
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
 )
@@ -18,7 +19,7 @@ func TestFounderConsole(t *testing.T) {
 	root := e.signup("root@example.org", "lab-root")
 	gus := e.signup("gus@example.org", "lab-gus")
 	ada := e.signup("ada@example.org", "lab-ada")
-	if err := e.m.GrantFounder(context.Background(), "gus@example.org"); err != nil {
+	if err := e.svc.GrantFounder(context.Background(), "gus@example.org"); err != nil {
 		t.Fatal(err)
 	}
 	e.do("POST", "/v1/papers", map[string]any{"doi": "10.1000/a", "title": "A paper", "text": "Abstract\nA finding was made."}, ada.auth()...)
@@ -50,7 +51,7 @@ func TestFounderConsole(t *testing.T) {
 	t.Run("Overview", func(t *testing.T) {
 		r := e.do("GET", "/v1/admin/overview", nil, root.auth()...)
 		want(t, r, http.StatusOK, "")
-		var o papermem.Overview
+		var o hosted.Overview
 		r.json(t, &o)
 		if o.OrgCount != 3 || o.UserCount != 3 || o.WorkspacesByPlan["starter"] != 3 ||
 			o.Usage.Counters["papers_stored"] != 1 || o.Usage.Counters["api_requests"] == 0 ||
@@ -81,7 +82,7 @@ func TestFounderConsole(t *testing.T) {
 	t.Run("Workspaces", func(t *testing.T) {
 		r := e.do("GET", "/v1/admin/workspaces", nil, root.auth()...)
 		want(t, r, http.StatusOK, "")
-		var res struct{ Workspaces []papermem.WorkspaceSummary }
+		var res struct{ Workspaces []hosted.WorkspaceSummary }
 		r.json(t, &res)
 		got := map[string]int{}
 		for _, w := range res.Workspaces {
@@ -113,7 +114,7 @@ func TestFounderConsole(t *testing.T) {
 	t.Run("Activity", func(t *testing.T) {
 		r := e.do("GET", "/v1/admin/workspaces/lab-ada/activity", nil, root.auth()...)
 		want(t, r, http.StatusOK, "")
-		var a papermem.WorkspaceActivity
+		var a hosted.WorkspaceActivity
 		r.json(t, &a)
 		if a.OrgID != "lab-ada" || a.Plan.Slug != "starter" || a.Overview.Memory.Papers != 1 || a.Overview.APIKeys != 1 ||
 			a.Overview.Bill == nil || len(a.Users) != 1 || a.Users[0].UserID != ada.userID {
@@ -143,9 +144,9 @@ func TestFounderConsole(t *testing.T) {
 		e.mu.Unlock()
 		r := e.do("POST", "/v1/admin/workspaces/lab-ada/users", map[string]any{"email": "carol@example.org", "password": "carol-secret-pw", "name": "Carol"}, root.auth()...)
 		want(t, r, http.StatusCreated, "")
-		var u papermem.User
+		var u hosted.User
 		r.json(t, &u)
-		if u.OrgID != "lab-ada" || u.Email != "carol@example.org" || u.Name != "Carol" || u.Role != papermem.RoleMember {
+		if u.OrgID != "lab-ada" || u.Email != "carol@example.org" || u.Name != "Carol" || u.Role != hosted.RoleMember {
 			t.Errorf("created %s", r.body)
 		}
 		want(t, e.do("POST", "/v1/auth/login", map[string]any{"email": "carol@example.org", "password": "carol-secret-pw"}), http.StatusOK, "")

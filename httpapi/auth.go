@@ -13,6 +13,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/hosted"
 )
 
 // access is the credential a route needs.
@@ -48,7 +49,7 @@ type principal struct {
 	cred  string // credSession, credAPIKey or credDev
 	keyID string // the API key's id, for credAPIKey
 
-	session *papermem.Session // the session token, for credSession
+	session *hosted.Session // the session token, for credSession
 }
 
 // rateKey identifies the credential for rate limiting.
@@ -64,9 +65,9 @@ func (p *principal) rateKey() string {
 
 // creators are the creator names of workspaces this principal made.
 func (p *principal) creators() []string {
-	c := []string{papermem.CreatorWorkspace(p.org)}
+	c := []string{hosted.CreatorWorkspace(p.org)}
 	if p.user != "" {
-		c = append(c, papermem.CreatorUser(p.user))
+		c = append(c, hosted.CreatorUser(p.user))
 	}
 	return c
 }
@@ -74,9 +75,9 @@ func (p *principal) creators() []string {
 // creator is the name recorded for what this principal creates.
 func (p *principal) creator() string {
 	if p.user != "" {
-		return papermem.CreatorUser(p.user)
+		return hosted.CreatorUser(p.user)
 	}
-	return papermem.CreatorWorkspace(p.org)
+	return hosted.CreatorWorkspace(p.org)
 }
 
 // principalFrom returns the request's principal; routes other than public
@@ -91,6 +92,12 @@ func principalFrom(ctx context.Context) *principal {
 // workspace is the principal's workspace.
 func (s *server) workspace(r *http.Request) *papermem.Workspace {
 	return s.m.Workspace(principalFrom(r.Context()).org)
+}
+
+// hostedWorkspace is the hosted service's handle on the principal's
+// workspace.
+func (s *server) hostedWorkspace(r *http.Request) *hosted.Workspace {
+	return s.svc.Workspace(principalFrom(r.Context()).org)
 }
 
 // userOf returns the principal's user id, or api.ErrMissingUser.
@@ -131,7 +138,7 @@ func (s *server) chain(rt route) http.Handler {
 		if rt.access == founder && !s.isFounder(r.Context(), p) {
 			return errNotFounder
 		}
-		s.m.Workspace(p.org).CountAPIRequest() // metered in memory, written in batches
+		s.svc.Workspace(p.org).CountAPIRequest() // metered in memory, written in batches
 		h.ServeHTTP(w, r)
 		return nil
 	})
@@ -153,17 +160,17 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 		return nil, errNoCredential
 	}
 	named := strings.TrimSpace(r.Header.Get(headerUserID))
-	if strings.HasPrefix(cred, papermem.KeyPrefix) {
+	if strings.HasPrefix(cred, hosted.KeyPrefix) {
 		if a == session {
 			return nil, errNeedSession
 		}
-		k, err := s.m.AuthenticateAPIKey(ctx, cred)
+		k, err := s.svc.AuthenticateAPIKey(ctx, cred)
 		if err != nil {
 			return nil, err
 		}
 		p := &principal{org: k.OrgID, cred: credAPIKey, keyID: k.KeyID}
 		if named != "" {
-			u, err := s.m.Workspace(k.OrgID).User(ctx, named)
+			u, err := s.svc.Workspace(k.OrgID).User(ctx, named)
 			if papermem.ErrorCode(err) == papermem.ENOTFOUND {
 				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
 			}
@@ -189,14 +196,14 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 
 // authenticateSession checks a session token — signature and expiry — and
 // that its session still stands (not logged out, user not disabled).
-func (s *server) authenticateSession(ctx context.Context, tok string) (*papermem.Session, *papermem.User, error) {
+func (s *server) authenticateSession(ctx context.Context, tok string) (*hosted.Session, *hosted.User, error) {
 	c, err := s.parseToken(ctx, tok)
 	if err != nil {
 		return nil, nil, err
 	}
-	sess := &papermem.Session{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Version: c.SessionVersion,
+	sess := &hosted.Session{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Version: c.SessionVersion,
 		ExpiresAt: c.ExpiresAt.Time}
-	u, err := s.m.AuthenticateSession(ctx, *sess)
+	u, err := s.svc.AuthenticateSession(ctx, *sess)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -222,7 +229,7 @@ func (s *server) isFounder(ctx context.Context, p *principal) bool {
 	if p == nil || p.user == "" || p.cred == credDev {
 		return false
 	}
-	u, err := s.m.User(ctx, p.user)
+	u, err := s.svc.User(ctx, p.user)
 	if err != nil || u.OrgID != p.org {
 		return false
 	}
@@ -231,7 +238,7 @@ func (s *server) isFounder(ctx context.Context, p *principal) bool {
 
 // founderAccount reports whether the account u, as read from the database,
 // has founder access.
-func (s *server) founderAccount(u *papermem.User) bool { return u.IsFounder || s.founders[u.Email] }
+func (s *server) founderAccount(u *hosted.User) bool { return u.IsFounder || s.founders[u.Email] }
 
 // claims are the claims of a session token.
 type claims struct {
@@ -245,12 +252,12 @@ type claims struct {
 }
 
 // issueToken signs a session token for u, valid for its workspace's TTL.
-func (s *server) issueToken(ctx context.Context, u *papermem.User) (*api.TokenResponse, error) {
+func (s *server) issueToken(ctx context.Context, u *hosted.User) (*api.TokenResponse, error) {
 	secret, err := s.jwtSecret(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.m.Workspace(u.OrgID).Record(ctx)
+	rec, err := s.svc.Workspace(u.OrgID).Record(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +278,7 @@ func (s *server) issueToken(ctx context.Context, u *papermem.User) (*api.TokenRe
 
 // parseToken verifies a session token: HS256 only, signed with our secret,
 // not expired, with an id (jti). Whether its user still stands is
-// AuthenticateSession's business.
+// hosted.Service.AuthenticateSession's business.
 func (s *server) parseToken(ctx context.Context, tok string) (*claims, error) {
 	secret, err := s.jwtSecret(ctx)
 	if err != nil {
@@ -294,7 +301,7 @@ func (s *server) limitAuth(w http.ResponseWriter, r *http.Request) error {
 }
 
 // writeToken answers with a fresh session token for u.
-func (s *server) writeToken(w http.ResponseWriter, r *http.Request, status int, u *papermem.User) error {
+func (s *server) writeToken(w http.ResponseWriter, r *http.Request, status int, u *hosted.User) error {
 	tok, err := s.issueToken(r.Context(), u)
 	if err != nil {
 		return err
@@ -310,8 +317,8 @@ func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	u, err := s.m.Signup(r.Context(), papermem.SignupInput{
-		NewUser: papermem.NewUser{Email: req.Email, Password: req.Password, Name: req.Name},
+	u, err := s.svc.Signup(r.Context(), hosted.SignupInput{
+		NewUser: hosted.NewUser{Email: req.Email, Password: req.Password, Name: req.Name},
 		OrgID:   req.OrgID, WorkspaceName: req.WorkspaceName})
 	if err != nil {
 		return err
@@ -327,7 +334,7 @@ func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	u, err := s.m.Login(r.Context(), req.Email, req.Password)
+	u, err := s.svc.Login(r.Context(), req.Email, req.Password)
 	if err != nil {
 		return err
 	}
@@ -336,7 +343,7 @@ func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 
 func (s *server) handleMe(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())
-	u, err := s.m.Workspace(p.org).User(r.Context(), p.user)
+	u, err := s.svc.Workspace(p.org).User(r.Context(), p.user)
 	if err != nil {
 		if papermem.ErrorCode(err) == papermem.ENOTFOUND {
 			return errBadToken

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -18,13 +18,13 @@ import (
 // or workspace is refused however the session lookup would answer.
 func TestDefenceInDepth(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	s := newServer(m, Config{Logger: slog.New(slog.DiscardHandler)})
-	u, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "lab-one"})
+	svc := testutil.OpenHosted(t, nil, nil)
+	s := newServer(svc, Config{Logger: slog.New(slog.DiscardHandler)})
+	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "lab-one"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.GrantFounder(ctx, u.Email); err != nil {
+	if err := svc.GrantFounder(ctx, u.Email); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {

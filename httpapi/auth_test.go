@@ -12,6 +12,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 )
 
@@ -142,8 +143,8 @@ func TestBadTokens(t *testing.T) {
 		"NoExpiry":     bearer(sign(jwt.SigningMethodHS256, secret, noExp)),
 		"NoID":         bearer(sign(jwt.SigningMethodHS256, secret, noID)),
 		"Tampered":     bearer(good[:len(good)-2] + "xx"),
-		"UnknownKey":   bearer(papermem.KeyPrefix + strings.Repeat("A", 43)),
-		"KeyTooShort":  bearer(papermem.KeyPrefix),
+		"UnknownKey":   bearer(hosted.KeyPrefix + strings.Repeat("A", 43)),
+		"KeyTooShort":  bearer(hosted.KeyPrefix),
 		"LowerBearer":  {"Authorization", "bearer garbage"},
 		"DevHeaderOff": {"X-Dev-Org-Id", "lab-one"},
 	} {
@@ -156,7 +157,7 @@ func TestBadTokens(t *testing.T) {
 	}
 
 	t.Run("WorkspaceTTL", func(t *testing.T) {
-		if err := e.m.Workspace("lab-one").SetTokenTTL(t.Context(), time.Hour); err != nil {
+		if err := e.svc.Workspace("lab-one").SetTokenTTL(t.Context(), time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		r := e.do("POST", "/v1/auth/login", map[string]any{"email": a.email, "password": "pw-aaaaaaaa"})
@@ -185,7 +186,7 @@ func TestGeneratedSecretSurvivesRestart(t *testing.T) {
 	e := newEnv(t, httpapi.Config{}, nil)
 	a := e.signup("ada@example.org", "lab-one")
 	// A second handler over the same database reads the kept secret.
-	srv2 := httptest.NewServer(httpapi.New(e.m, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
+	srv2 := httptest.NewServer(httpapi.New(e.svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
 	defer srv2.Close()
 	req, _ := http.NewRequest("GET", srv2.URL+"/v1/auth/me", nil)
 	req.Header.Set("Authorization", "Bearer "+a.token)
@@ -206,7 +207,7 @@ func TestAPIKeyRoutes(t *testing.T) {
 
 	r := e.do("POST", "/v1/account/api-keys", "", a.auth()...) // empty body: default name
 	want(t, r, http.StatusCreated, "")
-	var k papermem.NewAPIKey
+	var k hosted.NewAPIKey
 	r.json(t, &k)
 	e.keys = append(e.keys, k.Key)
 	if k.Name != "default" || !strings.HasPrefix(k.Key, "pm_") || len(k.Key) < 46 || k.KeyID == "" || k.LastUsedAt != nil {
@@ -274,7 +275,7 @@ func TestAdminMe(t *testing.T) {
 		})
 	}
 	t.Run("Granted", func(t *testing.T) {
-		if err := e.m.GrantFounder(t.Context(), "ada@example.org"); err != nil {
+		if err := e.svc.GrantFounder(t.Context(), "ada@example.org"); err != nil {
 			t.Fatal(err)
 		}
 		r := e.do("GET", "/v1/admin/me", nil, a.auth()...)

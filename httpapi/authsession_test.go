@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 )
 
@@ -81,7 +81,7 @@ func TestDeadSessionsRefused(t *testing.T) {
 		"password": "pw-cccccccc"}, root.auth()...), http.StatusCreated, "")
 	e.secrets = append(e.secrets, "pw-cccccccc", "pw-eeeeeee2")
 	carol := e.login("carol@example.org", "pw-cccccccc")
-	var me papermem.User
+	var me hosted.User
 	e.do("GET", "/v1/auth/me", nil, bearer(carol)...).json(t, &me)
 	want(t, e.do("POST", "/v1/admin/workspaces/lab-one/users/"+me.UserID+"/disable", nil, root.auth()...), http.StatusOK, "")
 	want(t, e.do("POST", "/v1/auth/logout", nil, dave.auth()...), http.StatusOK, "")
@@ -238,8 +238,8 @@ func TestChangePasswordRoute(t *testing.T) {
 		r := change(ada.auth(), password(ada.email), next)
 		want(t, r, http.StatusOK, "")
 		var tok struct {
-			AccessToken string        `json:"access_token"`
-			User        papermem.User `json:"user"`
+			AccessToken string      `json:"access_token"`
+			User        hosted.User `json:"user"`
 		}
 		r.json(t, &tok)
 		if tok.AccessToken == "" || tok.User.UserID != ada.userID {
@@ -265,7 +265,7 @@ func TestDisableUserRoutes(t *testing.T) {
 		"password": "pw-cccccccc"}, root.auth()...)
 	want(t, r, http.StatusCreated, "")
 	e.secrets = append(e.secrets, "pw-cccccccc")
-	var carol papermem.User
+	var carol hosted.User
 	r.json(t, &carol)
 	carolTok := e.login(carol.Email, "pw-cccccccc")
 	carolKey := e.apiKey(bearer(carolTok)...)

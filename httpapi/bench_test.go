@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/testdb"
@@ -18,8 +19,8 @@ import (
 )
 
 // benchWorkspace opens a memory whose workspace "bench" holds the papers
-// and an API key.
-func benchWorkspace(b *testing.B, papers ...papermem.PaperInput) (*papermem.Memory, *papermem.Workspace, *papermem.NewAPIKey) {
+// and an API key, and the hosted service over it.
+func benchWorkspace(b *testing.B, papers ...papermem.PaperInput) (*hosted.Service, *papermem.Workspace, *hosted.NewAPIKey) {
 	b.Helper()
 	ctx := context.Background()
 	path := testdb.Path(b)
@@ -28,6 +29,7 @@ func benchWorkspace(b *testing.B, papers ...papermem.PaperInput) (*papermem.Memo
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { m.Close() })
+	svc := testutil.Hosted(b, m, nil)
 	ws := m.Workspace("bench")
 	for _, p := range papers {
 		if _, _, err := ws.StorePaper(ctx, p); err != nil {
@@ -42,19 +44,19 @@ func benchWorkspace(b *testing.B, papers ...papermem.PaperInput) (*papermem.Memo
 			b.Fatal(err)
 		}
 	}
-	key, err := ws.CreateAPIKey(ctx, "bench", papermem.CreatorWorkspace("bench"))
+	key, err := svc.Workspace("bench").CreateAPIKey(ctx, "bench", hosted.CreatorWorkspace("bench"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	return m, ws, key
+	return svc, ws, key
 }
 
 // BenchmarkPaperExists measures one authenticated GET over loopback HTTP
 // (API key, keep-alive) against the in-process call.
 func BenchmarkPaperExists(b *testing.B) {
 	ctx := context.Background()
-	m, ws, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
-	srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1 << 30}))
+	svc, ws, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1 << 30}))
 	defer srv.Close()
 	b.Run("InProcess", func(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) {
@@ -88,8 +90,8 @@ func BenchmarkPaperExists(b *testing.B) {
 // paper-exists request alone: the handler called directly, no network and
 // no client, with request logging on as cmd/server does it (JSON lines).
 func BenchmarkHandlerPaperExists(b *testing.B) {
-	m, _, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
-	h := httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30})
+	svc, _, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
+	h := httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30})
 	b.ResetTimer()
 	benchExists(b, h, key.Key)
 }
@@ -116,10 +118,10 @@ func benchExists(b *testing.B, h http.Handler, key string) {
 // buckets in this process and in the database (Config.SharedLimits, a
 // write per request through the write queue), from parallel callers.
 func BenchmarkHandlerRateLimits(b *testing.B) {
-	m, _, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
+	svc, _, key := benchWorkspace(b, papermem.PaperInput{DOI: "10.1/bench", Title: "Bench"})
 	for _, shared := range []bool{false, true} {
 		name := map[bool]string{false: "InProcess", true: "Shared"}[shared]
-		h := httpapi.New(m, httpapi.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1 << 30, SharedLimits: shared})
+		h := httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1 << 30, SharedLimits: shared})
 		b.Run(name, func(b *testing.B) { benchExists(b, h, key.Key) })
 	}
 }
@@ -136,8 +138,8 @@ func BenchmarkHandlerRecall(b *testing.B) {
 			"Air pollution raises cortisol levels in adolescents.", i, 5+i%40)
 		papers = append(papers, papermem.PaperInput{DOI: fmt.Sprintf("10.5555/bench.%d", i), Title: "Bench", Text: text})
 	}
-	m, ws, key := benchWorkspace(b, papers...)
-	h := httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30})
+	svc, ws, key := benchWorkspace(b, papers...)
+	h := httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30})
 	const question = "How does sleep deprivation affect memory consolidation?"
 	b.Run("InProcess", func(b *testing.B) {
 		b.ReportAllocs()

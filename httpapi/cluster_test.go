@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testhook"
@@ -25,10 +26,11 @@ import (
 func sharedDatabase(t *testing.T) string { return testdb.Path(t) }
 
 // servers starts n servers configured with cfg, each over its own Memory
-// opened with opts on one shared database (see serversOn).
-func servers(t *testing.T, n int, cfg httpapi.Config, opts *papermem.Options) []*env {
+// on one shared database and its own hosted service, opened with hopts
+// (see serversOn).
+func servers(t *testing.T, n int, cfg httpapi.Config, hopts *hosted.Options) []*env {
 	t.Helper()
-	return serversOn(t, sharedDatabase(t), n, cfg, opts)
+	return serversOn(t, sharedDatabase(t), n, cfg, nil, hopts)
 }
 
 // recallDOIs returns the DOIs of the spans a recall for q finds through e.
@@ -100,7 +102,7 @@ func TestClusterRevokedKey(t *testing.T) {
 	a := es[0].signup("ada@example.org", "lab-one")
 	revoked, kept := newKey(t, es[0], a), newKey(t, es[1], a)
 	for _, e := range es {
-		for _, k := range []papermem.NewAPIKey{revoked, kept} {
+		for _, k := range []hosted.NewAPIKey{revoked, kept} {
 			want(t, e.do("GET", "/v1/papers/10.1000/xyz/exists", nil, bearer(k.Key)...), http.StatusOK, "")
 		}
 	}
@@ -116,11 +118,11 @@ func TestClusterRevokedKey(t *testing.T) {
 
 // newKey creates an API key for a through e and records its value for the
 // leak check.
-func newKey(t *testing.T, e *env, a account) papermem.NewAPIKey {
+func newKey(t *testing.T, e *env, a account) hosted.NewAPIKey {
 	t.Helper()
 	r := e.do("POST", "/v1/account/api-keys", map[string]any{"name": "agent"}, a.auth()...)
 	want(t, r, http.StatusCreated, "")
-	var k papermem.NewAPIKey
+	var k hosted.NewAPIKey
 	r.json(t, &k)
 	e.mu.Lock()
 	e.keys = append(e.keys, k.Key)
@@ -132,7 +134,7 @@ func newKey(t *testing.T, e *env, a account) papermem.NewAPIKey {
 // servers; each buffers its counts and flushes them as increments, so the
 // workspace's usage is their sum. A usage read flushes the counts of the
 // server it goes through; the others' reach the database within
-// papermem.DefaultUsageFlushInterval, and here by their own reads.
+// hosted.DefaultUsageFlushInterval, and here by their own reads.
 func TestClusterUsageAddsUp(t *testing.T) {
 	es := servers(t, 3, httpapi.Config{}, nil)
 	a := es[0].signup("ada@example.org", "lab-one")
@@ -150,7 +152,7 @@ func TestClusterUsageAddsUp(t *testing.T) {
 	}
 	// Each server's usage read flushes its own counts; the last one, through
 	// the first server again, sees everything.
-	var u papermem.Usage
+	var u hosted.Usage
 	for _, e := range append(es, es[0]) {
 		r := e.do("GET", "/v1/usage", nil, a.auth()...)
 		want(t, r, http.StatusOK, "")
@@ -170,7 +172,7 @@ func TestClusterUsageAddsUp(t *testing.T) {
 // confirmation reports it paid with the same invoice, and the workspace
 // has exactly one invoice.
 func TestClusterCheckoutPaidOnce(t *testing.T) {
-	es := servers(t, 2, httpapi.Config{}, &papermem.Options{Payments: papermem.NewSignedOrders(paySecret)})
+	es := servers(t, 2, httpapi.Config{}, &hosted.Options{Payments: hosted.NewSignedOrders(paySecret)})
 	a := es[0].signup("ada@example.org", "lab-one")
 	r := es[0].do("POST", "/v1/billing/checkout", map[string]any{"plan": "team"}, a.auth()...)
 	want(t, r, http.StatusOK, "")
@@ -186,7 +188,7 @@ func TestClusterCheckoutPaidOnce(t *testing.T) {
 		wg.Go(func() {
 			payment := fmt.Sprintf("pay_%d", i%3)
 			r := es[i%2].do("POST", "/v1/billing/checkout/confirm", map[string]any{"checkout_id": co.CheckoutID,
-				"payment_id": payment, "signature": papermem.SignPayment(paySecret, co.CheckoutID, payment)}, a.auth()...)
+				"payment_id": payment, "signature": hosted.SignPayment(paySecret, co.CheckoutID, payment)}, a.auth()...)
 			var c struct {
 				Paid    bool              `json:"paid"`
 				Invoice *papermem.Invoice `json:"invoice"`

@@ -8,13 +8,14 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/dashboard"
+	"github.com/papermem/papermem/hosted"
 )
 
 // withDashboard serves the web console under /dashboard/ and api the rest.
 // The console's cookie is read there only: the /v1 routes never look at
 // cookies.
 func (s *server) withDashboard(api http.Handler) http.Handler {
-	d := dashboard.New(s.m, dashboard.Config{Server: dashServer{s}, Logger: s.log, Pay: s.cfg.DashboardPayments,
+	d := dashboard.New(s.svc, dashboard.Config{Server: dashServer{s}, Logger: s.log, Pay: s.cfg.DashboardPayments,
 		Status: func(err error) int { st, _ := statusOf(err); return st }})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
@@ -32,7 +33,7 @@ func (s *server) withDashboard(api http.Handler) http.Handler {
 // limits and health of the /v1 API.
 type dashServer struct{ s *server }
 
-func (d dashServer) Issue(ctx context.Context, u *papermem.User) (string, time.Duration, error) {
+func (d dashServer) Issue(ctx context.Context, u *hosted.User) (string, time.Duration, error) {
 	tok, err := d.s.issueToken(ctx, u)
 	if err != nil {
 		return "", 0, err
@@ -41,15 +42,15 @@ func (d dashServer) Issue(ctx context.Context, u *papermem.User) (string, time.D
 }
 
 // Authenticate checks a token exactly as a bearer session token is checked.
-func (d dashServer) Authenticate(ctx context.Context, token string) (papermem.Session, *papermem.User, error) {
+func (d dashServer) Authenticate(ctx context.Context, token string) (hosted.Session, *hosted.User, error) {
 	sess, u, err := d.s.authenticateSession(ctx, token)
 	if err != nil {
-		return papermem.Session{}, nil, err
+		return hosted.Session{}, nil, err
 	}
 	return *sess, u, nil
 }
 
-func (d dashServer) IsFounder(u *papermem.User) bool { return d.s.founderAccount(u) }
+func (d dashServer) IsFounder(u *hosted.User) bool { return d.s.founderAccount(u) }
 
 func (d dashServer) LimitAuth(w http.ResponseWriter, r *http.Request) error {
 	return d.s.limitAuth(w, r)
@@ -57,7 +58,7 @@ func (d dashServer) LimitAuth(w http.ResponseWriter, r *http.Request) error {
 
 // Limit takes from the bucket of u's session tokens, and names u and its
 // workspace in the request's log line.
-func (d dashServer) Limit(w http.ResponseWriter, r *http.Request, u *papermem.User) error {
+func (d dashServer) Limit(w http.ResponseWriter, r *http.Request, u *hosted.User) error {
 	p := &principal{org: u.OrgID, user: u.UserID, cred: credSession}
 	if info := infoFrom(r.Context()); info != nil {
 		info.p = p

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testutil"
 )
@@ -164,9 +165,10 @@ type faultServer struct {
 }
 
 // serversOn starts n servers configured with cfg, each over its own Memory
-// opened with opts on the database at db. Each checks its responses and
-// log for leaked secrets when the test ends.
-func serversOn(t *testing.T, db string, n int, cfg httpapi.Config, opts *papermem.Options) []*env {
+// opened with opts on the database at db and its own hosted service opened
+// with hopts. Each checks its responses and log for leaked secrets when
+// the test ends.
+func serversOn(t *testing.T, db string, n int, cfg httpapi.Config, opts *papermem.Options, hopts *hosted.Options) []*env {
 	t.Helper()
 	out := make([]*env, n)
 	for i := range out {
@@ -176,11 +178,12 @@ func serversOn(t *testing.T, db string, n int, cfg httpapi.Config, opts *paperme
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { x.m.Close() })
+		x.svc = testutil.Hosted(t, x.m, hopts)
 		c := cfg
 		if c.Logger == nil {
 			c.Logger = slog.New(slog.NewTextHandler(x.log, nil))
 		}
-		x.srv = httptest.NewServer(httpapi.New(x.m, c))
+		x.srv = httptest.NewServer(httpapi.New(x.svc, c))
 		t.Cleanup(x.srv.Close)
 		t.Cleanup(x.checkNoLeaks)
 		out[i] = x
@@ -193,7 +196,7 @@ func serversOn(t *testing.T, db string, n int, cfg httpapi.Config, opts *paperme
 // over them and a reader on each; they stop when the test ends.
 func startLoad(t *testing.T, db string, opts *papermem.Options) *faultLoad {
 	t.Helper()
-	es := serversOn(t, db, faultServers, httpapi.Config{SharedLimits: true, RateLimit: 1 << 30}, opts)
+	es := serversOn(t, db, faultServers, httpapi.Config{SharedLimits: true, RateLimit: 1 << 30}, opts, nil)
 	l := &faultLoad{t: t, auth: es[0].signup("ada@example.org", "lab-one").auth(), client: &http.Client{Timeout: 60 * time.Second}}
 	for _, e := range es {
 		l.servers = append(l.servers, &faultServer{e: e})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
@@ -102,10 +103,10 @@ func newRouteFuzz(tb testing.TB) *routeFuzz {
 	ctx := context.Background()
 	log := &testutil.Buffer{}
 	logger := slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	payments := papermem.NewSignedOrders("fuzz-payments")
-	m := testutil.Open(tb, &papermem.Options{Fetcher: fakeOrigin{}, Payments: payments, Logger: logger})
-	fx := &routeFuzz{Accounts: testutil.NewAccounts(tb, m), log: log}
-	fx.h = New(m, Config{DevAuth: true, FounderEmails: []string{fx.Email}, RateLimit: math.MaxInt32,
+	payments := hosted.NewSignedOrders("fuzz-payments")
+	svc := testutil.OpenHosted(tb, &papermem.Options{Fetcher: fakeOrigin{}, Logger: logger}, &hosted.Options{Payments: payments})
+	fx := &routeFuzz{Accounts: testutil.NewAccounts(tb, svc), log: log}
+	fx.h = New(svc, Config{DevAuth: true, FounderEmails: []string{fx.Email}, RateLimit: math.MaxInt32,
 		AuthRateLimit: math.MaxInt32, Logger: logger})
 	fx.s = fx.h.s
 	for _, rt := range fx.s.routes() {
@@ -113,13 +114,12 @@ func newRouteFuzz(tb testing.TB) *routeFuzz {
 			fx.routes = append(fx.routes, rt)
 		}
 	}
-	ws := m.Workspace(fx.Org)
-	k, err := ws.CreateAPIKey(ctx, "fuzz", papermem.CreatorUser(fx.User))
+	k, err := svc.Workspace(fx.Org).CreateAPIKey(ctx, "fuzz", hosted.CreatorUser(fx.User))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	fx.key = k.Key
-	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/remote", Title: "Fetched later",
+	if _, _, err := svc.Memory().Workspace(fx.Org).StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/remote", Title: "Fetched later",
 		SourceURL: "https://origin.test/remote.md"}); err != nil {
 		tb.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func (fx *routeFuzz) request(t *testing.T, rt route, mode uint8, path, query str
 // the credential of the next.
 func (fx *routeFuzz) token(t *testing.T) string {
 	ctx := context.Background()
-	u, err := fx.s.m.User(ctx, fx.User)
+	u, err := fx.s.svc.User(ctx, fx.User)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func (fx *routeFuzz) seeds() []routeSeed {
 	add("POST /v1/billing/checkout", "", "", `{"plan":"starter"}`)
 	add("POST /v1/billing/checkout", "", "", `{"plan":"platinum"}`)
 	add("POST /v1/billing/checkout/confirm", "", "", fmt.Sprintf(`{"checkout_id":%q,"payment_id":"pay_1","signature":%q}`,
-		fx.Checkout, papermem.SignPayment("fuzz-payments", fx.Checkout, "pay_1")))
+		fx.Checkout, hosted.SignPayment("fuzz-payments", fx.Checkout, "pay_1")))
 	add("POST /v1/billing/checkout/confirm", "", "", `{"checkout_id":"chk_none","payment_id":"p","signature":"zz"}`)
 
 	add("GET /v1/admin/workspaces/{org_id}/activity", fx.Org, "", "", 0, 1, 2)

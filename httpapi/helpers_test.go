@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testutil"
 )
@@ -21,6 +22,7 @@ import (
 type env struct {
 	t   *testing.T
 	m   *papermem.Memory
+	svc *hosted.Service // over m
 	srv *httptest.Server
 	log *testutil.Buffer
 
@@ -32,11 +34,18 @@ type env struct {
 
 func newEnv(t *testing.T, cfg httpapi.Config, opts *papermem.Options) *env {
 	t.Helper()
-	e := &env{t: t, m: testutil.Open(t, opts), log: &testutil.Buffer{}}
+	return newHostedEnv(t, cfg, opts, nil)
+}
+
+// newHostedEnv is newEnv with the hosted service's options.
+func newHostedEnv(t *testing.T, cfg httpapi.Config, opts *papermem.Options, hopts *hosted.Options) *env {
+	t.Helper()
+	svc := testutil.OpenHosted(t, opts, hopts)
+	e := &env{t: t, m: svc.Memory(), svc: svc, log: &testutil.Buffer{}}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(e.log, nil))
 	}
-	e.srv = httptest.NewServer(httpapi.New(e.m, cfg))
+	e.srv = httptest.NewServer(httpapi.New(e.svc, cfg))
 	t.Cleanup(e.srv.Close)
 	t.Cleanup(e.checkNoLeaks)
 	return e
@@ -180,8 +189,8 @@ func (e *env) signup(email, org string) account {
 	r := e.do("POST", "/v1/auth/signup", map[string]any{"email": email, "password": pw, "name": "Tester", "org_id": org})
 	want(e.t, r, http.StatusCreated, "")
 	var tok struct {
-		AccessToken string        `json:"access_token"`
-		User        papermem.User `json:"user"`
+		AccessToken string      `json:"access_token"`
+		User        hosted.User `json:"user"`
 	}
 	r.json(e.t, &tok)
 	return account{token: tok.AccessToken, userID: tok.User.UserID, org: tok.User.OrgID, email: email}
@@ -192,7 +201,7 @@ func (e *env) apiKey(hdr ...string) string {
 	e.t.Helper()
 	r := e.do("POST", "/v1/account/api-keys", map[string]any{"name": "test"}, hdr...)
 	want(e.t, r, http.StatusCreated, "")
-	var k papermem.NewAPIKey
+	var k hosted.NewAPIKey
 	r.json(e.t, &k)
 	e.mu.Lock()
 	e.keys = append(e.keys, k.Key)

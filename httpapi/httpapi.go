@@ -1,5 +1,6 @@
-// Package httpapi serves papermem's /v1 JSON API over a *papermem.Memory,
-// and the web console of package dashboard under /dashboard/.
+// Package httpapi serves papermem's /v1 JSON API over a *hosted.Service
+// (the hosted service's machinery over a *papermem.Memory), and the web
+// console of package dashboard under /dashboard/.
 //
 // New returns the handler. Every route is listed in routes.go with the
 // credential it needs; error statuses are chosen in error.go only; the
@@ -18,6 +19,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // Defaults used when the corresponding Config field is zero.
@@ -37,7 +39,7 @@ type Config struct {
 	JWTSecret []byte
 
 	// FounderEmails are the accounts with founder access besides those
-	// granted with Memory.GrantFounder. Compared case-insensitively.
+	// granted with hosted.Service.GrantFounder. Compared case-insensitively.
 	FounderEmails []string
 
 	// DevAuth accepts the developer headers X-Dev-Org-Id and X-Dev-User-Id
@@ -50,7 +52,7 @@ type Config struct {
 	RateLimit int
 
 	// SharedLimits keeps the token buckets of the rate limits in the
-	// database (Memory.TakeRequest), so that every server over it spends
+	// database (hosted.Service.TakeRequest), so that every server over it spends
 	// from the same buckets: a limit of N a minute stays N however many
 	// servers share the load. Each limited request then costs a write; on
 	// SQLite a turn in the one write queue (see docs/operations.md, Several servers).
@@ -76,7 +78,7 @@ type Config struct {
 	MaxBodyBytes int64
 
 	// DashboardPayments lets the dashboard act as the payment page of the
-	// built-in provider (papermem.SignedOrders): its pay button signs and
+	// built-in provider (hosted.SignedOrders): its pay button signs and
 	// confirms a checkout itself, so any signed-in user can move their
 	// workspace to a paid plan without paying. For demonstrations and tests
 	// only. False means the dashboard starts checkouts, and the provider's
@@ -96,7 +98,8 @@ type Config struct {
 
 // server holds what the handlers share.
 type server struct {
-	m        *papermem.Memory
+	svc      *hosted.Service
+	m        *papermem.Memory // svc's
 	cfg      Config
 	log      *slog.Logger
 	now      func() time.Time
@@ -129,10 +132,10 @@ type Handler struct {
 	inflight sync.WaitGroup
 }
 
-// New returns the handler of the /v1 API over m. m must stay open while the
-// handler serves.
-func New(m *papermem.Memory, cfg Config) *Handler {
-	s := newServer(m, cfg)
+// New returns the handler of the /v1 API over svc and its memory. Both
+// must stay open while the handler serves.
+func New(svc *hosted.Service, cfg Config) *Handler {
+	s := newServer(svc, cfg)
 	h := &Handler{s: s, routes: s.withDashboard(s.router)}
 	h.h = s.logRequests(http.HandlerFunc(h.serve))
 	return h
@@ -179,8 +182,9 @@ func (h *Handler) Drain(ctx context.Context) error {
 }
 
 // newServer builds the server and its router.
-func newServer(m *papermem.Memory, cfg Config) *server {
-	s := &server{m: m, cfg: cfg, log: cfg.Logger, now: cfg.Now, founders: map[string]bool{}}
+func newServer(svc *hosted.Service, cfg Config) *server {
+	m := svc.Memory()
+	s := &server{svc: svc, m: m, cfg: cfg, log: cfg.Logger, now: cfg.Now, founders: map[string]bool{}}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -202,7 +206,7 @@ func newServer(m *papermem.Memory, cfg Config) *server {
 	s.db = &dbHealth{m: m, log: s.log}
 	s.secret = cfg.JWTSecret
 	if cfg.SharedLimits {
-		s.rates, s.auths = newLimiter(sharedBuckets{m}), newLimiter(sharedBuckets{m})
+		s.rates, s.auths = newLimiter(sharedBuckets{svc}), newLimiter(sharedBuckets{svc})
 	} else {
 		s.local = newLocalBuckets()
 		s.rates, s.auths = newLimiter(s.local), newLimiter(newLocalBuckets())
@@ -240,7 +244,7 @@ func (s *server) jwtSecret(ctx context.Context) ([]byte, error) {
 	s.secretMu.Lock()
 	defer s.secretMu.Unlock()
 	if s.secret == nil {
-		b, err := s.m.Secret(ctx, "jwt")
+		b, err := s.svc.Secret(ctx, "jwt")
 		if err != nil {
 			return nil, err
 		}

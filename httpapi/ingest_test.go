@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testenv"
 )
@@ -183,7 +184,7 @@ func TestIngest(t *testing.T) {
 	t.Run("NothingStoredOnFailure", func(t *testing.T) {
 		r := e.do("GET", "/v1/analytics", nil, a.auth()...)
 		want(t, r, http.StatusOK, "")
-		var an papermem.Analytics
+		var an hosted.Analytics
 		r.json(t, &an)
 		if an.Memory.Documents != 1 || an.Memory.Papers != 1 {
 			t.Errorf("memory %+v: want the one document and the one paper uploaded", an.Memory)

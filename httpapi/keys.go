@@ -3,12 +3,12 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/hosted"
 )
 
 var createAPIKeyOp = op{tag: "account", summary: "Create an API key", req: api.CreateKeyRequest{},
-	resp: papermem.NewAPIKey{}, status: http.StatusCreated,
+	resp: hosted.NewAPIKey{}, status: http.StatusCreated,
 	notes: "The body may be empty. key is the value, pm_ followed by 43 URL-safe characters, shown this once: only its SHA-256 hash is kept. The key is bound to the caller's workspace."}
 
 func (s *server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request) error {
@@ -16,7 +16,7 @@ func (s *server) handleCreateAPIKey(w http.ResponseWriter, r *http.Request) erro
 	if err := s.decodeOptional(w, r, &req); err != nil {
 		return err
 	}
-	k, err := s.workspace(r).CreateAPIKey(r.Context(), req.Name, principalFrom(r.Context()).creator())
+	k, err := s.hostedWorkspace(r).CreateAPIKey(r.Context(), req.Name, principalFrom(r.Context()).creator())
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func (s *server) handleRevokeAPIKey(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	if err := s.workspace(r).RevokeAPIKey(r.Context(), id); err != nil {
+	if err := s.hostedWorkspace(r).RevokeAPIKey(r.Context(), id); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, api.RevokedResponse{Revoked: id})

@@ -79,7 +79,7 @@ func served(t *testing.T, s *server) []string {
 
 // testServer is a server over a fresh database.
 func testServer(t testing.TB) *server {
-	return newServer(testutil.Open(t, nil), Config{})
+	return newServer(testutil.OpenHosted(t, nil, nil), Config{})
 }
 
 func TestOpenAPIMatchesRouter(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"golang.org/x/time/rate"
 )
 
@@ -137,12 +138,13 @@ func (l *localBuckets) sweep(now time.Time) {
 	}
 }
 
-// sharedBuckets keeps token buckets in the database (Memory.TakeRequest):
-// every server over it spends from the same buckets.
-type sharedBuckets struct{ m *papermem.Memory }
+// sharedBuckets keeps token buckets in the database
+// (hosted.Service.TakeRequest): every server over it spends from the same
+// buckets.
+type sharedBuckets struct{ svc *hosted.Service }
 
 func (s sharedBuckets) take(ctx context.Context, org, key string, n int) (int, time.Duration, error) {
-	d, err := s.m.TakeRequest(ctx, org, key, n)
+	d, err := s.svc.TakeRequest(ctx, org, key, n)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -176,7 +178,7 @@ func (s *server) planLimit(ctx context.Context, org string) int {
 		return s.cfg.RateLimit
 	}
 	plan := papermem.Plans[0]
-	if rec, err := s.m.Workspace(org).Record(ctx); err == nil {
+	if rec, err := s.svc.Workspace(org).Record(ctx); err == nil {
 		if p, err := papermem.LookupPlan(rec.Plan); err == nil {
 			plan = p
 		}

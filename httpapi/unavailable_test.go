@@ -24,13 +24,14 @@ import (
 	"github.com/papermem/papermem/internal/testutil"
 )
 
-// unavailableServer serves the real handler over m, with one more route,
+// unavailableServer serves the real handler over m (and a hosted service
+// over it), with one more route,
 // GET /v1/test/fail, whose handler fails with *fail, the way a handler
 // whose Memory call failed does.
 func unavailableServer(t *testing.T, m *papermem.Memory, fail *error) (*httptest.Server, *testutil.Buffer) {
 	t.Helper()
 	log := &testutil.Buffer{}
-	h := New(m, Config{Logger: slog.New(slog.NewTextHandler(log, nil))})
+	h := New(testutil.Hosted(t, m, nil), Config{Logger: slog.New(slog.NewTextHandler(log, nil))})
 	h.s.router.Handle("/v1/test/fail", h.s.adapt(func(w http.ResponseWriter, r *http.Request) error { return *fail })).Methods(http.MethodGet)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

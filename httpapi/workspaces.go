@@ -10,7 +10,7 @@ var usersOp = op{tag: "users and workspaces", summary: "The workspace's users wi
 	notes: "Each user with sessions, domains (of their memories), first_seen and last_seen. Never a password hash."}
 
 func (s *server) handleUsers(w http.ResponseWriter, r *http.Request) error {
-	users, err := s.workspace(r).Users(r.Context())
+	users, err := s.hostedWorkspace(r).Users(r.Context())
 	if err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ var workspacesOp = op{tag: "users and workspaces", summary: "The current workspa
 
 func (s *server) handleWorkspaces(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())
-	list, err := s.m.Workspaces(r.Context(), p.org, p.creators()...)
+	list, err := s.svc.Workspaces(r.Context(), p.org, p.creators()...)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (s *server) handleCreateWorkspace(w http.ResponseWriter, r *http.Request) e
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	rec, key, err := s.m.CreateWorkspace(r.Context(), req.OrgID, req.Name, principalFrom(r.Context()).creator())
+	rec, key, err := s.svc.CreateWorkspace(r.Context(), req.OrgID, req.Name, principalFrom(r.Context()).creator())
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
@@ -30,7 +31,12 @@ func TestWritesUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	e := &env{t: t, m: m, srv: httptest.NewServer(httpapi.New(m, httpapi.Config{DevAuth: true}))}
+	svc, err := hosted.New(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	e := &env{t: t, m: m, svc: svc, srv: httptest.NewServer(httpapi.New(svc, httpapi.Config{DevAuth: true}))}
 	defer e.srv.Close()
 	dev := []string{"X-Dev-Org-Id", "lab", "X-Dev-User-Id", "u1"}
 	storePaper(t, e, dev[:2], "10.5000/first") // the workspace exists

@@ -282,7 +282,7 @@ func TestInProcess(t *testing.T) {
 // as `papermem mcp --url` does.
 func TestRemote(t *testing.T) {
 	m, src := open(t)
-	srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: quiet}))
+	srv := httptest.NewServer(httpapi.New(testutil.Hosted(t, m, nil), httpapi.Config{Logger: quiet}))
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
 	tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse"})
@@ -301,7 +301,8 @@ func TestRemote(t *testing.T) {
 // client.
 func TestHTTP(t *testing.T) {
 	m, src := open(t)
-	srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: quiet}))
+	svc := testutil.Hosted(t, m, nil)
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{Logger: quiet}))
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
 	anon := client.New(srv.URL, nil)
@@ -399,7 +400,7 @@ func TestHTTP(t *testing.T) {
 	})
 
 	t.Run("ErrTooLarge", func(t *testing.T) {
-		small := testutil.Open(t, &papermem.Options{MaxIngestBytes: 1024})
+		small := testutil.OpenHosted(t, &papermem.Options{MaxIngestBytes: 1024}, nil)
 		srv := httptest.NewServer(httpapi.New(small, httpapi.Config{Logger: quiet}))
 		t.Cleanup(srv.Close)
 		tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse"})
@@ -420,7 +421,7 @@ func TestHTTP(t *testing.T) {
 	})
 
 	t.Run("RateLimited", func(t *testing.T) {
-		limited := httptest.NewServer(httpapi.New(m, httpapi.Config{RateLimit: 2, Logger: quiet}))
+		limited := httptest.NewServer(httpapi.New(svc, httpapi.Config{RateLimit: 2, Logger: quiet}))
 		t.Cleanup(limited.Close)
 		hc := &http.Client{Transport: headers{h: map[string]string{"Authorization": "Bearer " + ada.AccessToken,
 			"Accept": "application/json, text/event-stream"}, next: http.DefaultTransport}}

@@ -18,6 +18,7 @@ import (
 	"github.com/papermem/papermem/client"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/buildinfo"
+	"github.com/papermem/papermem/internal/testutil"
 	"github.com/papermem/papermem/mcpserver"
 )
 
@@ -29,7 +30,7 @@ func overTransports(t *testing.T, f func(t *testing.T, cs *mcp.ClientSession)) {
 		f(t, connect(t, mcpserver.New(mcpserver.Local(m.Workspace("lab-ada"), "ada"), &mcpserver.Options{Files: true, Logger: quiet})))
 	})
 	t.Run("HTTP", func(t *testing.T) {
-		srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: quiet}))
+		srv := httptest.NewServer(httpapi.New(testutil.Hosted(t, m, nil), httpapi.Config{Logger: quiet}))
 		t.Cleanup(srv.Close)
 		tok, err := client.New(srv.URL, nil).Signup(context.Background(), api.SignupRequest{Email: "ada@example.org", Password: "correct horse"})
 		if err != nil {

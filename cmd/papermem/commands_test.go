@@ -21,6 +21,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/client"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
@@ -136,7 +137,7 @@ func TestCommandLine(t *testing.T) {
 			{"--db", db, "--key=foo", "remember", "local memory"},
 			{"--url", "http://127.0.0.1:1", "--key", "pm_secret", "remember", "likes CIs"},
 			{"--db", db, "recall", "q", "--key", "pm_secret"},
-			{"--db", db, "remember", "likes CIs", "--key", papermem.KeyPrefix + strings.Repeat("k", 43)},
+			{"--db", db, "remember", "likes CIs", "--key", hosted.KeyPrefix + strings.Repeat("k", 43)},
 		} {
 			if _, _, err := cli(t, nil, args...); err == nil || !strings.Contains(err.Error(), "--api-key") {
 				t.Errorf("%v: %v, want the --api-key flag named", args, err)
@@ -178,8 +179,9 @@ type testServer struct {
 func newTestServer(t *testing.T) testServer {
 	t.Helper()
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
+	svc := testutil.OpenHosted(t, nil, nil)
+	m := svc.Memory()
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
 	t.Cleanup(srv.Close)
 	tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse"})
 	if err != nil {
@@ -323,7 +325,12 @@ func TestWorkspaceChoice(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer m.Close()
-		u, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: email, Password: "correct horse"}})
+		svc, err := hosted.New(m, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer svc.Close()
+		u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: email, Password: "correct horse"}})
 		if err != nil {
 			t.Fatal(err)
 		}

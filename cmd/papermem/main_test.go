@@ -87,10 +87,15 @@ func TestIngestThenRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := m.Workspace(papermem.DefaultWorkspace).Analytics(context.Background())
+	w := m.Workspace(papermem.DefaultWorkspace)
+	docs, err := w.Documents(context.Background(), papermem.MaxPaperLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	papers, err := w.Papers(context.Background(), papermem.MaxPaperLimit)
 	m.Close()
-	if err != nil || a.Memory.Documents+a.Memory.Papers != int64(stored) {
-		t.Fatalf("analytics: %+v, %v; want %d documents and papers", a.Memory, err, stored)
+	if err != nil || len(docs)+len(papers) != stored {
+		t.Fatalf("%d documents and %d papers, %v; want %d documents and papers", len(docs), len(papers), err, stored)
 	}
 
 	out, _, err = cli(t, nil, "--db", db, "recall", "Stanley Cup winners", "--label", "Any", "--budget", "400")
@@ -166,8 +171,9 @@ func TestRecallDOIs(t *testing.T) {
 // an API key.
 func TestRemote(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	srv := httptest.NewServer(httpapi.New(m, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
+	svc := testutil.OpenHosted(t, nil, nil)
+	m := svc.Memory()
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
 	t.Cleanup(srv.Close)
 	tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", OrgID: "lab-ada"})
 	if err != nil {

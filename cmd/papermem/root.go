@@ -12,6 +12,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/client"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/internal/serve"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/mcpserver"
@@ -94,7 +95,7 @@ func (t *target) open(ctx context.Context, u use) (memory, func() error, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	all, err := m.AllWorkspaces(ctx)
+	all, err := allWorkspaces(ctx, m)
 	if err != nil {
 		m.Close()
 		return nil, nil, err
@@ -108,13 +109,25 @@ func (t *target) open(ctx context.Context, u use) (memory, func() error, error) 
 	return local{Backend: mcpserver.Local(ws, t.localUser()), ws: ws}, m.Close, nil
 }
 
+// allWorkspaces lists the workspaces of the database m is open on, as the
+// founder console lists them. The hosted service that lists them is closed
+// at once: the commands work on the memory as a library, metering nothing.
+func allWorkspaces(ctx context.Context, m *papermem.Memory) ([]hosted.WorkspaceSummary, error) {
+	svc, err := hosted.New(m, nil)
+	if err != nil {
+		return nil, err
+	}
+	all, err := svc.AllWorkspaces(ctx)
+	return all, errors.Join(err, svc.Close())
+}
+
 // pick chooses the workspace of a database file holding the workspaces
 // all. A workspace --workspace names must exist, unless the command writes
 // (its first write creates it). Without --workspace it is "default" when
 // the file holds that one or none at all (a new file), else the only one
 // it holds (a server's database after one signup); with several and no
 // "default" the user must choose.
-func (t *target) pick(all []papermem.WorkspaceSummary, u use) (string, error) {
+func (t *target) pick(all []hosted.WorkspaceSummary, u use) (string, error) {
 	ids := make([]string, len(all))
 	has := map[string]bool{}
 	for i, w := range all {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/hosted"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +23,7 @@ func rememberCmd(t *target, stdout io.Writer) *cobra.Command {
 		Args:  wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Text = args[0]
-			if strings.HasPrefix(req.Key, papermem.KeyPrefix) && len(req.Key) >= len(papermem.KeyPrefix)+40 {
+			if strings.HasPrefix(req.Key, hosted.KeyPrefix) && len(req.Key) >= len(hosted.KeyPrefix)+40 {
 				// An API key given as the global --key of earlier versions,
 				// after the command's name.
 				return &usageError{err: errors.New("--key is the note's key, and this one is an API key: pass the API key as --api-key (or $PAPERMEM_KEY)")}

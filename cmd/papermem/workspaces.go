@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/spf13/cobra"
 )
 
@@ -52,15 +53,15 @@ func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
 					err = cerr
 				}
 			}()
-			all, err := m.AllWorkspaces(ctx)
+			all, err := allWorkspaces(ctx, m)
 			if err != nil {
 				return err
 			}
 			current, perr := t.pick(all, reads)
 			if asJSON {
 				return writeJSON(stdout, struct {
-					Workspaces []papermem.WorkspaceSummary `json:"workspaces"`
-					Current    string                      `json:"current"` // "" when none is chosen
+					Workspaces []hosted.WorkspaceSummary `json:"workspaces"`
+					Current    string                    `json:"current"` // "" when none is chosen
 				}{all, current})
 			}
 			if len(all) == 0 {

@@ -50,6 +50,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/client"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 )
 
@@ -126,11 +127,15 @@ func serve(ctx context.Context) (baseURL string, stop func() error, err error) {
 	if err != nil {
 		return "", nil, errors.Join(err, os.RemoveAll(dir))
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	svc, err := hosted.New(m, nil)
 	if err != nil {
 		return "", nil, errors.Join(err, m.Close(), os.RemoveAll(dir))
 	}
-	srv := &http.Server{Handler: httpapi.New(m, httpapi.Config{Logger: quiet}), ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, errors.Join(err, svc.Close(), m.Close(), os.RemoveAll(dir))
+	}
+	srv := &http.Server{Handler: httpapi.New(svc, httpapi.Config{Logger: quiet}), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	stop = func() error {
@@ -140,7 +145,7 @@ func serve(ctx context.Context) (baseURL string, stop func() error, err error) {
 		if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
 			err = errors.Join(err, serr)
 		}
-		return errors.Join(err, m.Close(), os.RemoveAll(dir))
+		return errors.Join(err, svc.Close(), m.Close(), os.RemoveAll(dir))
 	}
 	return "http://" + ln.Addr().String(), stop, nil
 }

@@ -114,7 +114,7 @@ func TestRunInProcess(t *testing.T) {
 func TestRunWithKey(t *testing.T) {
 	ctx := context.Background()
 	m := testutil.Open(t, nil)
-	srv := httptest.NewServer(httpapi.New(m, httpapi.Config{}))
+	srv := httptest.NewServer(httpapi.New(testutil.Hosted(t, m, nil), httpapi.Config{}))
 	defer srv.Close()
 
 	var signup struct {

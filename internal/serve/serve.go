@@ -1,7 +1,7 @@
 // Package serve is the papermem server's wiring, shared by cmd/server and
 // `papermem serve`: configuration from flags and PAPERMEM_* variables,
-// papermem.Open, httpapi.New, graceful shutdown and the maintenance
-// sub-commands.
+// papermem.Open, hosted.New, httpapi.New, graceful shutdown and the
+// maintenance sub-commands.
 //
 //	[-addr 127.0.0.1:8080] [-db ./papermem.db | -db postgres://…]
 //	[-db ./papermem.db] grant-founder EMAIL
@@ -29,6 +29,7 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/dashboard"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
 	"github.com/papermem/papermem/internal/store"
@@ -44,6 +45,7 @@ const (
 type config struct {
 	addr, db string
 	opts     papermem.Options
+	hosted   hosted.Options
 	api      httpapi.Config
 	fetch    fetch.Options
 }
@@ -79,7 +81,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 		}
 	}
 	if v := getenv("PAPERMEM_PAYMENT_SECRET"); v != "" {
-		c.opts.Payments = papermem.NewSignedOrders(v)
+		c.hosted.Payments = hosted.NewSignedOrders(v)
 	}
 	var err error
 	if c.api.DevAuth, err = flagEnv(getenv, "PAPERMEM_DEV_AUTH"); err != nil {
@@ -211,7 +213,7 @@ func loopback(addr string) bool {
 
 // Open opens the database db (a file or a postgres:// URL) with the library options the PAPERMEM_*
 // variables of getenv set (embedder, upload and index limits, reindexing,
-// fetching, payments), as the server opens it: a command working on the
+// fetching), as the server opens it: a command working on the
 // server's database must use the same embedder.
 func Open(ctx context.Context, db string, getenv func(string) string, log *slog.Logger) (*papermem.Memory, error) {
 	c, _, err := loadConfig(nil, getenv, io.Discard)
@@ -249,6 +251,15 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if len(rest) > 0 {
 		return subcommand(ctx, m, rest, stdout)
 	}
+	svc, err := hosted.New(m, &c.hosted)
+	if err != nil {
+		return err
+	}
+	defer func() { // before the memory's Close
+		if cerr := svc.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	// Load the search index of every workspace while the server starts
 	// answering, so that no first recall pays for it; Close waits for it.
 	warmCtx, cancelWarm := context.WithCancel(ctx)
@@ -274,7 +285,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", store.Redact(c.db), "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth,
 		"dashboard", "http://"+ln.Addr().String()+dashboard.Prefix)
-	err = httpapi.Serve(ctx, ln, httpapi.New(m, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	err = httpapi.Serve(ctx, ln, httpapi.New(svc, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	log.Info("stopped") // the deferred Close checkpoints the database
 	return err
 }
@@ -286,7 +297,12 @@ func subcommand(ctx context.Context, m *papermem.Memory, args []string, stdout i
 		if len(args) != 2 {
 			return errors.New("usage: grant-founder EMAIL")
 		}
-		if err := m.GrantFounder(ctx, args[1]); err != nil {
+		svc, err := hosted.New(m, nil)
+		if err != nil {
+			return err
+		}
+		defer svc.Close()
+		if err := svc.GrantFounder(ctx, args[1]); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "granted founder access to %s\n", strings.ToLower(strings.TrimSpace(args[1])))

@@ -268,7 +268,7 @@ func TestConfigFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.opts.Payments != nil, c.api.DevAuth,
+	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.hosted.Payments != nil, c.api.DevAuth,
 		c.api.RateLimit, c.api.SharedLimits, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, c.api.TrustedProxies, len(rest))
 	want := fmt.Sprint("localhost:9999", "/tmp/x.db", strings.Repeat("s", 32), []string{"a@x.org", "b@x.org"}, true, true,
 		120, true, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 64, 2*time.Second,

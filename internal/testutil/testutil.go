@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/testdb"
 )
@@ -31,6 +32,25 @@ func Open(tb testing.TB, opts *papermem.Options) *papermem.Memory {
 	}
 	tb.Cleanup(func() { m.Close() })
 	return m
+}
+
+// Hosted returns the hosted service over m, with opts, and closes it when
+// the test ends (before m, when m was opened earlier in the test).
+func Hosted(tb testing.TB, m *papermem.Memory, opts *hosted.Options) *hosted.Service {
+	tb.Helper()
+	svc, err := hosted.New(m, opts)
+	if err != nil {
+		tb.Fatalf("hosted service: %v", err)
+	}
+	tb.Cleanup(func() { svc.Close() })
+	return svc
+}
+
+// OpenHosted opens a Memory as Open does and returns the hosted service
+// over it, with opts; both are closed when the test ends.
+func OpenHosted(tb testing.TB, opts *papermem.Options, hopts *hosted.Options) *hosted.Service {
+	tb.Helper()
+	return Hosted(tb, Open(tb, opts), hopts)
 }
 
 // FakeEmbeddings serves an OpenAI-compatible embeddings endpoint for
@@ -186,34 +206,34 @@ type Accounts struct {
 	Checkout             string // a pending checkout of the workspace
 }
 
-// NewAccounts creates Accounts in m (fuzz-main, owner@fuzz.test); give
-// the handler FounderEmails: []string{a.Email}.
-func NewAccounts(tb testing.TB, m *papermem.Memory) *Accounts {
+// NewAccounts creates Accounts through svc (fuzz-main, owner@fuzz.test);
+// give the handler FounderEmails: []string{a.Email}.
+func NewAccounts(tb testing.TB, svc *hosted.Service) *Accounts {
 	tb.Helper()
 	ctx := context.Background()
 	a := &Accounts{Org: "fuzz-main", Email: "owner@fuzz.test", Password: "owner-password"}
-	u, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: a.Email, Password: a.Password}, OrgID: a.Org})
+	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: a.Email, Password: a.Password}, OrgID: a.Org})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	a.User = u.UserID
-	v, err := m.CreateUser(ctx, a.Org, papermem.NewUser{Email: "victim@fuzz.test", Password: "victim-password"})
+	v, err := svc.CreateUser(ctx, a.Org, hosted.NewUser{Email: "victim@fuzz.test", Password: "victim-password"})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	a.Victim = v.UserID
-	ws := m.Workspace(a.Org)
-	k, err := ws.CreateAPIKey(ctx, "victim", papermem.CreatorUser(a.Victim))
+	hw := svc.Workspace(a.Org)
+	k, err := hw.CreateAPIKey(ctx, "victim", hosted.CreatorUser(a.Victim))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	a.VictimKeyID = k.KeyID
-	c, err := ws.Checkout(ctx, papermem.PlanTeam)
+	c, err := hw.Checkout(ctx, papermem.PlanTeam)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	a.Checkout = c.CheckoutID
-	if _, _, err := ws.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/x", Title: "Hybrid recall",
+	if _, _, err := svc.Memory().Workspace(a.Org).StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/x", Title: "Hybrid recall",
 		Text: "# Abstract\nBM25 and vectors together improve recall.\n## Results\nRecall rose by 12 points.", Domain: "ml"}); err != nil {
 		tb.Fatal(err)
 	}

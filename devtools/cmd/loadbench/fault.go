@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/store"
 )
@@ -50,6 +51,11 @@ func serveChild(db, logPath string, sharedLimits bool, out io.Writer) error {
 		return err
 	}
 	defer m.Close()
+	svc, err := hosted.New(m, nil)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
 	if logPath == "" {
 		logPath = db + ".log"
 	}
@@ -65,7 +71,7 @@ func serveChild(db, logPath string, sharedLimits bool, out io.Writer) error {
 	fmt.Fprintf(out, "listening %s\n", ln.Addr())
 	log := slog.New(slog.NewJSONHandler(logFile, nil))
 	shared := sharedLimits || store.EngineOf(db) == store.Postgres
-	h := httpapi.New(m, httpapi.Config{Logger: log, RateLimit: 1 << 30, SharedLimits: shared})
+	h := httpapi.New(svc, httpapi.Config{Logger: log, RateLimit: 1 << 30, SharedLimits: shared})
 	return httpapi.Serve(ctx, ln, h, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 }
 

@@ -92,6 +92,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 )
 
@@ -172,6 +173,11 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	defer m.Close()
+	svc, err := hosted.New(m, nil)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
 	ws := m.Workspace("bench")
 	begin := time.Now()
 	dois, err := seed(ctx, ws, *papers)
@@ -179,7 +185,7 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "seeded %d papers in %v\n", len(dois), time.Since(begin).Round(time.Millisecond))
-	key, err := ws.CreateAPIKey(ctx, "loadbench", papermem.CreatorWorkspace("bench"))
+	key, err := svc.Workspace("bench").CreateAPIKey(ctx, "loadbench", hosted.CreatorWorkspace("bench"))
 	if err != nil {
 		return err
 	}
@@ -194,7 +200,7 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: httpapi.New(m, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(logFile, nil)), RateLimit: 1 << 30}),
+	srv := &http.Server{Handler: httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.NewJSONHandler(logFile, nil)), RateLimit: 1 << 30}),
 		// cmd/server's timeouts: each sets a deadline per request.
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, WriteTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
 	go srv.Serve(ln)

@@ -27,10 +27,10 @@ func (m *mutation) Name() string { return fmt.Sprintf("%s:%d", m.File, m.line) }
 
 // Packages whose tests guard each kind of code.
 var (
-	storePkgs = []string{"./internal/store", "./internal/nodeindex", ".", "./httpapi"}
-	fetchPkgs = []string{"./internal/fetch", ".", "./httpapi"}
-	rootPkgs  = []string{".", "./httpapi"}
-	httpPkgs  = []string{"./httpapi"}
+	storePkgs  = []string{"./internal/store", "./internal/nodeindex", ".", "./hosted", "./httpapi"}
+	fetchPkgs  = []string{"./internal/fetch", ".", "./httpapi"}
+	hostedPkgs = []string{"./hosted", "./httpapi"}
+	httpPkgs   = []string{"./httpapi"}
 )
 
 // predicate matches a tenancy predicate in an SQL string: a column org_id
@@ -99,11 +99,11 @@ var guards = []guard{
 	{"internal/fetch/fetch.go", "ip.IsLinkLocalUnicast() ||", "", "link-local public", fetchPkgs},
 	{"internal/fetch/fetch.go", "|| ip.IsUnspecified()", "", "unspecified public", fetchPkgs},
 
-	// Root package: credentials.
-	{"auth.go", "if subtle.ConstantTimeCompare(rows[i].Hash, sum[:]) == 1 {", "if true {", "any key with a known prefix", rootPkgs},
-	{"auth.go", "if subtle.ConstantTimeCompare(e.hash[:], sum[:]) == 1 {", "if true {", "cached key matched by prefix only", rootPkgs},
-	{"auth.go", "if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {", "if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil && false {", "any password", rootPkgs},
-	{"auth.go", "	if r.Disabled {\n		return nil, errDisabled", "	if false {\n		return nil, errDisabled", "disabled account logs in", rootPkgs},
+	// hosted: credentials.
+	{"hosted/auth.go", "if subtle.ConstantTimeCompare(rows[i].Hash, sum[:]) == 1 {", "if true {", "any key with a known prefix", hostedPkgs},
+	{"hosted/auth.go", "if subtle.ConstantTimeCompare(e.hash[:], sum[:]) == 1 {", "if true {", "cached key matched by prefix only", hostedPkgs},
+	{"hosted/auth.go", "if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {", "if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil && false {", "any password", hostedPkgs},
+	{"hosted/auth.go", "	if r.Disabled {\n		return nil, errDisabled", "	if false {\n		return nil, errDisabled", "disabled account logs in", hostedPkgs},
 
 	// httpapi: who a request acts for and what it may reach.
 	{"httpapi/auth.go", "jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),", "", "JWT algorithm not pinned", httpPkgs},

@@ -1,10 +1,11 @@
-package papermem
+package hosted
 
 import (
 	"context"
 	"database/sql"
 	"time"
 
+	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -19,7 +20,7 @@ type RateDecision struct {
 // minute holds at most N requests and refills N a minute.
 const rateWindow = time.Minute
 
-// pruneRateEvery is how often a Memory deletes the full buckets of the
+// pruneRateEvery is how often a Service deletes the full buckets of the
 // shared rate limits, in the write of a TakeRequest.
 const pruneRateEvery = time.Minute
 
@@ -28,22 +29,23 @@ const pruneRateEvery = time.Minute
 // address's): a bucket of perMinute holds at most perMinute requests and
 // refills perMinute a minute, evenly (golang.org/x/time/rate's token
 // bucket, with a burst of perMinute). The bucket is kept in the database,
-// so every Memory over it — every server — spends from the same one, and
-// a limit of N a minute stays N however many servers count. Time is
-// Options.Now's: the servers' clocks should agree, as NTP keeps them.
+// so every Service over it — every server — spends from the same one, and
+// a limit of N a minute stays N however many servers count. Time is the
+// memory's (papermem.Options.Now): the servers' clocks should agree, as
+// NTP keeps them.
 //
-// Every call is a write. On SQLite it takes a turn in the write queue
-// (Options.WriteQueue), which is why a single server keeps its buckets in
-// memory instead; on PostgreSQL it is one statement committed alone, on a
-// small pool of its own, which locks the bucket's row for that statement
-// only. Errors: EINVALID (perMinute below 1), and those of a write
+// Every call is a write. On SQLite it takes a turn in the memory's write
+// queue (papermem.Options.WriteQueue), which is why a single server keeps
+// its buckets in memory instead; on PostgreSQL it is one statement
+// committed alone, on a small pool of its own, which locks the bucket's row
+// for that statement only. Errors: EINVALID (perMinute below 1), and those of a write
 // (EUNAVAILABLE when the queue is full or the database is locked too
 // long).
-func (m *Memory) TakeRequest(ctx context.Context, org, bucket string, perMinute int) (RateDecision, error) {
+func (s *Service) TakeRequest(ctx context.Context, org, bucket string, perMinute int) (RateDecision, error) {
 	if perMinute < 1 {
-		return RateDecision{}, Errorf(EINVALID, "A rate limit must allow at least one request a minute.")
+		return RateDecision{}, papermem.Errorf(papermem.EINVALID, "A rate limit must allow at least one request a minute.")
 	}
-	now := m.now().UnixNano()
+	now := s.now().UnixNano()
 	window := int64(rateWindow)
 	interval := max(window/int64(perMinute), 1)
 	var tat int64
@@ -53,16 +55,16 @@ func (m *Memory) TakeRequest(ctx context.Context, org, bucket string, perMinute 
 		if tat, granted, err = store.TakeToken(ctx, q, org, bucket, now, interval, window); err != nil {
 			return err
 		}
-		if last := m.ratePruned.Load(); now-last >= int64(pruneRateEvery) && m.ratePruned.CompareAndSwap(last, now) {
+		if last := s.ratePruned.Load(); now-last >= int64(pruneRateEvery) && s.ratePruned.CompareAndSwap(last, now) {
 			_, err = store.PruneTokens(ctx, q, now)
 		}
 		return err
 	}
 	var err error
-	if m.buckets != nil {
-		err = writeError(take(ctx, m.buckets)) // PostgreSQL: each statement on its own (store.OpenBuckets)
+	if s.buckets != nil {
+		err = s.link.WriteError(take(ctx, s.buckets)) // PostgreSQL: each statement on its own (store.OpenBuckets)
 	} else {
-		err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return take(ctx, tx) })
+		err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return take(ctx, tx) })
 	}
 	if err != nil {
 		return RateDecision{}, err
@@ -71,12 +73,4 @@ func (m *Memory) TakeRequest(ctx context.Context, org, bucket string, perMinute 
 		return RateDecision{RetryAfter: time.Duration(tat - (now + window - interval))}, nil
 	}
 	return RateDecision{Allowed: true, Remaining: int((now + window - tat) / interval)}, nil
-}
-
-// closeBuckets closes the rate buckets' pool, if any.
-func (m *Memory) closeBuckets() error {
-	if m.buckets == nil {
-		return nil
-	}
-	return m.buckets.Close()
 }

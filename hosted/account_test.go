@@ -1,4 +1,4 @@
-package papermem_test
+package hosted_test
 
 import (
 	"encoding/json"
@@ -10,26 +10,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
-
-const paySecret = "test-payment-secret"
-
-// clock is a settable Options.Now.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-
-func openBilling(tb testing.TB) (*papermem.Memory, *clock) {
-	c := &clock{t: time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)}
-	m := testutil.Open(tb, &papermem.Options{Now: c.now, Payments: papermem.NewSignedOrders(paySecret)})
-	return m, c
-}
 
 func TestUsageCountsCalls(t *testing.T) {
 	path := testdb.Path(t)
@@ -38,8 +22,12 @@ func TestUsageCountsCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := m.Workspace("lab-usage")
-	other := m.Workspace("lab-other")
+	svc, err := hosted.New(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, hw := m.Workspace("lab-usage"), svc.Workspace("lab-usage")
+	other := svc.Workspace("lab-other")
 	want := map[string]int64{}
 	for _, name := range papermem.Counters {
 		want[name] = 0
@@ -86,13 +74,19 @@ func TestUsageCountsCalls(t *testing.T) {
 	}
 	want[papermem.CounterFetchRequests] = fetches
 	want[papermem.CounterFetchWarmHits] = fetches
+	const doc = "# Field notes\n\nThe Rhone glacier lost 2.1 m of ice per year.\n"
+	if _, err := w.IngestFile(ctx, "notes.md", strings.NewReader(doc), papermem.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want[papermem.CounterDocumentsIngested] = 1
+	want[papermem.CounterBytesIngested] += int64(len(doc))
 	for range requests {
-		w.CountAPIRequest()
+		hw.CountAPIRequest()
 	}
 	want[papermem.CounterAPIRequests] = requests
 	other.CountAPIRequest()
 
-	u, err := w.Usage(ctx)
+	u, err := hw.Usage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,24 +97,45 @@ func TestUsageCountsCalls(t *testing.T) {
 		t.Errorf("period = %s .. %s", u.PeriodStart, u.PeriodEnd)
 	}
 
-	t.Run("CountsSurviveClose", func(t *testing.T) {
-		w.CountAPIRequest() // not yet flushed: Close must write it
-		if err := m.Close(); err != nil {
+	t.Run("EmbeddedMemoryCountsNothing", func(t *testing.T) {
+		if err := svc.Close(); err != nil {
 			t.Fatal(err)
 		}
-		m2, err := papermem.Open(ctx, path, &papermem.Options{Now: c.now})
+		if _, err := w.Recall(ctx, papermem.RecallRequest{Question: "vitamin D fracture risk"}); err != nil {
+			t.Fatal(err)
+		}
+		svc, err = hosted.New(m, nil) // the memory serves a new service once the first is closed
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer m2.Close()
-		u, err := m2.Workspace("lab-usage").Usage(ctx)
+		u, err := svc.Workspace("lab-usage").Usage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, u.Counters); diff != "" {
+			t.Errorf("counters after a recall of the memory alone (-want +got):\n%s", diff)
+		}
+		if _, err := hosted.New(m, nil); papermem.ErrorCode(err) != papermem.ECONFLICT {
+			t.Errorf("a second service over the memory: err = %v, want ECONFLICT", err)
+		}
+	})
+	t.Run("CountsSurviveClose", func(t *testing.T) {
+		svc.Workspace("lab-usage").CountAPIRequest() // not yet flushed: Close must write it
+		if err := svc.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+		svc2 := openAt(t, path, &papermem.Options{Now: c.now})
+		u, err := svc2.Workspace("lab-usage").Usage(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := u.Counters[papermem.CounterAPIRequests]; got != requests+1 {
 			t.Errorf("api_requests after reopen = %d, want %d", got, requests+1)
 		}
-		uo, err := m2.Workspace("lab-other").Usage(ctx)
+		uo, err := svc2.Workspace("lab-other").Usage(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +143,7 @@ func TestUsageCountsCalls(t *testing.T) {
 			t.Errorf("other workspace api_requests = %d, want 1", got)
 		}
 		c.set(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC))
-		u, err = m2.Workspace("lab-usage").Usage(ctx)
+		u, err = svc2.Workspace("lab-usage").Usage(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,8 +154,8 @@ func TestUsageCountsCalls(t *testing.T) {
 }
 
 func TestCheckout(t *testing.T) {
-	m, _ := openBilling(t)
-	w := m.Workspace("lab-pay")
+	svc, _ := openBilling(t)
+	w, acct := svc.Workspace("lab-pay"), svc.Memory().Workspace("lab-pay")
 
 	t.Run("Free", func(t *testing.T) {
 		r, err := w.Checkout(ctx, "STARTER tier")
@@ -161,31 +176,31 @@ func TestCheckout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Free || r.AmountCents != 4900 || r.Amount != "49.00" || r.Currency != "USD" || r.Status != papermem.CheckoutPending ||
-		!strings.HasPrefix(r.CheckoutID, "co_") || r.Provider == nil || r.Provider.Name != papermem.SignedOrdersName ||
+	if r.Free || r.AmountCents != 4900 || r.Amount != "49.00" || r.Currency != "USD" || r.Status != hosted.CheckoutPending ||
+		!strings.HasPrefix(r.CheckoutID, "co_") || r.Provider == nil || r.Provider.Name != hosted.SignedOrdersName ||
 		r.Provider.OrderID == "" || !strings.HasPrefix(r.Provider.KeyID, "pk_") || strings.Contains(r.Provider.KeyID, paySecret) {
 		t.Fatalf("paid checkout = %+v", r)
 	}
-	if a, _ := w.Account(ctx); a.Plan.Slug != papermem.PlanStarter {
+	if a, _ := acct.Account(ctx); a.Plan.Slug != papermem.PlanStarter {
 		t.Fatalf("plan before confirm = %s", a.Plan.Slug)
 	}
 
 	t.Run("ErrOtherWorkspace", func(t *testing.T) {
-		sig := papermem.SignPayment(paySecret, r.CheckoutID, "pay_1")
-		_, err := m.Workspace("lab-thief").ConfirmCheckout(ctx, papermem.ConfirmInput{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: sig})
+		sig := hosted.SignPayment(paySecret, r.CheckoutID, "pay_1")
+		_, err := svc.Workspace("lab-thief").ConfirmCheckout(ctx, hosted.ConfirmInput{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: sig})
 		if papermem.ErrorCode(err) != papermem.ENOTFOUND {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("ErrNoCheckoutID", func(t *testing.T) {
-		if _, err := w.ConfirmCheckout(ctx, papermem.ConfirmInput{}); papermem.ErrorCode(err) != papermem.EINVALID {
+		if _, err := w.ConfirmCheckout(ctx, hosted.ConfirmInput{}); papermem.ErrorCode(err) != papermem.EINVALID {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("BadSignatureChangesNothing", func(t *testing.T) {
-		for _, in := range []papermem.ConfirmInput{
-			{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: papermem.SignPayment("wrong secret", r.CheckoutID, "pay_1")},
-			{CheckoutID: r.CheckoutID, PaymentID: "pay_2", Signature: papermem.SignPayment(paySecret, r.CheckoutID, "pay_1")},
+		for _, in := range []hosted.ConfirmInput{
+			{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: hosted.SignPayment("wrong secret", r.CheckoutID, "pay_1")},
+			{CheckoutID: r.CheckoutID, PaymentID: "pay_2", Signature: hosted.SignPayment(paySecret, r.CheckoutID, "pay_1")},
 			{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: "not hex"},
 			{CheckoutID: r.CheckoutID, PaymentID: "pay_1"},
 		} {
@@ -193,18 +208,18 @@ func TestCheckout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Paid || c.Status != papermem.CheckoutFailed || c.Invoice != nil || c.Account.Plan.Slug != papermem.PlanStarter || len(c.Account.Invoices) != 0 {
+			if c.Paid || c.Status != hosted.CheckoutFailed || c.Invoice != nil || c.Account.Plan.Slug != papermem.PlanStarter || len(c.Account.Invoices) != 0 {
 				t.Errorf("confirm %+v = %+v", in, c)
 			}
 		}
 	})
 	t.Run("OK", func(t *testing.T) {
-		sig := papermem.SignPayment(paySecret, r.CheckoutID, "pay_1")
-		c, err := w.ConfirmCheckout(ctx, papermem.ConfirmInput{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: sig})
+		sig := hosted.SignPayment(paySecret, r.CheckoutID, "pay_1")
+		c, err := w.ConfirmCheckout(ctx, hosted.ConfirmInput{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: sig})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !c.Paid || c.Status != papermem.CheckoutPaid || c.Account.Plan.Slug != papermem.PlanTeam || c.Invoice == nil {
+		if !c.Paid || c.Status != hosted.CheckoutPaid || c.Account.Plan.Slug != papermem.PlanTeam || c.Invoice == nil {
 			t.Fatalf("confirm = %+v", c)
 		}
 		want := papermem.Invoice{InvoiceID: c.Invoice.InvoiceID, CheckoutID: r.CheckoutID, Plan: papermem.PlanTeam,
@@ -215,18 +230,18 @@ func TestCheckout(t *testing.T) {
 		}
 	})
 	t.Run("ReplayCreatesNoSecondInvoice", func(t *testing.T) {
-		sig := papermem.SignPayment(paySecret, r.CheckoutID, "pay_1")
+		sig := hosted.SignPayment(paySecret, r.CheckoutID, "pay_1")
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
-				c, err := w.ConfirmCheckout(ctx, papermem.ConfirmInput{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: sig})
+				c, err := w.ConfirmCheckout(ctx, hosted.ConfirmInput{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: sig})
 				if err != nil || !c.Paid {
 					t.Errorf("replay: %+v, %v", c, err)
 				}
 			})
 		}
 		wg.Wait()
-		inv, err := w.Invoices(ctx)
+		inv, err := acct.Invoices(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,8 +253,8 @@ func TestCheckout(t *testing.T) {
 		if _, err := w.Checkout(ctx, "starter"); err != nil {
 			t.Fatal(err)
 		}
-		sig := papermem.SignPayment(paySecret, r.CheckoutID, "pay_1")
-		c, err := w.ConfirmCheckout(ctx, papermem.ConfirmInput{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: sig})
+		sig := hosted.SignPayment(paySecret, r.CheckoutID, "pay_1")
+		c, err := w.ConfirmCheckout(ctx, hosted.ConfirmInput{CheckoutID: r.CheckoutID, PaymentID: "pay_1", Signature: sig})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +263,7 @@ func TestCheckout(t *testing.T) {
 		}
 	})
 	t.Run("InvoicesInvisibleElsewhere", func(t *testing.T) {
-		a, err := m.Workspace("lab-thief").Account(ctx)
+		a, err := svc.Memory().Workspace("lab-thief").Account(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,16 +272,16 @@ func TestCheckout(t *testing.T) {
 		}
 	})
 	t.Run("ErrNoProvider", func(t *testing.T) {
-		m := testutil.Open(t, nil)
-		if _, err := m.Workspace("lab-free").Checkout(ctx, "Enterprise Tier"); papermem.ErrorCode(err) != papermem.EUPSTREAM {
+		svc := open(t)
+		if _, err := svc.Workspace("lab-free").Checkout(ctx, "Enterprise Tier"); papermem.ErrorCode(err) != papermem.EUPSTREAM {
 			t.Errorf("err = %v", err)
 		}
 	})
 }
 
 func TestUpdateAccount(t *testing.T) {
-	m, _ := openBilling(t)
-	w := m.Workspace("lab-acct")
+	svc, _ := openBilling(t)
+	w := svc.Memory().Workspace("lab-acct")
 	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
 
 	a, err := w.Account(ctx)
@@ -278,7 +293,7 @@ func TestUpdateAccount(t *testing.T) {
 		a.CurrentInvoice == nil || a.CurrentInvoice.Total != "0.00" {
 		t.Fatalf("fresh account = %+v", a)
 	}
-	key, err := w.CreateAPIKey(ctx, "ci", "")
+	key, err := svc.Workspace("lab-acct").CreateAPIKey(ctx, "ci", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +365,7 @@ func TestUpdateAccount(t *testing.T) {
 		}
 	})
 	t.Run("FreePlan", func(t *testing.T) {
-		if _, err := m.SetPlan(ctx, "lab-acct", "enterprise"); err != nil {
+		if _, err := svc.SetPlan(ctx, "lab-acct", "enterprise"); err != nil {
 			t.Fatal(err)
 		}
 		a, err := w.UpdateAccount(ctx, papermem.AccountUpdate{Plan: raw(`{"tier":"Starter Tier"}`)})
@@ -369,11 +384,11 @@ func mustJSON(v any) string {
 }
 
 func TestBillingOverage(t *testing.T) {
-	m, _ := openBilling(t)
-	if _, _, err := m.CreateWorkspace(ctx, "lab-bill", "Bill", ""); err != nil {
+	svc, _ := openBilling(t)
+	if _, _, err := svc.CreateWorkspace(ctx, "lab-bill", "Bill", ""); err != nil {
 		t.Fatal(err)
 	}
-	w := m.Workspace("lab-bill")
+	w := svc.Memory().Workspace("lab-bill")
 	b, err := w.Billing(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -384,7 +399,7 @@ func TestBillingOverage(t *testing.T) {
 	}
 	starter, _ := papermem.LookupPlan("starter")
 	for range starter.Quotas.APIRequests + 10_001 { // 10,001 over: two started blocks of 10,000
-		w.CountAPIRequest()
+		svc.Workspace("lab-bill").CountAPIRequest()
 	}
 	b, err = w.Billing(ctx)
 	if err != nil {
@@ -394,7 +409,7 @@ func TestBillingOverage(t *testing.T) {
 	if diff := cmp.Diff(want, b.LineItems); diff != "" || b.Total != "2.00" || b.TotalCents != 200 {
 		t.Errorf("bill total %s (-want +got):\n%s", b.Total, diff)
 	}
-	if _, err := m.SetPlan(ctx, "lab-bill", "Team Tier"); err != nil {
+	if _, err := svc.SetPlan(ctx, "lab-bill", "Team Tier"); err != nil {
 		t.Fatal(err)
 	}
 	b, err = w.Billing(ctx)
@@ -407,33 +422,10 @@ func TestBillingOverage(t *testing.T) {
 	}
 }
 
-func TestPlanJSON(t *testing.T) {
-	for _, tc := range []struct{ plan, price string }{{"starter", "0.00"}, {"team", "49.00"}, {"enterprise", "499.00"}} {
-		p, err := papermem.LookupPlan(tc.plan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got struct {
-			Slug       string `json:"slug"`
-			Price      string `json:"price"`
-			PriceCents int64  `json:"price_cents"`
-			Currency   string `json:"currency"`
-			Free       bool   `json:"free"`
-		}
-		if err := json.Unmarshal([]byte(mustJSON(p)), &got); err != nil {
-			t.Fatal(err)
-		}
-		if got.Slug != tc.plan || got.Price != tc.price || got.PriceCents != p.PriceCents || got.Currency != "USD" || got.Free != (p.PriceCents == 0) {
-			t.Errorf("%s: %+v", tc.plan, got)
-		}
-	}
-}
-
 // BenchmarkCountAPIRequest measures the metering a request pays: an
 // in-memory add, no database write.
 func BenchmarkCountAPIRequest(b *testing.B) {
-	m := testutil.Open(b, nil)
-	w := m.Workspace("lab-bench")
+	w := testutil.OpenHosted(b, nil, nil).Workspace("lab-bench")
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			w.CountAPIRequest()
@@ -450,12 +442,12 @@ func BenchmarkCountAPIRequest(b *testing.B) {
 }
 
 func TestBuiltInPayments(t *testing.T) {
-	if so := mustOpen(t).BuiltInPayments(); so != nil {
+	if so := open(t).BuiltInPayments(); so != nil {
 		t.Fatalf("without a provider: %v", so)
 	}
-	m, _ := openBilling(t)
-	so := m.BuiltInPayments()
-	if so == nil || so.Sign("co_1", "pay_1") != papermem.SignPayment(paySecret, "co_1", "pay_1") {
+	svc, _ := openBilling(t)
+	so := svc.BuiltInPayments()
+	if so == nil || so.Sign("co_1", "pay_1") != hosted.SignPayment(paySecret, "co_1", "pay_1") {
 		t.Fatal("the built-in provider signs otherwise than SignPayment")
 	}
 }

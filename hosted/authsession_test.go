@@ -1,26 +1,27 @@
-package papermem_test
+package hosted_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
 // sessionOf is a session token's claims for u, as the HTTP layer issues it.
-func sessionOf(u *papermem.User, id string) papermem.Session {
-	return papermem.Session{ID: id, UserID: u.UserID, OrgID: u.OrgID, Version: u.SessionVersion,
+func sessionOf(u *hosted.User, id string) hosted.Session {
+	return hosted.Session{ID: id, UserID: u.UserID, OrgID: u.OrgID, Version: u.SessionVersion,
 		ExpiresAt: time.Now().Add(time.Hour)}
 }
 
 // authenticates fails unless the session stands, twice (the second time
 // from the cache).
-func authenticates(t *testing.T, m *papermem.Memory, s papermem.Session) {
+func authenticates(t *testing.T, svc *hosted.Service, s hosted.Session) {
 	t.Helper()
 	for range 2 {
-		u, err := m.AuthenticateSession(ctx, s)
+		u, err := svc.AuthenticateSession(ctx, s)
 		if err != nil || u.UserID != s.UserID || u.OrgID != s.OrgID {
 			t.Fatalf("session %+v: %+v, %v", s, u, err)
 		}
@@ -28,95 +29,95 @@ func authenticates(t *testing.T, m *papermem.Memory, s papermem.Session) {
 }
 
 // refused fails unless the session is refused with EUNAUTHORIZED, twice.
-func refused(t *testing.T, m *papermem.Memory, s papermem.Session) {
+func refused(t *testing.T, svc *hosted.Service, s hosted.Session) {
 	t.Helper()
 	for range 2 {
-		if _, err := m.AuthenticateSession(ctx, s); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+		if _, err := svc.AuthenticateSession(ctx, s); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
 			t.Fatalf("session %+v: err = %v, want %s", s, err, papermem.EUNAUTHORIZED)
 		}
 	}
 }
 
 func TestAuthenticateSession(t *testing.T) {
-	m := testutil.Open(t, nil)
-	ada := signup(t, m, "ada@example.org", "lab-one")
-	bob := signup(t, m, "bob@example.org", "lab-two")
+	svc := open(t)
+	ada := signup(t, svc, "ada@example.org", "lab-one")
+	bob := signup(t, svc, "bob@example.org", "lab-two")
 	s := sessionOf(ada, "s1")
-	authenticates(t, m, s)
+	authenticates(t, svc, s)
 
 	t.Run("ErrClaims", func(t *testing.T) {
-		for name, mod := range map[string]func(*papermem.Session){
-			"UnknownUser":    func(s *papermem.Session) { s.UserID = "usr_ghost" },
-			"OtherWorkspace": func(s *papermem.Session) { s.UserID = bob.UserID },
-			"WrongWorkspace": func(s *papermem.Session) { s.OrgID = "lab-two" },
-			"NoID":           func(s *papermem.Session) { s.ID = "" },
-			"OldVersion":     func(s *papermem.Session) { s.Version = -1 },
+		for name, mod := range map[string]func(*hosted.Session){
+			"UnknownUser":    func(s *hosted.Session) { s.UserID = "usr_ghost" },
+			"OtherWorkspace": func(s *hosted.Session) { s.UserID = bob.UserID },
+			"WrongWorkspace": func(s *hosted.Session) { s.OrgID = "lab-two" },
+			"NoID":           func(s *hosted.Session) { s.ID = "" },
+			"OldVersion":     func(s *hosted.Session) { s.Version = -1 },
 		} {
 			t.Run(name, func(t *testing.T) {
 				bad := s
 				mod(&bad)
-				refused(t, m, bad)
+				refused(t, svc, bad)
 			})
 		}
-		authenticates(t, m, s) // a refused look-alike leaves the cached session alone
+		authenticates(t, svc, s) // a refused look-alike leaves the cached session alone
 	})
 	t.Run("Logout", func(t *testing.T) {
 		other := sessionOf(ada, "s2")
-		authenticates(t, m, other)
-		if err := m.Logout(ctx, other); err != nil {
+		authenticates(t, svc, other)
+		if err := svc.Logout(ctx, other); err != nil {
 			t.Fatal(err)
 		}
-		refused(t, m, other)
-		authenticates(t, m, s)
-		if err := m.Logout(ctx, other); err != nil { // twice is harmless
+		refused(t, svc, other)
+		authenticates(t, svc, s)
+		if err := svc.Logout(ctx, other); err != nil { // twice is harmless
 			t.Fatal(err)
 		}
 	})
 	t.Run("LogoutAll", func(t *testing.T) {
-		w := m.Workspace("lab-one")
-		if err := m.Workspace("lab-two").LogoutAll(ctx, ada.UserID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		w := svc.Workspace("lab-one")
+		if err := svc.Workspace("lab-two").LogoutAll(ctx, ada.UserID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 			t.Fatalf("logout-all through another workspace: %v", err)
 		}
-		authenticates(t, m, s)
+		authenticates(t, svc, s)
 		if err := w.LogoutAll(ctx, ada.UserID); err != nil {
 			t.Fatal(err)
 		}
-		refused(t, m, s)
-		u, err := m.Login(ctx, "ada@example.org", "correct horse")
+		refused(t, svc, s)
+		u, err := svc.Login(ctx, "ada@example.org", "correct horse")
 		if err != nil {
 			t.Fatal(err)
 		}
-		authenticates(t, m, sessionOf(u, "s3"))
-		authenticates(t, m, sessionOf(bob, "s4")) // other users keep their sessions
+		authenticates(t, svc, sessionOf(u, "s3"))
+		authenticates(t, svc, sessionOf(bob, "s4")) // other users keep their sessions
 	})
 }
 
 func TestChangePassword(t *testing.T) {
-	m := testutil.Open(t, nil)
-	ada := signup(t, m, "ada@example.org", "lab-one")
-	w := m.Workspace("lab-one")
+	svc := open(t)
+	ada := signup(t, svc, "ada@example.org", "lab-one")
+	w := svc.Workspace("lab-one")
 	s := sessionOf(ada, "s1")
-	authenticates(t, m, s)
+	authenticates(t, svc, s)
 	loginCode := func(pw string) string {
-		_, err := m.Login(ctx, "ada@example.org", pw)
+		_, err := svc.Login(ctx, "ada@example.org", pw)
 		return papermem.ErrorCode(err)
 	}
 
 	for name, tc := range map[string]struct {
-		ws            *papermem.Workspace
+		ws            *hosted.Workspace
 		current, next string
 		code          string
 	}{
 		"ErrWrongCurrent":  {w, "wrong horse", "battery staple", papermem.EFORBIDDEN},
 		"ErrShort":         {w, "correct horse", "short", papermem.EINVALID},
-		"ErrLong":          {w, "correct horse", string(make([]byte, papermem.MaxPasswordBytes+1)), papermem.EINVALID},
-		"ErrOtherWorkpace": {m.Workspace("lab-two"), "correct horse", "battery staple", papermem.ENOTFOUND},
+		"ErrLong":          {w, "correct horse", string(make([]byte, hosted.MaxPasswordBytes+1)), papermem.EINVALID},
+		"ErrOtherWorkpace": {svc.Workspace("lab-two"), "correct horse", "battery staple", papermem.ENOTFOUND},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := tc.ws.ChangePassword(ctx, ada.UserID, tc.current, tc.next); papermem.ErrorCode(err) != tc.code {
 				t.Fatalf("err = %v, want %s", err, tc.code)
 			}
-			authenticates(t, m, s) // nothing changed
+			authenticates(t, svc, s) // nothing changed
 			if code := loginCode("correct horse"); code != "" {
 				t.Fatalf("old password refused: %s", code)
 			}
@@ -130,8 +131,8 @@ func TestChangePassword(t *testing.T) {
 		if u.UserID != ada.UserID || u.SessionVersion != ada.SessionVersion+1 {
 			t.Fatalf("changed: %+v", u)
 		}
-		refused(t, m, s)
-		authenticates(t, m, sessionOf(u, "s2"))
+		refused(t, svc, s)
+		authenticates(t, svc, sessionOf(u, "s2"))
 		if code := loginCode("correct horse"); code != papermem.EUNAUTHORIZED {
 			t.Fatalf("old password: %q", code)
 		}
@@ -142,49 +143,49 @@ func TestChangePassword(t *testing.T) {
 }
 
 func TestDisableUser(t *testing.T) {
-	m := testutil.Open(t, nil)
-	signup(t, m, "ada@example.org", "lab-one")
-	carol, err := m.CreateUser(ctx, "lab-one", papermem.NewUser{Email: "carol@example.org", Password: "correct horse"})
+	svc := open(t)
+	signup(t, svc, "ada@example.org", "lab-one")
+	carol, err := svc.CreateUser(ctx, "lab-one", hosted.NewUser{Email: "carol@example.org", Password: "correct horse"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := m.Workspace("lab-one")
-	carolKey, err := w.CreateAPIKey(ctx, "", papermem.CreatorUser(carol.UserID))
+	w := svc.Workspace("lab-one")
+	carolKey, err := w.CreateAPIKey(ctx, "", hosted.CreatorUser(carol.UserID))
 	if err != nil {
 		t.Fatal(err)
 	}
-	orgKey, err := w.CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+	orgKey, err := w.CreateAPIKey(ctx, "", hosted.CreatorWorkspace("lab-one"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	keyCode := func(k *papermem.NewAPIKey) string {
-		_, err := m.AuthenticateAPIKey(ctx, k.Key)
+	keyCode := func(k *hosted.NewAPIKey) string {
+		_, err := svc.AuthenticateAPIKey(ctx, k.Key)
 		return papermem.ErrorCode(err)
 	}
 	s := sessionOf(carol, "s1")
-	authenticates(t, m, s)
+	authenticates(t, svc, s)
 	if keyCode(carolKey) != "" || keyCode(orgKey) != "" {
 		t.Fatal("keys refused before disabling")
 	}
 
 	t.Run("ErrNotFound", func(t *testing.T) {
 		for _, tc := range [][2]string{{"lab-two", carol.UserID}, {"lab-one", "usr_ghost"}} {
-			if _, err := m.DisableUser(ctx, tc[0], tc[1]); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+			if _, err := svc.DisableUser(ctx, tc[0], tc[1]); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 				t.Fatalf("disable %v: %v", tc, err)
 			}
-			if _, err := m.EnableUser(ctx, tc[0], tc[1]); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+			if _, err := svc.EnableUser(ctx, tc[0], tc[1]); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 				t.Fatalf("enable %v: %v", tc, err)
 			}
 		}
-		authenticates(t, m, s)
+		authenticates(t, svc, s)
 	})
 	t.Run("Disable", func(t *testing.T) {
-		u, err := m.DisableUser(ctx, "lab-one", carol.UserID)
+		u, err := svc.DisableUser(ctx, "lab-one", carol.UserID)
 		if err != nil || !u.Disabled {
 			t.Fatalf("disable: %+v, %v", u, err)
 		}
-		refused(t, m, s)
-		if _, err := m.Login(ctx, "carol@example.org", "correct horse"); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+		refused(t, svc, s)
+		if _, err := svc.Login(ctx, "carol@example.org", "correct horse"); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
 			t.Fatalf("login of a disabled user: %v", err)
 		}
 		if code := keyCode(carolKey); code != papermem.EUNAUTHORIZED {
@@ -198,30 +199,31 @@ func TestDisableUser(t *testing.T) {
 		}
 	})
 	t.Run("Enable", func(t *testing.T) {
-		u, err := m.EnableUser(ctx, "lab-one", carol.UserID)
+		u, err := svc.EnableUser(ctx, "lab-one", carol.UserID)
 		if err != nil || u.Disabled {
 			t.Fatalf("enable: %+v, %v", u, err)
 		}
-		refused(t, m, s) // sessions ended for good
+		refused(t, svc, s) // sessions ended for good
 		if code := keyCode(carolKey); code != "" {
 			t.Fatalf("key after enabling: %q", code)
 		}
-		again, err := m.Login(ctx, "carol@example.org", "correct horse")
+		again, err := svc.Login(ctx, "carol@example.org", "correct horse")
 		if err != nil {
 			t.Fatal(err)
 		}
-		authenticates(t, m, sessionOf(again, "s2"))
+		authenticates(t, svc, sessionOf(again, "s2"))
 	})
 }
 
-// TestSessionEndedElsewhere ends sessions through a second Memory over the
-// same file, and by hand in SQL, and checks that the first Memory, which
-// has verified and remembered the sessions, refuses them on the next call.
+// TestSessionEndedElsewhere ends sessions through a second Service over
+// the same file, and by hand in SQL, and checks that the first Service,
+// which has verified and remembered the sessions, refuses them on the next
+// call.
 func TestSessionEndedElsewhere(t *testing.T) {
 	path, a, b := sharedFile(t)
 	ada := signup(t, a, "ada@example.org", "lab-one")
 	bob := signup(t, a, "bob@example.org", "lab-two")
-	fresh := func(u *papermem.User, id string) papermem.Session {
+	fresh := func(u *hosted.User, id string) hosted.Session {
 		t.Helper()
 		got, err := a.User(ctx, u.UserID)
 		if err != nil {
@@ -272,18 +274,14 @@ func TestSessionEndedElsewhere(t *testing.T) {
 func TestLogoutPrunes(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	path := testdb.Path(t)
-	m, err := papermem.Open(ctx, path, &papermem.Options{Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	ada := signup(t, m, "ada@example.org", "lab-one")
-	bob := signup(t, m, "bob@example.org", "lab-two")
-	logout := func(u *papermem.User, id string, ttl time.Duration) {
+	svc := openAt(t, path, &papermem.Options{Now: func() time.Time { return now }})
+	ada := signup(t, svc, "ada@example.org", "lab-one")
+	bob := signup(t, svc, "bob@example.org", "lab-two")
+	logout := func(u *hosted.User, id string, ttl time.Duration) {
 		t.Helper()
 		s := sessionOf(u, id)
 		s.ExpiresAt = now.Add(ttl)
-		if err := m.Logout(ctx, s); err != nil {
+		if err := svc.Logout(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -316,8 +314,8 @@ func TestLogoutPrunes(t *testing.T) {
 // the HTTP server does on every request with a session token, beside
 // BenchmarkAPIKeyAuth.
 func BenchmarkSessionAuth(b *testing.B) {
-	m := testutil.Open(b, nil)
-	u, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "bench"})
+	svc := testutil.OpenHosted(b, nil, nil)
+	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -326,7 +324,7 @@ func BenchmarkSessionAuth(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if _, err := m.AuthenticateSession(ctx, s); err != nil {
+			if _, err := svc.AuthenticateSession(ctx, s); err != nil {
 				b.Fatal(err)
 			}
 		}

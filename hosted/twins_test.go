@@ -1,4 +1,4 @@
-package papermem_test
+package hosted_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 // TestTwinWorkspaces runs one workspace's history twice: in a database of
@@ -46,7 +47,7 @@ func TestTwinWorkspaces(t *testing.T) {
 	}
 
 	// The twin's own deletions took: its analysis went with its paper.
-	if _, err := shared.Workspace("lab-b").Analysis(ctx, vitaminD.DOI); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+	if _, err := shared.Memory().Workspace("lab-b").Analysis(ctx, vitaminD.DOI); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 		t.Errorf("lab-b's analysis of its deleted paper: err = %v, want not found", err)
 	}
 
@@ -66,20 +67,20 @@ var twinPaper = papermem.PaperInput{DOI: "10.1/x", Title: "Calcium and falls",
 // history gives workspace org one of every write, in an order both
 // databases repeat exactly. Its users are made a second apart, so that
 // they list in one order.
-func history(t *testing.T, m *papermem.Memory, c *clock, org string) {
+func history(t *testing.T, svc *hosted.Service, c *clock, org string) {
 	t.Helper()
 	c.set(time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC))
-	u, err := m.Signup(ctx, papermem.SignupInput{OrgID: org, WorkspaceName: "Lab",
-		NewUser: papermem.NewUser{Email: "ada@" + org + ".example.org", Password: "correct horse", Name: "Ada"}})
+	u, err := svc.Signup(ctx, hosted.SignupInput{OrgID: org, WorkspaceName: "Lab",
+		NewUser: hosted.NewUser{Email: "ada@" + org + ".example.org", Password: "correct horse", Name: "Ada"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := m.Workspace(org)
+	w, hw := svc.Memory().Workspace(org), svc.Workspace(org)
 	if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Key: "pref", Text: "The owner prefers meta-analyses.", Domain: "medicine"}); err != nil {
 		t.Fatal(err) // the account's first note, as it is made
 	}
 	c.set(c.now().Add(time.Second))
-	if _, err := m.CreateUser(ctx, org, papermem.NewUser{Email: "bob@" + org + ".example.org", Password: "battery staple", Name: "Bob"}); err != nil {
+	if _, err := svc.CreateUser(ctx, org, hosted.NewUser{Email: "bob@" + org + ".example.org", Password: "battery staple", Name: "Bob"}); err != nil {
 		t.Fatal(err)
 	}
 	c.set(c.now().Add(time.Hour)) // what follows is the owner's activity
@@ -114,23 +115,23 @@ func history(t *testing.T, m *papermem.Memory, c *clock, org string) {
 		Steps: []papermem.Step{{Agent: "planner", Tool: "recall"}}, RecalledPapers: []string{vitaminD.DOI}, RecalledClaims: []int64{claim}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.CreateAPIKey(ctx, "ci", papermem.CreatorUser(u.UserID)); err != nil {
+	if _, err := hw.CreateAPIKey(ctx, "ci", hosted.CreatorUser(u.UserID)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.UpdateAccount(ctx, papermem.AccountUpdate{Profile: json.RawMessage(`{"company":"Lab"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	w.CountAPIRequest()
-	if err := w.SetTokenTTL(ctx, 2*time.Hour); err != nil {
+	hw.CountAPIRequest()
+	if err := hw.SetTokenTTL(ctx, 2*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // twinOnly is what the twin does after the shared history: the same keys,
 // changed.
-func twinOnly(t *testing.T, m *papermem.Memory, c *clock, org string) {
+func twinOnly(t *testing.T, svc *hosted.Service, c *clock, org string) {
 	t.Helper()
-	w := m.Workspace(org)
+	w, hw := svc.Memory().Workspace(org), svc.Workspace(org)
 	if err := w.DeletePaper(ctx, vitaminD.DOI); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func twinOnly(t *testing.T, m *papermem.Memory, c *clock, org string) {
 	}
 	// Notes under the ids of the other workspace's accounts (user ids are
 	// free strings to the library).
-	others, err := m.Workspace("lab-a").Users(ctx)
+	others, err := svc.Workspace("lab-a").Users(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,55 +177,55 @@ func twinOnly(t *testing.T, m *papermem.Memory, c *clock, org string) {
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("keys = %+v, %v", keys, err)
 	}
-	if err := w.RevokeAPIKey(ctx, keys[0].KeyID); err != nil {
+	if err := hw.RevokeAPIKey(ctx, keys[0].KeyID); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"ci", "nightly"} {
-		if _, err := w.CreateAPIKey(ctx, name, papermem.CreatorWorkspace(org)); err != nil {
+		if _, err := hw.CreateAPIKey(ctx, name, hosted.CreatorWorkspace(org)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	users, err := w.Users(ctx)
+	users, err := hw.Users(ctx)
 	if err != nil || len(users) != 2 {
 		t.Fatalf("users = %+v, %v", users, err)
 	}
 	for _, u := range users {
-		if err := w.LogoutAll(ctx, u.UserID); err != nil {
+		if err := hw.LogoutAll(ctx, u.UserID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := m.DisableUser(ctx, org, u.UserID); err != nil {
+		if _, err := svc.DisableUser(ctx, org, u.UserID); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := m.SetPlan(ctx, org, "enterprise"); err != nil {
+	if _, err := svc.SetPlan(ctx, org, "enterprise"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.UpdateAccount(ctx, papermem.AccountUpdate{Profile: json.RawMessage(`{"company":"Twin"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetTokenTTL(ctx, time.Hour); err != nil {
+	if err := hw.SetTokenTTL(ctx, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
-		w.CountAPIRequest()
+		hw.CountAPIRequest()
 	}
 }
 
 // reads returns every read of workspace org, each as JSON with the ids and
 // secrets a database draws at random blanked.
-func reads(t *testing.T, m *papermem.Memory, org string) map[string]string {
+func reads(t *testing.T, svc *hosted.Service, org string) map[string]string {
 	t.Helper()
-	w := m.Workspace(org)
+	w, hw := svc.Memory().Workspace(org), svc.Workspace(org)
 	out := map[string]string{}
 	read := func(name string, v any, err error) {
 		b, _ := json.Marshal(v)
 		b = random.ReplaceAll(b, []byte(`"$1":"…"`))
 		out[name] = fmt.Sprintf("%s %v", userID.ReplaceAll(b, []byte("usr_…")), err)
 	}
-	users, err := w.Users(ctx)
+	users, err := hw.Users(ctx)
 	read("Users", users, err)
 	for i, u := range users {
-		v, err := w.User(ctx, u.UserID)
+		v, err := hw.User(ctx, u.UserID)
 		read(fmt.Sprintf("User %d", i), v, err)
 	}
 	for _, doi := range []string{vitaminD.DOI, "10.1/x", "10.1/z"} {
@@ -279,13 +280,13 @@ func reads(t *testing.T, m *papermem.Memory, org string) map[string]string {
 	read("Invoices", inv, err)
 	bill, err := w.Billing(ctx)
 	read("Billing", bill, err)
-	usage, err := w.Usage(ctx)
+	usage, err := hw.Usage(ctx)
 	read("Usage", usage, err)
-	an, err := w.Analytics(ctx)
+	an, err := hw.Analytics(ctx)
 	read("Analytics", an, err)
-	rec, err := w.Record(ctx)
+	rec, err := hw.Record(ctx)
 	read("Record", rec, err)
-	act, err := m.Activity(ctx, org)
+	act, err := svc.Activity(ctx, org)
 	read("Activity", act, err)
 	return out
 }

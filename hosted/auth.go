@@ -1,4 +1,4 @@
-package papermem
+package hosted
 
 import (
 	"context"
@@ -11,12 +11,14 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/store"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -89,21 +91,21 @@ func (in *NewUser) validate() (hash []byte, err error) {
 	in.Email = strings.ToLower(strings.TrimSpace(in.Email))
 	addr, perr := mail.ParseAddress(in.Email)
 	if perr != nil || addr.Address != in.Email || len(in.Email) > 254 {
-		return nil, Errorf(EINVALID, "email must be a plain email address such as ada@example.org.")
+		return nil, papermem.Errorf(papermem.EINVALID, "email must be a plain email address such as ada@example.org.")
 	}
 	if err := checkPassword("password", in.Password); err != nil {
 		return nil, err
 	}
 	in.Name = strings.TrimSpace(in.Name)
 	if utf8.RuneCountInString(in.Name) > 200 || !utf8.ValidString(in.Name) {
-		return nil, Errorf(EINVALID, "name must be UTF-8 of at most 200 characters.")
+		return nil, papermem.Errorf(papermem.EINVALID, "name must be UTF-8 of at most 200 characters.")
 	}
 	switch in.Role {
 	case "":
 		in.Role = RoleMember
 	case RoleOwner, RoleMember:
 	default:
-		return nil, Errorf(EINVALID, "role must be %s or %s.", RoleOwner, RoleMember)
+		return nil, papermem.Errorf(papermem.EINVALID, "role must be %s or %s.", RoleOwner, RoleMember)
 	}
 	return hashPassword(in.Password)
 }
@@ -111,7 +113,7 @@ func (in *NewUser) validate() (hash []byte, err error) {
 // checkPassword applies the length rule to the password in the named field.
 func checkPassword(field, pw string) error {
 	if n := len(pw); n < MinPasswordBytes || n > MaxPasswordBytes {
-		return Errorf(EINVALID, "%s must be %d to %d bytes long.", field, MinPasswordBytes, MaxPasswordBytes)
+		return papermem.Errorf(papermem.EINVALID, "%s must be %d to %d bytes long.", field, MinPasswordBytes, MaxPasswordBytes)
 	}
 	return nil
 }
@@ -121,15 +123,15 @@ func checkPassword(field, pw string) error {
 func hashPassword(pw string) ([]byte, error) {
 	hash, err := bcrypt.GenerateFromPassword([]byte(pw), bcrypt.DefaultCost)
 	if err != nil {
-		return nil, Errorf(EINVALID, "password cannot be hashed: %v.", err)
+		return nil, papermem.Errorf(papermem.EINVALID, "password cannot be hashed: %v.", err)
 	}
 	return hash, nil
 }
 
 // newUserRecord is the record of a user about to be inserted.
-func (m *Memory) newUserRecord(org string, in NewUser) *User {
+func (s *Service) newUserRecord(org string, in NewUser) *User {
 	return &User{UserID: "usr_" + randomHex(12), OrgID: org, Email: in.Email, Name: in.Name, Role: in.Role,
-		CreatedAt: m.nowString()}
+		CreatedAt: s.nowString()}
 }
 
 // insertUser inserts u with its password hash within tx.
@@ -137,7 +139,7 @@ func insertUser(ctx context.Context, tx *sql.Tx, u *User, hash []byte) error {
 	err := store.InsertUser(ctx, tx, &store.User{UserID: u.UserID, OrgID: u.OrgID, Email: u.Email, Name: u.Name,
 		Role: u.Role, CreatedAt: u.CreatedAt}, hash)
 	if store.IsUnique(err) {
-		return &Error{Code: ECONFLICT, Message: "An account with this email already exists.", Err: ErrDuplicateEmail}
+		return &papermem.Error{Code: papermem.ECONFLICT, Message: "An account with this email already exists.", Err: papermem.ErrDuplicateEmail}
 	}
 	return err
 }
@@ -145,28 +147,28 @@ func insertUser(ctx context.Context, tx *sql.Tx, u *User, hash []byte) error {
 // Signup creates a workspace and its owner in one transaction. Errors:
 // EINVALID (bad input, or in.OrgID names an existing workspace: users join
 // a workspace through CreateUser), ECONFLICT (the email has an account).
-func (m *Memory) Signup(ctx context.Context, in SignupInput) (*User, error) {
+func (s *Service) Signup(ctx context.Context, in SignupInput) (*User, error) {
 	in.Role = RoleOwner
 	org := strings.TrimSpace(in.OrgID)
 	if org == "" {
 		org = "ws-" + randomHex(6)
 	}
-	if !ValidWorkspaceID(org) {
+	if !papermem.ValidWorkspaceID(org) {
 		return nil, errWorkspaceID("org_id")
 	}
 	name := strings.TrimSpace(in.WorkspaceName)
 	if utf8.RuneCountInString(name) > 200 || !utf8.ValidString(name) {
-		return nil, Errorf(EINVALID, "workspace_name must be UTF-8 of at most 200 characters.")
+		return nil, papermem.Errorf(papermem.EINVALID, "workspace_name must be UTF-8 of at most 200 characters.")
 	}
 	hash, err := in.validate()
 	if err != nil {
 		return nil, err
 	}
-	u := m.newUserRecord(org, in.NewUser)
-	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		err := store.InsertWorkspace(ctx, tx, org, name, PlanStarter, CreatorUser(u.UserID), u.CreatedAt)
+	u := s.newUserRecord(org, in.NewUser)
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		err := store.InsertWorkspace(ctx, tx, org, name, papermem.PlanStarter, CreatorUser(u.UserID), u.CreatedAt)
 		if store.IsUnique(err) {
-			return &Error{Code: EINVALID, Message: fmt.Sprintf("Workspace %q already exists; an administrator adds users to it.", org), Err: ErrWorkspaceID}
+			return &papermem.Error{Code: papermem.EINVALID, Message: fmt.Sprintf("Workspace %q already exists; an administrator adds users to it.", org), Err: papermem.ErrWorkspaceID}
 		}
 		if err != nil {
 			return err
@@ -181,13 +183,13 @@ func (m *Memory) Signup(ctx context.Context, in SignupInput) (*User, error) {
 
 // CreateUser adds a user to the existing workspace org. Errors: EINVALID,
 // ENOTFOUND (no such workspace), ECONFLICT (the email has an account).
-func (m *Memory) CreateUser(ctx context.Context, org string, in NewUser) (*User, error) {
+func (s *Service) CreateUser(ctx context.Context, org string, in NewUser) (*User, error) {
 	hash, err := in.validate()
 	if err != nil {
 		return nil, err
 	}
-	u := m.newUserRecord(org, in)
-	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	u := s.newUserRecord(org, in)
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := mustExist(ctx, tx, org); err != nil {
 			return err
 		}
@@ -211,9 +213,9 @@ var dummyHash = sync.OnceValue(func() []byte {
 // EUNAUTHORIZED, with the same message whether the email or the password
 // is wrong, and another one, after the right password, for a disabled
 // account.
-func (m *Memory) Login(ctx context.Context, email, password string) (*User, error) {
+func (s *Service) Login(ctx context.Context, email, password string) (*User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	r, hash, err := store.UserByEmail(ctx, m.db, email)
+	r, hash, err := store.UserByEmail(ctx, s.db, email)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, errBadLogin
@@ -227,8 +229,8 @@ func (m *Memory) Login(ctx context.Context, email, password string) (*User, erro
 	if r.Disabled {
 		return nil, errDisabled
 	}
-	now := m.nowString()
-	err = m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	now := s.nowString()
+	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		return store.TouchLogin(ctx, tx, r.UserID, now)
 	})
 	if err != nil {
@@ -238,16 +240,16 @@ func (m *Memory) Login(ctx context.Context, email, password string) (*User, erro
 }
 
 var (
-	errBadLogin = Errorf(EUNAUTHORIZED, "Invalid email or password.")
-	errDisabled = Errorf(EUNAUTHORIZED, "This account is disabled.")
+	errBadLogin = papermem.Errorf(papermem.EUNAUTHORIZED, "Invalid email or password.")
+	errDisabled = papermem.Errorf(papermem.EUNAUTHORIZED, "This account is disabled.")
 )
 
 // User returns the account with the id, in any workspace. Errors:
 // ENOTFOUND.
-func (m *Memory) User(ctx context.Context, userID string) (*User, error) {
-	r, err := store.UserByID(ctx, m.db, userID)
+func (s *Service) User(ctx context.Context, userID string) (*User, error) {
+	r, err := store.UserByID(ctx, s.db, userID)
 	if err != nil {
-		return nil, dbError(err, "No such user.")
+		return nil, s.dbError(err, "No such user.")
 	}
 	return userOf(r), nil
 }
@@ -255,25 +257,25 @@ func (m *Memory) User(ctx context.Context, userID string) (*User, error) {
 // User returns the account with the id when it belongs to the workspace.
 // Errors: ENOTFOUND (unknown, or another workspace's user).
 func (w *Workspace) User(ctx context.Context, userID string) (*User, error) {
-	r, err := store.OrgUser(ctx, w.m.db, w.org, userID)
+	r, err := store.OrgUser(ctx, w.s.db, w.org, userID)
 	if err != nil {
-		return nil, dbError(err, "No such user in this workspace.")
+		return nil, w.s.dbError(err, "No such user in this workspace.")
 	}
 	return userOf(r), nil
 }
 
 // GrantFounder gives the account with the email founder access. Errors:
 // ENOTFOUND.
-func (m *Memory) GrantFounder(ctx context.Context, email string) error {
+func (s *Service) GrantFounder(ctx context.Context, email string) error {
 	addr := strings.ToLower(strings.TrimSpace(email))
-	n, err := m.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+	n, err := s.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
 		return store.GrantFounder(ctx, tx, addr)
 	})
 	if err != nil {
 		return fmt.Errorf("grant founder: %w", err)
 	}
 	if n == 0 {
-		return Errorf(ENOTFOUND, "No account has the email %q.", email)
+		return papermem.Errorf(papermem.ENOTFOUND, "No account has the email %q.", email)
 	}
 	return nil
 }
@@ -290,7 +292,7 @@ type UserActivity struct {
 // Users lists the workspace's users, oldest first, with their activity.
 // This is the one place activity is computed.
 func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
-	rows, err := store.UsersActivity(ctx, w.m.db, w.org)
+	rows, err := store.UsersActivity(ctx, w.s.db, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
@@ -303,7 +305,7 @@ func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
 		index[a.UserID] = len(out)
 		out = append(out, a)
 	}
-	domains, err := store.MemoryDomains(ctx, w.m.db, w.org)
+	domains, err := store.MemoryDomains(ctx, w.s.db, w.org)
 	if err != nil {
 		return nil, fmt.Errorf("list user domains: %w", err)
 	}
@@ -313,6 +315,26 @@ func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
 		}
 	}
 	return out, w.addSessionActivity(ctx, out)
+}
+
+// addSessionActivity adds session activity to a listing of users: session
+// counts, domains (merged, sorted) and the first and last seen times.
+func (w *Workspace) addSessionActivity(ctx context.Context, users []UserActivity) error {
+	acts, err := w.memory().SessionActivities(ctx)
+	if err != nil {
+		return err
+	}
+	for i := range users {
+		u, a := &users[i], acts[users[i].UserID]
+		if a == nil {
+			continue
+		}
+		u.Sessions = a.Sessions
+		u.Domains = slices.Compact(slices.Sorted(slices.Values(append(u.Domains, a.Domains...))))
+		u.FirstSeen = minTime(u.FirstSeen, a.FirstSeen)
+		u.LastSeen = max(u.LastSeen, a.LastSeen)
+	}
+	return nil
 }
 
 // minTime returns the earlier of two stored times, ignoring empty ones.
@@ -335,19 +357,9 @@ const (
 	keyTouchInterval = time.Minute
 )
 
-// APIKey is an API key's record; its value is never stored.
-type APIKey struct {
-	KeyID      string  `json:"key_id"`
-	OrgID      string  `json:"-"`
-	Name       string  `json:"name"`
-	Prefix     string  `json:"prefix"`       // the value's first characters, to recognise it
-	CreatedAt  string  `json:"created_at"`   // RFC 3339
-	LastUsedAt *string `json:"last_used_at"` // nil until first used; updated at most once a minute
-}
-
 // NewAPIKey is a key just created: its record and, this once, its value.
 type NewAPIKey struct {
-	APIKey
+	papermem.APIKey
 	Key string `json:"key"`
 }
 
@@ -355,7 +367,7 @@ type NewAPIKey struct {
 // creator records who asked (see CreatorUser). Errors: EINVALID.
 func (w *Workspace) CreateAPIKey(ctx context.Context, name, creator string) (*NewAPIKey, error) {
 	var k *NewAPIKey
-	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := w.s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		k, err = w.createAPIKey(ctx, tx, name, creator)
 		return err
@@ -369,9 +381,9 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *sql.Tx, name, creator 
 		name = "default"
 	}
 	if utf8.RuneCountInString(name) > 100 || !utf8.ValidString(name) {
-		return nil, Errorf(EINVALID, "name must be UTF-8 of at most 100 characters.")
+		return nil, papermem.Errorf(papermem.EINVALID, "name must be UTF-8 of at most 100 characters.")
 	}
-	if err := w.ensureWorkspace(ctx, tx); err != nil {
+	if err := w.s.ensureWorkspace(ctx, tx, w.org); err != nil {
 		return nil, err
 	}
 	secret := make([]byte, apiKeyBytes)
@@ -380,8 +392,8 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *sql.Tx, name, creator 
 	}
 	value := KeyPrefix + base64.RawURLEncoding.EncodeToString(secret)
 	sum := sha256.Sum256([]byte(value))
-	k := &NewAPIKey{APIKey: APIKey{KeyID: "key_" + randomHex(8), OrgID: w.org, Name: name,
-		Prefix: value[:apiKeyPrefixLen], CreatedAt: w.m.nowString()}, Key: value}
+	k := &NewAPIKey{APIKey: papermem.APIKey{KeyID: "key_" + randomHex(8), OrgID: w.org, Name: name,
+		Prefix: value[:apiKeyPrefixLen], CreatedAt: w.s.nowString()}, Key: value}
 	err := store.InsertAPIKey(ctx, tx, &store.APIKey{KeyID: k.KeyID, OrgID: w.org, Name: name, Prefix: k.Prefix,
 		CreatedAt: k.CreatedAt, Hash: sum[:]}, creator)
 	if err != nil {
@@ -390,22 +402,9 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *sql.Tx, name, creator 
 	return k, nil
 }
 
-// APIKeys lists the workspace's keys, oldest first, without values.
-func (w *Workspace) APIKeys(ctx context.Context) ([]APIKey, error) {
-	rows, err := store.APIKeys(ctx, w.m.db, w.org)
-	if err != nil {
-		return nil, fmt.Errorf("list api keys: %w", err)
-	}
-	out := make([]APIKey, 0, len(rows))
-	for i := range rows {
-		out = append(out, apiKeyOf(&rows[i]))
-	}
-	return out, nil
-}
-
 // apiKeyOf converts an api_keys row.
-func apiKeyOf(r *store.APIKey) APIKey {
-	k := APIKey{KeyID: r.KeyID, OrgID: r.OrgID, Name: r.Name, Prefix: r.Prefix, CreatedAt: r.CreatedAt}
+func apiKeyOf(r *store.APIKey) papermem.APIKey {
+	k := papermem.APIKey{KeyID: r.KeyID, OrgID: r.OrgID, Name: r.Name, Prefix: r.Prefix, CreatedAt: r.CreatedAt}
 	if r.LastUsedAt != "" {
 		k.LastUsedAt = &r.LastUsedAt
 	}
@@ -415,14 +414,14 @@ func apiKeyOf(r *store.APIKey) APIKey {
 // RevokeAPIKey deletes the workspace's key; it fails authentication from
 // then on. Errors: ENOTFOUND (unknown, or another workspace's key).
 func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
-	n, err := w.m.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
 		return store.DeleteAPIKey(ctx, tx, w.org, keyID)
 	})
 	if err != nil {
 		return fmt.Errorf("revoke api key: %w", err)
 	}
 	if n == 0 {
-		return Errorf(ENOTFOUND, "No API key %q in this workspace.", keyID)
+		return papermem.Errorf(papermem.ENOTFOUND, "No API key %q in this workspace.", keyID)
 	}
 	return nil
 }
@@ -432,7 +431,7 @@ func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
 // EUNAUTHORIZED (unknown or revoked key, or a key created by a user who is
 // disabled now).
 //
-// A key verified once is remembered by this Memory, so that authenticating
+// A key verified once is remembered by this Service, so that authenticating
 // it again reads one integer, the credential generation, instead of
 // looking the key up. Revocation still takes effect at once, here and in
 // any other process sharing the database: deleting a key, or disabling its
@@ -441,37 +440,37 @@ func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
 // the generation it was verified at is current. Keys are found by their
 // non-secret prefix and their SHA-256 hashes compared in constant time, in
 // the cache as in the database.
-func (m *Memory) AuthenticateAPIKey(ctx context.Context, value string) (*APIKey, error) {
+func (s *Service) AuthenticateAPIKey(ctx context.Context, value string) (*papermem.APIKey, error) {
 	if !strings.HasPrefix(value, KeyPrefix) || len(value) <= apiKeyPrefixLen {
 		return nil, errBadKey
 	}
 	prefix := value[:apiKeyPrefixLen]
 	sum := sha256.Sum256([]byte(value))
-	gen, err := m.credentialGeneration(ctx)
+	gen, err := s.credentialGeneration(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}
-	e := m.keys.get(gen, prefix, &sum)
+	e := s.keys.get(gen, prefix, &sum)
 	if e == nil {
-		k, err := m.lookupAPIKey(ctx, prefix, &sum)
+		k, err := s.lookupAPIKey(ctx, prefix, &sum)
 		if err != nil {
 			return nil, err
 		}
-		e = m.keys.put(gen, prefix, &sum, k)
+		e = s.keys.put(gen, prefix, &sum, k)
 	}
-	if err := m.touchAPIKey(ctx, e); err != nil {
+	if err := s.touchAPIKey(ctx, e); err != nil {
 		return nil, err
 	}
 	return e.record(), nil
 }
 
 // lookupAPIKey reads the key with the prefix whose stored hash is sum.
-func (m *Memory) lookupAPIKey(ctx context.Context, prefix string, sum *[sha256.Size]byte) (*APIKey, error) {
-	rows, err := store.APIKeysByPrefix(ctx, m.db, prefix)
+func (s *Service) lookupAPIKey(ctx context.Context, prefix string, sum *[sha256.Size]byte) (*papermem.APIKey, error) {
+	rows, err := store.APIKeysByPrefix(ctx, s.db, prefix)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate api key: %w", err)
 	}
-	var found *APIKey
+	var found *papermem.APIKey
 	for i := range rows {
 		if subtle.ConstantTimeCompare(rows[i].Hash, sum[:]) == 1 {
 			k := apiKeyOf(&rows[i])
@@ -486,14 +485,14 @@ func (m *Memory) lookupAPIKey(ctx context.Context, prefix string, sum *[sha256.S
 
 // touchAPIKey rewrites the key's last_used_at when it is older than
 // keyTouchInterval. Of concurrent requests only one writes.
-func (m *Memory) touchAPIKey(ctx context.Context, e *cachedKey) error {
-	now := m.now()
+func (s *Service) touchAPIKey(ctx context.Context, e *cachedKey) error {
+	now := s.now()
 	last := e.used.Load()
 	if now.UnixMilli()-last < keyTouchInterval.Milliseconds() || !e.used.CompareAndSwap(last, now.UnixMilli()) {
 		return nil
 	}
-	ts := timestamp(now)
-	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	ts := s.timestamp(now)
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		return store.TouchAPIKey(ctx, tx, e.key.OrgID, e.key.KeyID, ts)
 	})
 	if err != nil {
@@ -504,7 +503,7 @@ func (m *Memory) touchAPIKey(ctx context.Context, e *cachedKey) error {
 	return nil
 }
 
-// keyCache holds the API keys this Memory has verified, by the value's
+// keyCache holds the API keys this Service has verified, by the value's
 // prefix. The zero keyCache is empty and ready.
 type keyCache struct {
 	c credCache[[]*cachedKey]
@@ -513,13 +512,13 @@ type keyCache struct {
 // cachedKey is a verified key: its record and the SHA-256 of its value.
 type cachedKey struct {
 	hash   [sha256.Size]byte
-	key    APIKey                 // LastUsedAt as read when verified; usedAt supersedes it
+	key    papermem.APIKey        // LastUsedAt as read when verified; usedAt supersedes it
 	used   atomic.Int64           // last_used_at in Unix milliseconds; 0 when never used
 	usedAt atomic.Pointer[string] // last_used_at as stored; nil when never used
 }
 
 // record returns a copy of the key's record with its last use.
-func (e *cachedKey) record() *APIKey {
+func (e *cachedKey) record() *papermem.APIKey {
 	k := e.key
 	if ts := e.usedAt.Load(); ts != nil {
 		k.LastUsedAt = ts
@@ -539,7 +538,7 @@ func (c *keyCache) get(gen int64, prefix string, sum *[sha256.Size]byte) *cached
 }
 
 // put remembers k, verified at generation gen, and returns its entry.
-func (c *keyCache) put(gen int64, prefix string, sum *[sha256.Size]byte, k *APIKey) *cachedKey {
+func (c *keyCache) put(gen int64, prefix string, sum *[sha256.Size]byte, k *papermem.APIKey) *cachedKey {
 	e := &cachedKey{hash: *sum, key: *k}
 	if k.LastUsedAt != nil {
 		e.usedAt.Store(k.LastUsedAt)
@@ -559,7 +558,7 @@ func (c *keyCache) put(gen int64, prefix string, sum *[sha256.Size]byte, k *APIK
 	return e
 }
 
-// credCache holds credentials this Memory has verified, each valid for
+// credCache holds credentials this Service has verified, each valid for
 // the credential generation it was verified at (credential_generation,
 // migrations 0006 and 0009): every change that may end a credential bumps
 // the generation, in this process or another sharing the file, and an
@@ -579,8 +578,8 @@ const maxCachedCredentials = 1 << 14
 // takes microseconds, so it does not watch ctx for cancellation: for a
 // cancellable context the SQLite driver registers a callback and takes a
 // lock around every step, which costs more than the read.
-func (m *Memory) credentialGeneration(ctx context.Context) (int64, error) {
-	return store.CredentialGeneration(context.WithoutCancel(ctx), m.db)
+func (s *Service) credentialGeneration(ctx context.Context) (int64, error) {
+	return store.CredentialGeneration(context.WithoutCancel(ctx), s.db)
 }
 
 // get returns the entry under key verified at generation gen, or the zero V.
@@ -606,20 +605,20 @@ func (c *credCache[V]) update(gen int64, key string, f func(old V) V) {
 	c.entries[key] = f(c.entries[key])
 }
 
-var errBadKey = Errorf(EUNAUTHORIZED, "Invalid or revoked API key.")
+var errBadKey = papermem.Errorf(papermem.EUNAUTHORIZED, "Invalid or revoked API key.")
 
 // Secret returns the persistent random secret with the name (32 bytes),
 // generating and storing it on first use.
-func (m *Memory) Secret(ctx context.Context, name string) ([]byte, error) {
+func (s *Service) Secret(ctx context.Context, name string) ([]byte, error) {
 	key := "secret:" + name
 	value := randomHex(32)
-	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		return store.PutMetaOnce(ctx, tx, key, value)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("secret %s: %w", name, err)
 	}
-	v, err := store.Meta(ctx, m.db, key)
+	v, err := store.Meta(ctx, s.db, key)
 	if err != nil {
 		return nil, fmt.Errorf("secret %s: %w", name, err)
 	}

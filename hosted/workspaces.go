@@ -1,32 +1,23 @@
-package papermem
+package hosted
 
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/store"
 )
 
 // DefaultTokenTTL is a new workspace's session-token lifetime.
 const DefaultTokenTTL = 24 * time.Hour
 
-// Sentinels in the chain of some errors, for callers that tell them apart
-// (errors.Is): the HTTP layer gives them their own API codes.
-var (
-	// ErrWorkspaceID: a workspace id is malformed or already taken.
-	ErrWorkspaceID = errors.New("invalid or taken workspace id")
-	// ErrDuplicateEmail: an account with the email exists.
-	ErrDuplicateEmail = errors.New("duplicate email")
-)
-
 // errWorkspaceID is the EINVALID error of a malformed workspace id.
 func errWorkspaceID(field string) error {
-	return &Error{Code: EINVALID, Message: field + " must match ^[a-z0-9][a-z0-9_-]{2,63}$.", Err: ErrWorkspaceID}
+	return &papermem.Error{Code: papermem.EINVALID, Message: field + " must match ^[a-z0-9][a-z0-9_-]{2,63}$.", Err: papermem.ErrWorkspaceID}
 }
 
 // CreatorUser names a user as the creator of a workspace or API key.
@@ -48,7 +39,7 @@ type WorkspaceRecord struct {
 // workspaceOf converts a workspaces row, naming its plan.
 func workspaceOf(r *store.Workspace) *WorkspaceRecord {
 	rec := &WorkspaceRecord{OrgID: r.OrgID, Name: r.Name, Plan: r.Plan, TokenTTLSeconds: r.TokenTTLSeconds, CreatedAt: r.CreatedAt}
-	if p, err := LookupPlan(rec.Plan); err == nil {
+	if p, err := papermem.LookupPlan(rec.Plan); err == nil {
 		rec.Plan = p.Name
 	}
 	return rec
@@ -66,26 +57,26 @@ func (r *WorkspaceRecord) TokenTTL() time.Duration {
 // its first API key, whose value is returned this once. creator is
 // CreatorUser or CreatorWorkspace of the caller. Errors: EINVALID (bad id
 // or name), ECONFLICT (the id is taken).
-func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string) (*WorkspaceRecord, *NewAPIKey, error) {
+func (s *Service) CreateWorkspace(ctx context.Context, org, name, creator string) (*WorkspaceRecord, *NewAPIKey, error) {
 	org = strings.TrimSpace(org)
-	if !ValidWorkspaceID(org) {
+	if !papermem.ValidWorkspaceID(org) {
 		return nil, nil, errWorkspaceID("org_id")
 	}
 	name = strings.TrimSpace(name)
 	if utf8.RuneCountInString(name) > 200 || !utf8.ValidString(name) {
-		return nil, nil, Errorf(EINVALID, "name must be UTF-8 of at most 200 characters.")
+		return nil, nil, papermem.Errorf(papermem.EINVALID, "name must be UTF-8 of at most 200 characters.")
 	}
 	var rec *WorkspaceRecord
 	var key *NewAPIKey
-	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		err := store.InsertWorkspace(ctx, tx, org, name, PlanStarter, creator, m.nowString())
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		err := store.InsertWorkspace(ctx, tx, org, name, papermem.PlanStarter, creator, s.nowString())
 		if store.IsUnique(err) {
-			return &Error{Code: ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", org), Err: ErrWorkspaceID}
+			return &papermem.Error{Code: papermem.ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", org), Err: papermem.ErrWorkspaceID}
 		}
 		if err != nil {
 			return fmt.Errorf("create workspace: %w", err)
 		}
-		if key, err = m.Workspace(org).createAPIKey(ctx, tx, "default", creator); err != nil {
+		if key, err = s.Workspace(org).createAPIKey(ctx, tx, "default", creator); err != nil {
 			return err
 		}
 		r, err := store.WorkspaceByID(ctx, tx, org)
@@ -104,17 +95,17 @@ func (m *Memory) CreateWorkspace(ctx context.Context, org, name, creator string)
 // Workspaces lists workspace current, registering it when missing, and
 // the workspaces made by any of creators, current first then oldest first.
 // Errors: EINVALID (current is not a valid id).
-func (m *Memory) Workspaces(ctx context.Context, current string, creators ...string) ([]WorkspaceRecord, error) {
-	if !ValidWorkspaceID(current) {
+func (s *Service) Workspaces(ctx context.Context, current string, creators ...string) ([]WorkspaceRecord, error) {
+	if !papermem.ValidWorkspaceID(current) {
 		return nil, errWorkspaceID("org_id")
 	}
-	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		return m.Workspace(current).ensureWorkspace(ctx, tx)
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return s.ensureWorkspace(ctx, tx, current)
 	})
 	if err != nil {
 		return nil, err
 	}
-	rows, err := store.WorkspacesOf(ctx, m.db, current, creators)
+	rows, err := store.WorkspacesOf(ctx, s.db, current, creators)
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
@@ -128,9 +119,9 @@ func (m *Memory) Workspaces(ctx context.Context, current string, creators ...str
 // Record returns the workspace's record. Errors: ENOTFOUND (never
 // registered: nothing was ever written to it).
 func (w *Workspace) Record(ctx context.Context) (*WorkspaceRecord, error) {
-	r, err := store.WorkspaceByID(ctx, w.m.db, w.org)
+	r, err := store.WorkspaceByID(ctx, w.s.db, w.org)
 	if err != nil {
-		return nil, dbError(err, fmt.Sprintf("Workspace %q does not exist.", w.org))
+		return nil, w.s.dbError(err, fmt.Sprintf("Workspace %q does not exist.", w.org))
 	}
 	return workspaceOf(r), nil
 }
@@ -146,28 +137,16 @@ const (
 // EINVALID (outside MinTokenTTL..MaxTokenTTL), ENOTFOUND.
 func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
 	if ttl < MinTokenTTL || ttl > MaxTokenTTL {
-		return Errorf(EINVALID, "The token lifetime must be between %v and %v.", MinTokenTTL, MaxTokenTTL)
+		return papermem.Errorf(papermem.EINVALID, "The token lifetime must be between %v and %v.", MinTokenTTL, MaxTokenTTL)
 	}
-	n, err := w.m.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
 		return store.SetTokenTTL(ctx, tx, w.org, int64(ttl/time.Second))
 	})
 	if err != nil {
 		return fmt.Errorf("set token ttl: %w", err)
 	}
 	if n == 0 {
-		return Errorf(ENOTFOUND, "Workspace %q does not exist.", w.org)
-	}
-	return nil
-}
-
-// mustExist fails with ENOTFOUND unless workspace org is registered.
-func mustExist(ctx context.Context, tx *sql.Tx, org string) error {
-	ok, err := store.WorkspaceExists(ctx, tx, org)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return Errorf(ENOTFOUND, "Workspace %q does not exist.", org)
+		return papermem.Errorf(papermem.ENOTFOUND, "Workspace %q does not exist.", w.org)
 	}
 	return nil
 }

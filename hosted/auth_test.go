@@ -1,4 +1,4 @@
-package papermem_test
+package hosted_test
 
 import (
 	"bytes"
@@ -12,30 +12,20 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
-	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
-func signup(t *testing.T, m *papermem.Memory, email, org string) *papermem.User {
-	t.Helper()
-	u, err := m.Signup(context.Background(), papermem.SignupInput{
-		NewUser: papermem.NewUser{Email: email, Password: "correct horse", Name: "Ada"}, OrgID: org})
-	if err != nil {
-		t.Fatalf("signup %s: %v", email, err)
-	}
-	return u
-}
-
 func TestSignupLogin(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	u := signup(t, m, " Ada@Example.org ", "lab-one")
-	if u.Email != "ada@example.org" || u.OrgID != "lab-one" || u.Role != papermem.RoleOwner || !strings.HasPrefix(u.UserID, "usr_") {
+	svc := open(t)
+	u := signup(t, svc, " Ada@Example.org ", "lab-one")
+	if u.Email != "ada@example.org" || u.OrgID != "lab-one" || u.Role != hosted.RoleOwner || !strings.HasPrefix(u.UserID, "usr_") {
 		t.Fatalf("signup user = %+v", u)
 	}
 
 	t.Run("OK", func(t *testing.T) {
-		got, err := m.Login(ctx, "ADA@example.org", "correct horse")
+		got, err := svc.Login(ctx, "ADA@example.org", "correct horse")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,46 +34,46 @@ func TestSignupLogin(t *testing.T) {
 		}
 	})
 	t.Run("ErrWrongPassword", func(t *testing.T) {
-		_, err := m.Login(ctx, "ada@example.org", "wrong horse")
+		_, err := svc.Login(ctx, "ada@example.org", "wrong horse")
 		if papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("ErrUnknownEmail", func(t *testing.T) {
-		_, err := m.Login(ctx, "bob@example.org", "correct horse")
+		_, err := svc.Login(ctx, "bob@example.org", "correct horse")
 		if papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("ErrDuplicateEmail", func(t *testing.T) {
-		_, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "ada@EXAMPLE.org", Password: "12345678"}})
+		_, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@EXAMPLE.org", Password: "12345678"}})
 		if papermem.ErrorCode(err) != papermem.ECONFLICT {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("ErrExistingWorkspace", func(t *testing.T) {
-		_, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "eve@example.org", Password: "12345678"}, OrgID: "lab-one"})
+		_, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "eve@example.org", Password: "12345678"}, OrgID: "lab-one"})
 		if papermem.ErrorCode(err) != papermem.EINVALID {
 			t.Fatalf("err = %v", err)
 		}
-		if _, err := m.Login(ctx, "eve@example.org", "12345678"); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+		if _, err := svc.Login(ctx, "eve@example.org", "12345678"); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
 			t.Fatalf("refused signup left an account: %v", err)
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
-		for _, in := range []papermem.SignupInput{
-			{NewUser: papermem.NewUser{Email: "not-an-email", Password: "12345678"}},
-			{NewUser: papermem.NewUser{Email: "x@example.org", Password: "short"}},
-			{NewUser: papermem.NewUser{Email: "x@example.org", Password: strings.Repeat("p", 73)}},
-			{NewUser: papermem.NewUser{Email: "x@example.org", Password: "12345678"}, OrgID: "Bad Id"},
+		for _, in := range []hosted.SignupInput{
+			{NewUser: hosted.NewUser{Email: "not-an-email", Password: "12345678"}},
+			{NewUser: hosted.NewUser{Email: "x@example.org", Password: "short"}},
+			{NewUser: hosted.NewUser{Email: "x@example.org", Password: strings.Repeat("p", 73)}},
+			{NewUser: hosted.NewUser{Email: "x@example.org", Password: "12345678"}, OrgID: "Bad Id"},
 		} {
-			if _, err := m.Signup(ctx, in); papermem.ErrorCode(err) != papermem.EINVALID {
+			if _, err := svc.Signup(ctx, in); papermem.ErrorCode(err) != papermem.EINVALID {
 				t.Errorf("signup %+v: err = %v", in, err)
 			}
 		}
 	})
 	t.Run("FreshWorkspaceID", func(t *testing.T) {
-		u := signup(t, m, "cy@example.org", "")
+		u := signup(t, svc, "cy@example.org", "")
 		if !papermem.ValidWorkspaceID(u.OrgID) || u.OrgID == "lab-one" {
 			t.Fatalf("fresh org id %q", u.OrgID)
 		}
@@ -92,41 +82,41 @@ func TestSignupLogin(t *testing.T) {
 
 func TestCreateUserAndFounder(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	signup(t, m, "ada@example.org", "lab-one")
-	u, err := m.CreateUser(ctx, "lab-one", papermem.NewUser{Email: "bob@example.org", Password: "12345678"})
+	svc := open(t)
+	signup(t, svc, "ada@example.org", "lab-one")
+	u, err := svc.CreateUser(ctx, "lab-one", hosted.NewUser{Email: "bob@example.org", Password: "12345678"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.Role != papermem.RoleMember || u.OrgID != "lab-one" {
+	if u.Role != hosted.RoleMember || u.OrgID != "lab-one" {
 		t.Fatalf("user = %+v", u)
 	}
-	if _, err := m.CreateUser(ctx, "nowhere", papermem.NewUser{Email: "c@example.org", Password: "12345678"}); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+	if _, err := svc.CreateUser(ctx, "nowhere", hosted.NewUser{Email: "c@example.org", Password: "12345678"}); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 		t.Fatalf("unknown workspace: err = %v", err)
 	}
-	if err := m.GrantFounder(ctx, "BOB@example.org"); err != nil {
+	if err := svc.GrantFounder(ctx, "BOB@example.org"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := m.User(ctx, u.UserID)
+	got, err := svc.User(ctx, u.UserID)
 	if err != nil || !got.IsFounder {
 		t.Fatalf("after grant: %+v, %v", got, err)
 	}
-	if err := m.GrantFounder(ctx, "nobody@example.org"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+	if err := svc.GrantFounder(ctx, "nobody@example.org"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 		t.Fatalf("grant unknown: err = %v", err)
 	}
-	if _, err := m.Workspace("other-org").User(ctx, u.UserID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+	if _, err := svc.Workspace("other-org").User(ctx, u.UserID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 		t.Fatalf("user seen from another workspace: err = %v", err)
 	}
 }
 
 func TestUsersActivity(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	u := signup(t, m, "ada@example.org", "lab-one")
-	signup(t, m, "eve@example.org", "lab-two")
-	w := m.Workspace("lab-one")
+	svc := open(t)
+	u := signup(t, svc, "ada@example.org", "lab-one")
+	signup(t, svc, "eve@example.org", "lab-two")
+	w := svc.Workspace("lab-one")
 	for _, d := range []string{"biology", "physics", "biology", ""} {
-		if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "note about " + d + " things", Domain: d}); err != nil {
+		if _, err := svc.Memory().Workspace("lab-one").Remember(ctx, u.UserID, papermem.MemoryInput{Text: "note about " + d + " things", Domain: d}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -143,43 +133,80 @@ func TestUsersActivity(t *testing.T) {
 	}
 }
 
+// TestUsersSessionActivity checks that a user's listing merges the
+// activity of the research sessions the user owns (the memory's
+// SessionActivities) with that of their notes.
+func TestUsersSessionActivity(t *testing.T) {
+	svc := open(t)
+	u := signup(t, svc, "ada@example.org", "lab-one")
+	w := svc.Memory().Workspace("lab-one")
+	mustStore(t, w, vitaminD) // domain medicine
+	if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "note", Domain: "biology"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: "s1", UserID: u.UserID, Papers: []string{vitaminD.DOI}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ExportSession(ctx, papermem.SessionRecord{SessionID: "s2", UserID: u.UserID,
+		Metadata: map[string]any{"domain": "physics"}}); err != nil {
+		t.Fatal(err)
+	}
+	link(t, w, "s3", []string{"10.1/x"}) // a session of nobody
+	acts, err := w.SessionActivities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := acts[u.UserID]
+	if a == nil || a.Sessions != 2 {
+		t.Fatalf("SessionActivities = %v", acts)
+	}
+	users, err := svc.Workspace("lab-one").Users(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(users) != 1 || users[0].Sessions != 2 || !cmp.Equal(users[0].Domains, []string{"biology", "medicine", "physics"}) ||
+		users[0].LastSeen < a.LastSeen || users[0].FirstSeen > a.FirstSeen {
+		t.Errorf("Users = %+v", users)
+	}
+}
+
 func TestAPIKeys(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	w := m.Workspace("lab-one")
-	k, err := w.CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+	svc := open(t)
+	w := svc.Workspace("lab-one")
+	k, err := w.CreateAPIKey(ctx, "", hosted.CreatorWorkspace("lab-one"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(k.Key, "pm_") || len(k.Key) < 3+43 || k.Name != "default" || !strings.HasPrefix(k.Key, k.Prefix) {
 		t.Fatalf("key = %+v", k)
 	}
-	got, err := m.AuthenticateAPIKey(ctx, k.Key)
+	got, err := svc.AuthenticateAPIKey(ctx, k.Key)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.OrgID != "lab-one" || got.KeyID != k.KeyID || got.LastUsedAt == nil {
 		t.Fatalf("authenticated = %+v", got)
 	}
-	list, err := w.APIKeys(ctx)
+	list, err := svc.Memory().Workspace("lab-one").APIKeys(ctx)
 	if err != nil || len(list) != 1 || list[0].LastUsedAt == nil {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
-	if other, _ := m.Workspace("lab-two").APIKeys(ctx); len(other) != 0 {
+	if other, _ := svc.Memory().Workspace("lab-two").APIKeys(ctx); len(other) != 0 {
 		t.Fatalf("another workspace sees keys: %+v", other)
 	}
 	for _, bad := range []string{"", "pm_", k.Key + "x", k.Prefix + strings.Repeat("A", 40), "Bearer " + k.Key} {
-		if _, err := m.AuthenticateAPIKey(ctx, bad); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+		if _, err := svc.AuthenticateAPIKey(ctx, bad); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
 			t.Errorf("authenticate %q: err = %v", bad, err)
 		}
 	}
-	if err := m.Workspace("lab-two").RevokeAPIKey(ctx, k.KeyID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+	if err := svc.Workspace("lab-two").RevokeAPIKey(ctx, k.KeyID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 		t.Fatalf("revoke from another workspace: err = %v", err)
 	}
 	if err := w.RevokeAPIKey(ctx, k.KeyID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.AuthenticateAPIKey(ctx, k.Key); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
+	if _, err := svc.AuthenticateAPIKey(ctx, k.Key); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
 		t.Fatalf("revoked key: err = %v", err)
 	}
 	if err := w.RevokeAPIKey(ctx, k.KeyID); papermem.ErrorCode(err) != papermem.ENOTFOUND {
@@ -189,16 +216,16 @@ func TestAPIKeys(t *testing.T) {
 
 func TestSecret(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	a, err := m.Secret(ctx, "jwt")
+	svc := open(t)
+	a, err := svc.Secret(ctx, "jwt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := m.Secret(ctx, "jwt")
+	b, err := svc.Secret(ctx, "jwt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := m.Secret(ctx, "other")
+	c, _ := svc.Secret(ctx, "other")
 	if len(a) != 32 || !bytes.Equal(a, b) || bytes.Equal(a, c) {
 		t.Fatalf("secrets %x %x %x", a, b, c)
 	}
@@ -206,25 +233,25 @@ func TestSecret(t *testing.T) {
 
 func TestWorkspaces(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	me := papermem.CreatorUser("usr_1")
-	rec, key, err := m.CreateWorkspace(ctx, "side-project", "Side", me)
+	svc := open(t)
+	me := hosted.CreatorUser("usr_1")
+	rec, key, err := svc.CreateWorkspace(ctx, "side-project", "Side", me)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec.OrgID != "side-project" || rec.Plan != "Starter Tier" || rec.TokenTTLSeconds != 86400 || key == nil || key.Key == "" {
 		t.Fatalf("created %+v %+v", rec, key)
 	}
-	if k, err := m.AuthenticateAPIKey(ctx, key.Key); err != nil || k.OrgID != "side-project" {
+	if k, err := svc.AuthenticateAPIKey(ctx, key.Key); err != nil || k.OrgID != "side-project" {
 		t.Fatalf("new workspace key: %+v %v", k, err)
 	}
 	for _, id := range []string{"side-project", "x", "Upper", "-dash"} {
-		_, _, err := m.CreateWorkspace(ctx, id, "", me)
+		_, _, err := svc.CreateWorkspace(ctx, id, "", me)
 		if c := papermem.ErrorCode(err); c != papermem.ECONFLICT && c != papermem.EINVALID {
 			t.Errorf("create %q: err = %v", id, err)
 		}
 	}
-	list, err := m.Workspaces(ctx, "home-lab", me)
+	list, err := svc.Workspaces(ctx, "home-lab", me)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,10 +262,10 @@ func TestWorkspaces(t *testing.T) {
 	if !cmp.Equal(ids, []string{"home-lab", "side-project"}) {
 		t.Fatalf("listed %v", ids)
 	}
-	if _, err := m.Workspace("home-lab").Record(ctx); err != nil {
+	if _, err := svc.Workspace("home-lab").Record(ctx); err != nil {
 		t.Fatalf("current workspace not registered on read: %v", err)
 	}
-	list, _ = m.Workspaces(ctx, "stranger", papermem.CreatorUser("usr_2"))
+	list, _ = svc.Workspaces(ctx, "stranger", hosted.CreatorUser("usr_2"))
 	if len(list) != 1 || list[0].OrgID != "stranger" {
 		t.Fatalf("stranger sees %+v", list)
 	}
@@ -246,9 +273,9 @@ func TestWorkspaces(t *testing.T) {
 
 func TestSetTokenTTL(t *testing.T) {
 	ctx := context.Background()
-	m := testutil.Open(t, nil)
-	signup(t, m, "ada@example.org", "lab-one")
-	w := m.Workspace("lab-one")
+	svc := open(t)
+	signup(t, svc, "ada@example.org", "lab-one")
+	w := svc.Workspace("lab-one")
 	if err := w.SetTokenTTL(ctx, 2*time.Hour); err != nil {
 		t.Fatal(err)
 	}
@@ -261,53 +288,19 @@ func TestSetTokenTTL(t *testing.T) {
 			t.Errorf("ttl %v: err = %v", ttl, err)
 		}
 	}
-	if err := m.Workspace("nowhere").SetTokenTTL(ctx, time.Hour); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+	if err := svc.Workspace("nowhere").SetTokenTTL(ctx, time.Hour); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 		t.Errorf("unknown workspace: err = %v", err)
 	}
 }
 
-func TestLookupPlan(t *testing.T) {
-	for _, name := range []string{"starter", "Starter Tier", " TEAM ", "enterprise tier"} {
-		if _, err := papermem.LookupPlan(name); err != nil {
-			t.Errorf("LookupPlan(%q): %v", name, err)
-		}
-	}
-	if _, err := papermem.LookupPlan("gold"); papermem.ErrorCode(err) != papermem.EUNKNOWNPLAN {
-		t.Errorf("LookupPlan(gold): err = %v", err)
-	}
-}
-
-// sharedFile opens two Memories over one database file, as two processes
-// would, and returns the file's path with them.
-func sharedFile(t *testing.T) (path string, a, b *papermem.Memory) {
-	path = testdb.Path(t)
-	open := func() *papermem.Memory {
-		m, err := papermem.Open(ctx, path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { m.Close() })
-		return m
-	}
-	return path, open(), open()
-}
-
-// execSQL runs a statement on the database file by hand, as another tool
-// would.
-func execSQL(t *testing.T, path, query string, args ...any) {
-	t.Helper()
-	if _, err := testutil.Raw(t, path, true).ExecContext(ctx, query, args...); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestAPIKeyRevokedElsewhere revokes keys through a second Memory over the
-// same file, and by hand in SQL, and checks that the first Memory, which
-// has verified and remembered the keys, refuses them on the next call.
+// TestAPIKeyRevokedElsewhere revokes keys through a second Service over
+// the same file, and by hand in SQL, and checks that the first Service,
+// which has verified and remembered the keys, refuses them on the next
+// call.
 func TestAPIKeyRevokedElsewhere(t *testing.T) {
 	path, a, b := sharedFile(t)
-	create := func() *papermem.NewAPIKey {
-		k, err := a.Workspace("lab-one").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+	create := func() *hosted.NewAPIKey {
+		k, err := a.Workspace("lab-one").CreateAPIKey(ctx, "", hosted.CreatorWorkspace("lab-one"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,7 +311,7 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 		}
 		return k
 	}
-	refused := func(t *testing.T, k *papermem.NewAPIKey) {
+	refused := func(t *testing.T, k *hosted.NewAPIKey) {
 		t.Helper()
 		for range 2 {
 			if _, err := a.AuthenticateAPIKey(ctx, k.Key); papermem.ErrorCode(err) != papermem.EUNAUTHORIZED {
@@ -327,7 +320,7 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 		}
 	}
 
-	t.Run("RevokeThroughAnotherMemory", func(t *testing.T) {
+	t.Run("RevokeThroughAnotherService", func(t *testing.T) {
 		k, other := create(), create()
 		if err := b.Workspace("lab-one").RevokeAPIKey(ctx, k.KeyID); err != nil {
 			t.Fatal(err)
@@ -344,7 +337,7 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 	})
 	t.Run("MoveInSQL", func(t *testing.T) {
 		k := create()
-		if _, err := a.Workspace("lab-two").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-two")); err != nil {
+		if _, err := a.Workspace("lab-two").CreateAPIKey(ctx, "", hosted.CreatorWorkspace("lab-two")); err != nil {
 			t.Fatal(err)
 		}
 		execSQL(t, path, `UPDATE api_keys SET org_id = 'lab-two' WHERE key_id = ?`, k.KeyID)
@@ -359,15 +352,15 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 // then at most once a minute, however often the key is used.
 func TestAPIKeyLastUsed(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	m := testutil.Open(t, &papermem.Options{Now: func() time.Time { return now }})
-	w := m.Workspace("lab-one")
-	k, err := w.CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+	svc := testutil.OpenHosted(t, &papermem.Options{Now: func() time.Time { return now }}, nil)
+	w := svc.Workspace("lab-one")
+	k, err := w.CreateAPIKey(ctx, "", hosted.CreatorWorkspace("lab-one"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	stored := func() string {
 		t.Helper()
-		list, err := w.APIKeys(ctx)
+		list, err := svc.Memory().Workspace("lab-one").APIKeys(ctx)
 		if err != nil || len(list) != 1 {
 			t.Fatalf("list = %+v, %v", list, err)
 		}
@@ -390,7 +383,7 @@ func TestAPIKeyLastUsed(t *testing.T) {
 		{time.Hour, "2026-03-01T13:01:01.000Z"},
 	} {
 		now = now.Add(step.after)
-		got, err := m.AuthenticateAPIKey(ctx, k.Key)
+		got, err := svc.AuthenticateAPIKey(ctx, k.Key)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -403,8 +396,8 @@ func TestAPIKeyLastUsed(t *testing.T) {
 // BenchmarkAPIKeyAuth authenticates one key from parallel callers, as the
 // HTTP server does on every request.
 func BenchmarkAPIKeyAuth(b *testing.B) {
-	m := testutil.Open(b, nil)
-	k, err := m.Workspace("bench").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("bench"))
+	svc := testutil.OpenHosted(b, nil, nil)
+	k, err := svc.Workspace("bench").CreateAPIKey(ctx, "", hosted.CreatorWorkspace("bench"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -412,7 +405,7 @@ func BenchmarkAPIKeyAuth(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if _, err := m.AuthenticateAPIKey(ctx, k.Key); err != nil {
+			if _, err := svc.AuthenticateAPIKey(ctx, k.Key); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -420,21 +413,11 @@ func BenchmarkAPIKeyAuth(b *testing.B) {
 }
 
 // TestAPIKeyRevokedUnderLoad authenticates one key from many goroutines
-// while a second Memory over the same file revokes it: no call that
+// while a second Service over the same file revokes it: no call that
 // started after the revocation returned may succeed.
 func TestAPIKeyRevokedUnderLoad(t *testing.T) {
-	path := testdb.Path(t)
-	a, err := papermem.Open(ctx, path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := papermem.Open(ctx, path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	k, err := a.Workspace("lab-one").CreateAPIKey(ctx, "", papermem.CreatorWorkspace("lab-one"))
+	_, a, b := sharedFile(t)
+	k, err := a.Workspace("lab-one").CreateAPIKey(ctx, "", hosted.CreatorWorkspace("lab-one"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package papermem_test
+package hosted_test
 
 import (
 	"sync"
@@ -8,25 +8,21 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
 
-// TestTakeRequest spends shared rate-limit buckets through two Memories
+// TestTakeRequest spends shared rate-limit buckets through two Services
 // over one database, as two servers would, on one settable clock.
 func TestTakeRequest(t *testing.T) {
 	path := testdb.Path(t)
 	c := &clock{t: time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)}
-	var ms [2]*papermem.Memory
+	var ms [2]*hosted.Service
 	for i := range ms {
-		m, err := papermem.Open(ctx, path, &papermem.Options{Now: c.now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { m.Close() })
-		ms[i] = m
+		ms[i] = openAt(t, path, &papermem.Options{Now: c.now})
 	}
-	take := func(i int, org, bucket string, perMinute int) papermem.RateDecision {
+	take := func(i int, org, bucket string, perMinute int) hosted.RateDecision {
 		t.Helper()
 		d, err := ms[i%2].TakeRequest(ctx, org, bucket, perMinute)
 		if err != nil {
@@ -34,14 +30,14 @@ func TestTakeRequest(t *testing.T) {
 		}
 		return d
 	}
-	allowed := func(remaining int) papermem.RateDecision {
-		return papermem.RateDecision{Allowed: true, Remaining: remaining}
+	allowed := func(remaining int) hosted.RateDecision {
+		return hosted.RateDecision{Allowed: true, Remaining: remaining}
 	}
-	refused := func(wait time.Duration) papermem.RateDecision { return papermem.RateDecision{RetryAfter: wait} }
+	refused := func(wait time.Duration) hosted.RateDecision { return hosted.RateDecision{RetryAfter: wait} }
 
-	t.Run("OneBucketAcrossMemories", func(t *testing.T) {
+	t.Run("OneBucketAcrossServices", func(t *testing.T) {
 		// 4 a minute: one request every 15 s, at most 4 at once.
-		var got []papermem.RateDecision
+		var got []hosted.RateDecision
 		for i := range 5 {
 			got = append(got, take(i, "lab-one", "key:a", 4))
 		}
@@ -51,7 +47,7 @@ func TestTakeRequest(t *testing.T) {
 		got = append(got, take(1, "lab-one", "key:a", 4), take(0, "lab-one", "key:a", 4))
 		c.set(c.now().Add(2 * time.Minute)) // full again, not fuller
 		got = append(got, take(1, "lab-one", "key:a", 4))
-		want := []papermem.RateDecision{allowed(3), allowed(2), allowed(1), allowed(0), refused(15 * time.Second),
+		want := []hosted.RateDecision{allowed(3), allowed(2), allowed(1), allowed(0), refused(15 * time.Second),
 			refused(5 * time.Second), allowed(0), refused(15 * time.Second), allowed(3)}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("decisions (-want +got):\n%s", diff)
@@ -66,7 +62,7 @@ func TestTakeRequest(t *testing.T) {
 	})
 	t.Run("ConcurrentExact", func(t *testing.T) {
 		// The clock stands still: 25 of the 80 requests are granted, whichever
-		// Memory and goroutine sends them.
+		// Service and goroutine sends them.
 		var granted atomic.Int64
 		var wg sync.WaitGroup
 		for g := range 8 {

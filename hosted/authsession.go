@@ -1,4 +1,4 @@
-package papermem
+package hosted
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/store"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -30,8 +31,8 @@ type Session struct {
 }
 
 var (
-	errBadSession   = Errorf(EUNAUTHORIZED, "Invalid or expired session token.")
-	errEndedSession = Errorf(EUNAUTHORIZED, "This session has ended: log in again.")
+	errBadSession   = papermem.Errorf(papermem.EUNAUTHORIZED, "Invalid or expired session token.")
+	errEndedSession = papermem.Errorf(papermem.EUNAUTHORIZED, "This session has ended: log in again.")
 )
 
 // AuthenticateSession returns the account a verified session token names
@@ -44,30 +45,30 @@ var (
 // credential generation moves, which every change that may end a session
 // does at once (a trigger, whatever made the change): authenticating it
 // again reads one integer.
-func (m *Memory) AuthenticateSession(ctx context.Context, s Session) (*User, error) {
-	if s.ID == "" || len(s.ID) > maxSessionIDLen || s.UserID == "" || s.OrgID == "" {
+func (s *Service) AuthenticateSession(ctx context.Context, sess Session) (*User, error) {
+	if sess.ID == "" || len(sess.ID) > maxSessionIDLen || sess.UserID == "" || sess.OrgID == "" {
 		return nil, errBadSession
 	}
-	gen, err := m.credentialGeneration(ctx)
+	gen, err := s.credentialGeneration(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate session: %w", err)
 	}
-	if c := m.sessions.get(gen, s.ID); c != nil && c.UserID == s.UserID && c.OrgID == s.OrgID && c.SessionVersion == s.Version {
+	if c := s.sessions.get(gen, sess.ID); c != nil && c.UserID == sess.UserID && c.OrgID == sess.OrgID && c.SessionVersion == sess.Version {
 		u := *c
 		return &u, nil
 	}
-	u, err := m.lookupSession(ctx, s)
+	u, err := s.lookupSession(ctx, sess)
 	if err != nil {
 		return nil, err
 	}
 	c := *u
-	m.sessions.update(gen, s.ID, func(*User) *User { return &c })
+	s.sessions.update(gen, sess.ID, func(*User) *User { return &c })
 	return u, nil
 }
 
 // lookupSession reads the session's user and checks that it stands.
-func (m *Memory) lookupSession(ctx context.Context, s Session) (*User, error) {
-	u, revoked, err := store.SessionUser(ctx, m.db, s.OrgID, s.UserID, s.ID)
+func (s *Service) lookupSession(ctx context.Context, sess Session) (*User, error) {
+	u, revoked, err := store.SessionUser(ctx, s.db, sess.OrgID, sess.UserID, sess.ID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, errBadSession
@@ -75,19 +76,19 @@ func (m *Memory) lookupSession(ctx context.Context, s Session) (*User, error) {
 		return nil, fmt.Errorf("authenticate session: %w", err)
 	case u.Disabled:
 		return nil, errDisabled
-	case revoked || u.SessionVersion != s.Version:
+	case revoked || u.SessionVersion != sess.Version:
 		return nil, errEndedSession
 	}
 	return userOf(u), nil
 }
 
-// Logout ends the session s, which the caller has authenticated: its
-// token is refused from now on, by this Memory and any other sharing the
+// Logout ends the session sess, which the caller has authenticated: its
+// token is refused from now on, by this Service and any other sharing the
 // database, until it expires. Revocations of the workspace's tokens that
 // have expired since are dropped.
-func (m *Memory) Logout(ctx context.Context, s Session) error {
-	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		return store.RevokeSession(ctx, tx, s.OrgID, s.UserID, s.ID, timestamp(s.ExpiresAt), m.nowString())
+func (s *Service) Logout(ctx context.Context, sess Session) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return store.RevokeSession(ctx, tx, sess.OrgID, sess.UserID, sess.ID, s.timestamp(sess.ExpiresAt), s.nowString())
 	})
 	if err != nil {
 		return fmt.Errorf("logout: %w", err)
@@ -99,7 +100,7 @@ func (m *Memory) Logout(ctx context.Context, s Session) error {
 // before are refused from now on. Errors: ENOTFOUND (unknown, or another
 // workspace's user).
 func (w *Workspace) LogoutAll(ctx context.Context, userID string) error {
-	n, err := w.m.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
 		return store.EndSessions(ctx, tx, w.org, userID)
 	})
 	if err != nil {
@@ -111,7 +112,7 @@ func (w *Workspace) LogoutAll(ctx context.Context, userID string) error {
 	return nil
 }
 
-var errNoUser = Errorf(ENOTFOUND, "No such user in this workspace.")
+var errNoUser = papermem.Errorf(papermem.ENOTFOUND, "No such user in this workspace.")
 
 // ChangePassword sets the password of the workspace's user after checking
 // the current one, and ends every session of the user, the caller's too:
@@ -123,24 +124,24 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 	if err := checkPassword("new_password", next); err != nil {
 		return nil, err
 	}
-	hash, err := store.PasswordHash(ctx, w.m.db, w.org, userID)
+	hash, err := store.PasswordHash(ctx, w.s.db, w.org, userID)
 	if err != nil {
-		return nil, dbError(err, errNoUser.Message)
+		return nil, w.s.dbError(err, errNoUser.Message)
 	}
 	// bcrypt compares in constant time; both hashings run outside the write
 	// transaction, which the update then guards against a concurrent change.
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(current)) != nil {
-		return nil, Errorf(EFORBIDDEN, "current_password is wrong.")
+		return nil, papermem.Errorf(papermem.EFORBIDDEN, "current_password is wrong.")
 	}
 	newHash, err := hashPassword(next)
 	if err != nil {
 		return nil, err
 	}
-	u, err := w.m.updateUser(ctx, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+	u, err := w.s.updateUser(ctx, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
 		return store.SetPassword(ctx, tx, w.org, userID, hash, newHash)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ECONFLICT, "The password changed meanwhile; try again.")
+		return nil, papermem.Errorf(papermem.ECONFLICT, "The password changed meanwhile; try again.")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("change password: %w", err)
@@ -153,9 +154,9 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 // again does not revive them) and so are the API keys it created, while it
 // stays disabled. Disabling a disabled account keeps its first
 // disabled_at. Errors: ENOTFOUND (no such user in the workspace).
-func (m *Memory) DisableUser(ctx context.Context, org, userID string) (*User, error) {
-	now := m.nowString()
-	return m.setDisabled(ctx, org, userID, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+func (s *Service) DisableUser(ctx context.Context, org, userID string) (*User, error) {
+	now := s.nowString()
+	return s.setDisabled(ctx, org, userID, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
 		return store.DisableUser(ctx, tx, org, userID, now)
 	})
 }
@@ -163,27 +164,27 @@ func (m *Memory) DisableUser(ctx context.Context, org, userID string) (*User, er
 // EnableUser enables the account userID of workspace org again: it can
 // log in, and the API keys it created and did not revoke work again. Its
 // sessions stay ended. Errors: ENOTFOUND (no such user in the workspace).
-func (m *Memory) EnableUser(ctx context.Context, org, userID string) (*User, error) {
-	return m.setDisabled(ctx, org, userID, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+func (s *Service) EnableUser(ctx context.Context, org, userID string) (*User, error) {
+	return s.setDisabled(ctx, org, userID, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
 		return store.EnableUser(ctx, tx, org, userID)
 	})
 }
 
 // setDisabled runs update, which disables or enables the user userID of
 // workspace org, and returns the account.
-func (m *Memory) setDisabled(ctx context.Context, org, userID string, update func(context.Context, *sql.Tx) (*store.User, error)) (*User, error) {
-	u, err := m.updateUser(ctx, update)
+func (s *Service) setDisabled(ctx context.Context, org, userID string, update func(context.Context, *sql.Tx) (*store.User, error)) (*User, error) {
+	u, err := s.updateUser(ctx, update)
 	if err != nil {
-		return nil, dbError(err, fmt.Sprintf("No user %q in workspace %q.", userID, org))
+		return nil, s.dbError(err, fmt.Sprintf("No user %q in workspace %q.", userID, org))
 	}
 	return u, nil
 }
 
 // updateUser runs update, which changes one user, as a write and returns
 // the account it changed (sql.ErrNoRows when none).
-func (m *Memory) updateUser(ctx context.Context, update func(context.Context, *sql.Tx) (*store.User, error)) (*User, error) {
+func (s *Service) updateUser(ctx context.Context, update func(context.Context, *sql.Tx) (*store.User, error)) (*User, error) {
 	var u *store.User
-	err := m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		u, err = update(ctx, tx)
 		return err

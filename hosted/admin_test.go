@@ -1,4 +1,4 @@
-package papermem_test
+package hosted_test
 
 import (
 	"encoding/json"
@@ -7,24 +7,25 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/hosted"
 )
 
 func TestFounderConsole(t *testing.T) {
-	m, _ := openBilling(t)
-	ada, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "lab-ada"})
+	svc, _ := openBilling(t)
+	ada, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "lab-ada"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Signup(ctx, papermem.SignupInput{NewUser: papermem.NewUser{Email: "bob@example.org", Password: "battery staple"}, OrgID: "lab-bob"}); err != nil {
+	if _, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "bob@example.org", Password: "battery staple"}, OrgID: "lab-bob"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.GrantFounder(ctx, "ada@example.org"); err != nil {
+	if err := svc.GrantFounder(ctx, "ada@example.org"); err != nil {
 		t.Fatal(err)
 	}
-	w := m.Workspace("lab-ada")
+	w, hw := svc.Memory().Workspace("lab-ada"), svc.Workspace("lab-ada")
 	mustStore(t, w, vitaminD)
 	// One of everything a workspace's size counts, in ada's workspace only.
-	if _, err := w.CreateAPIKey(ctx, "ci", papermem.CreatorWorkspace("lab-ada")); err != nil {
+	if _, err := hw.CreateAPIKey(ctx, "ci", hosted.CreatorWorkspace("lab-ada")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.IngestFile(ctx, "notes.md", strings.NewReader("# Notes\n\nVitamin D was measured."), papermem.IngestOptions{}); err != nil {
@@ -33,11 +34,11 @@ func TestFounderConsole(t *testing.T) {
 	if _, err := w.Remember(ctx, ada.UserID, papermem.MemoryInput{Text: "Ada reads trials."}); err != nil {
 		t.Fatal(err)
 	}
-	w.CountAPIRequest()
-	m.Workspace("lab-bob").CountAPIRequest()
+	hw.CountAPIRequest()
+	svc.Workspace("lab-bob").CountAPIRequest()
 
 	t.Run("Overview", func(t *testing.T) {
-		o, err := m.Overview(ctx)
+		o, err := svc.Overview(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +53,7 @@ func TestFounderConsole(t *testing.T) {
 		}
 	})
 	t.Run("Health", func(t *testing.T) {
-		h := m.Health(ctx)
+		h := svc.Health(ctx)
 		var names []string
 		for _, c := range h.Components {
 			names = append(names, c.Name)
@@ -66,7 +67,7 @@ func TestFounderConsole(t *testing.T) {
 		}
 	})
 	t.Run("AllWorkspaces", func(t *testing.T) {
-		ws, err := m.AllWorkspaces(ctx)
+		ws, err := svc.AllWorkspaces(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,10 +83,10 @@ func TestFounderConsole(t *testing.T) {
 		}
 	})
 	t.Run("AllUsersWithoutHash", func(t *testing.T) {
-		if _, err := m.Login(ctx, "ada@example.org", "correct horse"); err != nil {
+		if _, err := svc.Login(ctx, "ada@example.org", "correct horse"); err != nil {
 			t.Fatal(err)
 		}
-		us, err := m.AllUsers(ctx)
+		us, err := svc.AllUsers(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +107,7 @@ func TestFounderConsole(t *testing.T) {
 		}
 	})
 	t.Run("Activity", func(t *testing.T) {
-		a, err := m.Activity(ctx, "lab-ada")
+		a, err := svc.Activity(ctx, "lab-ada")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,12 +115,12 @@ func TestFounderConsole(t *testing.T) {
 			a.Overview.Usage[papermem.CounterAPIRequests] != 1 || len(a.Users) != 1 || a.Users[0].UserID != ada.UserID {
 			t.Errorf("activity = %+v", a)
 		}
-		if _, err := m.Activity(ctx, "lab-none"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		if _, err := svc.Activity(ctx, "lab-none"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 			t.Errorf("unknown workspace: err = %v", err)
 		}
 	})
 	t.Run("SetPlan", func(t *testing.T) {
-		a, err := m.SetPlan(ctx, "lab-bob", "ENTERPRISE")
+		a, err := svc.SetPlan(ctx, "lab-bob", "ENTERPRISE")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,27 +128,27 @@ func TestFounderConsole(t *testing.T) {
 			t.Errorf("account = %+v", a)
 		}
 		for org, want := range map[string]string{"lab-ada": "starter", "lab-bob": "enterprise"} {
-			if a, err := m.Activity(ctx, org); err != nil || a.Plan.Slug != want {
+			if a, err := svc.Activity(ctx, org); err != nil || a.Plan.Slug != want {
 				t.Errorf("%s after lab-bob's change: plan %+v (%v), want %s", org, a, err, want)
 			}
 		}
-		if _, err := m.SetPlan(ctx, "lab-bob", "platinum"); papermem.ErrorCode(err) != papermem.EUNKNOWNPLAN {
+		if _, err := svc.SetPlan(ctx, "lab-bob", "platinum"); papermem.ErrorCode(err) != papermem.EUNKNOWNPLAN {
 			t.Errorf("unknown tier: err = %v", err)
 		}
-		if _, err := m.SetPlan(ctx, "lab-none", "team"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		if _, err := svc.SetPlan(ctx, "lab-none", "team"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 			t.Errorf("unknown workspace: err = %v", err)
 		}
 	})
 }
 
 func TestAnalytics(t *testing.T) {
-	m, _ := openBilling(t)
-	w := m.Workspace("lab-stats")
-	a, err := w.Analytics(ctx)
+	svc, _ := openBilling(t)
+	w, hw := svc.Memory().Workspace("lab-stats"), svc.Workspace("lab-stats")
+	a, err := hw.Analytics(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &papermem.Analytics{OrgID: "lab-stats", TopDomains: []papermem.DomainCount{}}
+	want := &hosted.Analytics{OrgID: "lab-stats", TopDomains: []hosted.DomainCount{}}
 	if diff := cmp.Diff(want, a); diff != "" {
 		t.Errorf("empty analytics (-want +got):\n%s", diff)
 	}
@@ -166,16 +167,16 @@ func TestAnalytics(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a, err = w.Analytics(ctx)
+	a, err = hw.Analytics(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	textBytes := int64(2*len(vitaminD.Text) + len("Bone density fell."))
-	wantCache := papermem.CacheStats{Fetches: 3, WarmHits: 3, HitRate: 1, BytesSaved: textBytes}
+	wantCache := hosted.CacheStats{Fetches: 3, WarmHits: 3, HitRate: 1, BytesSaved: textBytes}
 	if diff := cmp.Diff(wantCache, a.Cache); diff != "" {
 		t.Errorf("cache (-want +got):\n%s", diff)
 	}
-	wantDomains := []papermem.DomainCount{{Domain: "medicine", Count: 2}, {Domain: "computing", Count: 1}}
+	wantDomains := []hosted.DomainCount{{Domain: "medicine", Count: 2}, {Domain: "computing", Count: 1}}
 	if diff := cmp.Diff(wantDomains, a.TopDomains); diff != "" {
 		t.Errorf("top domains (-want +got):\n%s", diff)
 	}

@@ -1,0 +1,113 @@
+package papermem
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/papermem/papermem/internal/store"
+)
+
+// Component health statuses.
+const (
+	HealthOK       = "ok"       // a component answered correctly
+	HealthError    = "error"    // a component failed its check
+	HealthDegraded = "degraded" // overall: at least one component failed
+)
+
+// Health is the detailed health of papermem's components.
+type Health struct {
+	Status     string            `json:"status"` // ok, or degraded when any component is not ok
+	Components []ComponentHealth `json:"components"`
+}
+
+// ComponentHealth is the result of one component's check.
+type ComponentHealth struct {
+	Name      string  `json:"name"`
+	Status    string  `json:"status"`     // ok or error
+	LatencyMS float64 `json:"latency_ms"` // how long the check took
+	Detail    string  `json:"detail"`     // what was checked, or why it failed
+}
+
+// CheckComponent runs check and reports it as component name: ok with
+// the detail it returns, or error with its error.
+func CheckComponent(name string, check func() (string, error)) ComponentHealth {
+	start := time.Now()
+	detail, err := check()
+	c := ComponentHealth{Name: name, Status: HealthOK, Detail: detail,
+		LatencyMS: math.Round(float64(time.Since(start).Microseconds())) / 1000}
+	if err != nil {
+		c.Status, c.Detail = HealthError, err.Error()
+	}
+	return c
+}
+
+// Add appends a component's result and updates the overall status.
+func (h *Health) Add(c ComponentHealth) {
+	h.Components = append(h.Components, c)
+	if c.Status != HealthOK {
+		h.Status = HealthDegraded
+	}
+}
+
+// healthTables are read by the storage check: every table of the
+// database, the hosted service's included.
+var healthTables = []string{"workspaces", "papers", "documents", "analyses", "memories", "nodes",
+	"users", "api_keys", "revoked_sessions", "sessions", "accounts", "checkouts", "invoices", "usage_counters"}
+
+// Health checks each component of the memory with a real operation:
+// storage reads every table, the node index answers a BM25 query over the
+// Memory's workspace (full_text_index; it loads that workspace if not
+// loaded yet), the embedder embeds a probe text, and sqlite-vec scores a
+// probe vector (vector_index; on PostgreSQL the probe makes a round trip
+// through the database and is scored in process). A hosted service adds
+// its own components (package hosted).
+func (m *Memory) Health(ctx context.Context) *Health {
+	h := &Health{Status: HealthOK}
+	h.Add(CheckComponent("storage", func() (string, error) {
+		engine, err := store.CheckStorage(ctx, m.db, m.files.Engine, healthTables)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
+	}))
+	h.Add(CheckComponent("full_text_index", func() (string, error) {
+		p, err := m.part(ctx, m.org)
+		if err != nil {
+			return "", err
+		}
+		hits := p.Lexical(query{org: m.org, limit: 1}.indexQuery(), "papermem health check")
+		return fmt.Sprintf("node index answered a BM25 query (%d hits) over the %d nodes of workspace %s",
+			len(hits), p.Size(), m.org), nil
+	}))
+	var probe []float32
+	h.Add(CheckComponent("embedder", func() (string, error) {
+		vs, err := m.embed(ctx, []string{"papermem health check"})
+		if err != nil {
+			return "", err
+		}
+		probe = vs[0]
+		return fmt.Sprintf("%s, %d dimensions", m.embedder.Name(), m.embedder.Dim()), nil
+	}))
+	h.Add(CheckComponent("vector_index", func() (string, error) {
+		if probe == nil {
+			probe = make([]float32, m.embedder.Dim())
+			probe[0] = 1
+		}
+		if m.files.Engine == store.Postgres {
+			// No sqlite-vec: the probe goes through the database as a
+			// stored vector does and is scored in process, as recall
+			// scores vectors.
+			echo, n, err := store.EchoVector(ctx, m.db, probe)
+			var cos float64
+			for i, x := range echo {
+				cos += float64(x * probe[i])
+			}
+			return fmt.Sprintf("PostgreSQL returned a probe vector, scored in process (cosine %.3f); %d vectors stored", cos, n), err
+		}
+		version, n, err := store.CheckVectors(ctx, m.db, probe)
+		return fmt.Sprintf("sqlite-vec %s scored a probe; %d vectors stored", version, n), err
+	}))
+	return h
+}

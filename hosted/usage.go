@@ -1,0 +1,249 @@
+package hosted
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/hostlink"
+	"github.com/papermem/papermem/internal/store"
+)
+
+// Usage metering: the memory reports the events it sees (a recall, a
+// stored paper: papermem.Counters) to the service's meter, and the HTTP
+// layer counts the requests it serves (Workspace.CountAPIRequest). Counts
+// are kept in memory, so that metering adds no write to the calls it
+// meters, and written to usage_counters in batches: every
+// DefaultUsageFlushInterval, before every read of usage, and at Close.
+
+// DefaultUsageFlushInterval is how often counted usage is written to the
+// database. Reads of usage flush first, so they are always exact.
+const DefaultUsageFlushInterval = 2 * time.Second
+
+// usageKey names one counter of one workspace in one month.
+type usageKey struct {
+	org     string
+	month   int // year*100 + month
+	counter string
+}
+
+// meter accumulates counted usage in memory; Flush moves it to
+// usage_counters in one transaction. It is the hostlink.Meter the memory
+// reports to.
+type meter struct {
+	s *Service
+
+	mu      sync.Mutex
+	pending map[usageKey]int64
+
+	flushMu sync.Mutex // one flush at a time, so a read after Flush sees every earlier count
+
+	stopOnce sync.Once
+	stopped  chan struct{}
+	done     chan struct{}
+}
+
+// Count adds n to a counter of workspace org for the current month. It only
+// touches memory.
+func (u *meter) Count(org, counter string, n int64) {
+	if n == 0 {
+		return
+	}
+	k := usageKey{org: org, month: hostlink.MonthOf(u.s.now()), counter: counter}
+	u.mu.Lock()
+	if u.pending == nil {
+		u.pending = map[usageKey]int64{}
+	}
+	u.pending[k] += n
+	u.mu.Unlock()
+}
+
+// start starts the periodic flush of counted usage.
+func (u *meter) start(interval time.Duration) {
+	u.stopped = make(chan struct{})
+	u.done = make(chan struct{})
+	log := u.s.link.Log
+	go func() {
+		defer close(u.done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		down := false // the database was unavailable at the last flush: logged once
+		for {
+			select {
+			case <-u.stopped:
+				return
+			case <-t.C:
+				err := u.Flush(context.Background())
+				switch {
+				case err == nil && down:
+					down = false
+					log.Info("flush usage: database available again")
+				case papermem.ErrorCode(err) == papermem.EUNAVAILABLE && !down:
+					down = true
+					log.Warn("flush usage: database unavailable; counts kept until it answers", "err", err)
+				case err != nil && papermem.ErrorCode(err) != papermem.EUNAVAILABLE:
+					log.Error("flush usage", "err", err)
+				}
+			}
+		}
+	}()
+}
+
+// stop stops the periodic flush.
+func (u *meter) stop() {
+	u.stopOnce.Do(func() {
+		close(u.stopped)
+		<-u.done
+	})
+}
+
+// Flush writes the counted usage to the database in one transaction.
+// On failure the counts are kept for the next flush.
+func (u *meter) Flush(ctx context.Context) error {
+	u.flushMu.Lock()
+	defer u.flushMu.Unlock()
+	u.mu.Lock()
+	batch := u.pending
+	u.pending = nil
+	u.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
+	}
+	err := u.s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		counts := make([]store.UsageCount, 0, len(batch))
+		for k, n := range batch {
+			counts = append(counts, store.UsageCount{Org: k.org, Period: hostlink.MonthName(k.month), Counter: k.counter, Value: n})
+		}
+		return store.AddUsage(ctx, tx, counts)
+	})
+	if err != nil {
+		u.mu.Lock()
+		if u.pending == nil {
+			u.pending = map[usageKey]int64{}
+		}
+		for k, n := range batch {
+			u.pending[k] += n
+		}
+		u.mu.Unlock()
+		return fmt.Errorf("flush usage: %w", err)
+	}
+	return nil
+}
+
+// CountAPIRequest counts one API request against the workspace. It is
+// cheap: the count is kept in memory and written in batches.
+func (w *Workspace) CountAPIRequest() { w.s.usage.Count(w.org, papermem.CounterAPIRequests, 1) }
+
+// Usage is a workspace's metered usage over one billing period.
+type Usage struct {
+	OrgID       string           `json:"org_id"`
+	PeriodStart string           `json:"period_start"`
+	PeriodEnd   string           `json:"period_end"`
+	Counters    map[string]int64 `json:"counters"` // every name in papermem.Counters, zero included
+}
+
+// Usage returns the workspace's usage over the current calendar month. It
+// is exact: counts not yet written are flushed first.
+func (w *Workspace) Usage(ctx context.Context) (*Usage, error) {
+	if err := w.s.usage.Flush(ctx); err != nil {
+		return nil, err
+	}
+	now := w.s.now()
+	c, err := hostlink.ReadCounters(ctx, w.s.db, w.org, now, papermem.Counters)
+	if err != nil {
+		return nil, err
+	}
+	start, end := hostlink.MonthSpan(now)
+	return &Usage{OrgID: w.org, PeriodStart: w.s.timestamp(start), PeriodEnd: w.s.timestamp(end), Counters: c}, nil
+}
+
+// usageTotal sums counter over every period of workspace org.
+func (s *Service) usageTotal(ctx context.Context, org, counter string) (int64, error) {
+	n, err := store.UsageTotal(ctx, s.db, org, counter)
+	if err != nil {
+		return 0, fmt.Errorf("read usage: %w", err)
+	}
+	return n, nil
+}
+
+// MemoryStats is the size of a workspace's memory.
+type MemoryStats struct {
+	Nodes     int64 `json:"nodes"`     // recallable units, per-user memories included
+	Papers    int64 `json:"papers"`    //
+	Documents int64 `json:"documents"` //
+	Analyses  int64 `json:"analyses"`  //
+	Memories  int64 `json:"memories"`  // per-user memories
+	Bytes     int64 `json:"bytes"`     // stored source text: papers, documents, analyses, memories
+}
+
+func (w *Workspace) memoryStats(ctx context.Context) (MemoryStats, error) {
+	r, err := store.MemoryStatsOf(ctx, w.s.db, w.org)
+	s := MemoryStats{Nodes: r.Nodes, Papers: r.Papers, Documents: r.Documents, Analyses: r.Analyses, Memories: r.Memories, Bytes: r.Bytes}
+	if err != nil {
+		return s, fmt.Errorf("memory stats: %w", err)
+	}
+	return s, nil
+}
+
+// Analytics describes a workspace's memory and how it is used.
+type Analytics struct {
+	OrgID      string        `json:"org_id"`
+	Memory     MemoryStats   `json:"memory"`
+	Cache      CacheStats    `json:"cache"`
+	TopDomains []DomainCount `json:"top_domains"` // at most 10, largest first
+}
+
+// CacheStats measures how often paper fetches were answered from memory,
+// over the workspace's whole history.
+type CacheStats struct {
+	Fetches    int64   `json:"fetches"`
+	WarmHits   int64   `json:"warm_hits"`
+	HitRate    float64 `json:"hit_rate"`    // WarmHits / Fetches, 0 without fetches, 4 decimals
+	BytesSaved int64   `json:"bytes_saved"` // bytes not downloaded thanks to warm hits
+}
+
+// DomainCount is how many papers and documents carry a domain.
+type DomainCount struct {
+	Domain string `json:"domain"`
+	Count  int64  `json:"count"`
+}
+
+// topDomains is how many domains Analytics reports.
+const topDomains = 10
+
+// Analytics returns the size of the workspace's memory, the cache
+// efficiency of its paper fetches (as metered) and its largest domains.
+func (w *Workspace) Analytics(ctx context.Context) (*Analytics, error) {
+	if err := w.s.usage.Flush(ctx); err != nil {
+		return nil, err
+	}
+	a := &Analytics{OrgID: w.org, TopDomains: []DomainCount{}}
+	var err error
+	if a.Memory, err = w.memoryStats(ctx); err != nil {
+		return nil, err
+	}
+	c := &a.Cache
+	for _, f := range []struct {
+		counter string
+		dst     *int64
+	}{{papermem.CounterFetchRequests, &c.Fetches}, {papermem.CounterFetchWarmHits, &c.WarmHits}, {hostlink.CounterBytesSaved, &c.BytesSaved}} {
+		if *f.dst, err = w.s.usageTotal(ctx, w.org, f.counter); err != nil {
+			return nil, err
+		}
+	}
+	if c.Fetches > 0 {
+		c.HitRate = math.Round(float64(c.WarmHits)/float64(c.Fetches)*10000) / 10000
+	}
+	domains, err := store.TopDomains(ctx, w.s.db, w.org, topDomains)
+	if err != nil {
+		return nil, fmt.Errorf("top domains: %w", err)
+	}
+	for _, d := range domains {
+		a.TopDomains = append(a.TopDomains, DomainCount{Domain: d.Domain, Count: d.Count})
+	}
+	return a, nil
+}
