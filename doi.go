@@ -50,3 +50,6 @@ func localID(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return "local:" + hex.EncodeToString(sum[:8])
 }
+
+// isLocalID reports whether id is a local id (localID), not a DOI.
+func isLocalID(id string) bool { return strings.HasPrefix(id, "local:") }

@@ -22,10 +22,13 @@ type FetchResult struct {
 }
 
 // FetchPaper makes sure the paper's full text is in memory: cache first,
-// else a download from its source_url through Options.Fetcher, which is
-// then ingested with IngestFile (PDF, Markdown or plain text, by content
-// type). Errors: EINVALID (also an unreadable download), ENOTFOUND (paper
-// unknown, or no text and no source_url), EUPSTREAM (origin failed),
+// else a download from its source_url through Options.Fetcher or, for a
+// paper without one, of an open-access copy its origins know of
+// (Options.Origins: Unpaywall's best location, then OpenAlex's, then
+// arXiv's), which is then ingested with IngestFile (PDF, Markdown or plain
+// text, by content type). Errors: EINVALID (also an unreadable download),
+// ENOTFOUND (paper unknown, or no text and nowhere to fetch it from: no
+// source_url and no open-access copy), EUPSTREAM (origin failed),
 // ETOOLARGE.
 func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, error) {
 	p, err := w.paperByDOI(ctx, doi)
@@ -36,15 +39,21 @@ func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, e
 	if p.text != "" {
 		return w.countFetch(&FetchResult{DOI: d, Warm: true, Bytes: len(p.text), BytesSaved: len(p.text), Source: "memory"}), nil
 	}
-	if p.SourceURL == "" {
+	var body []byte
+	var ctype string
+	switch {
+	case p.SourceURL == "" && w.m.origins != nil && !isLocalID(d):
+		if body, ctype, err = w.fetchOpenAccess(ctx, d); err != nil {
+			return nil, err
+		}
+	case p.SourceURL == "":
 		return nil, Errorf(ENOTFOUND, "Paper %s has no text in memory and no source_url to fetch it from.", d)
-	}
-	if w.m.fetcher == nil {
+	case w.m.fetcher == nil:
 		return nil, Errorf(EUPSTREAM, "Fetching from origin is not configured.")
-	}
-	body, ctype, err := w.m.fetcher.Fetch(ctx, p.SourceURL)
-	if err != nil {
-		return nil, &Error{Code: EUPSTREAM, Message: "Fetching the paper from its origin failed.", Err: err}
+	default:
+		if body, ctype, err = w.m.fetcher.Fetch(ctx, p.SourceURL); err != nil {
+			return nil, &Error{Code: EUPSTREAM, Message: "Fetching the paper from its origin failed.", Err: err}
+		}
 	}
 	name := "paper.md"
 	switch {

@@ -174,6 +174,9 @@ func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Do
 	if len(p.Authors) == 0 && len(doc.Authors) > 0 {
 		p.Authors = doc.Authors
 	}
+	if err := w.fillFromOrigins(ctx, p, false, false); err != nil {
+		return err
+	}
 	rep.DocID, rep.Kind = doi, KindPaper
 	return w.storePaper(ctx, p, text, doc.Sections, rep)
 }

@@ -30,6 +30,7 @@ type Memory struct {
 	embedder       Embedder
 	index          *nodeindex.Index
 	fetcher        Fetcher
+	origins        *origins // nil: no origin is asked (origins.go)
 	maxIngestBytes int64
 	dbTimeout      time.Duration // Options.DBTimeout resolved: 0 means no bound
 	now            func() time.Time
@@ -127,6 +128,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		log:            o.Logger,
 	}
 	m.ws = &Workspace{m: m, org: o.Workspace}
+	m.origins = newOrigins(m, o.Origins, o.MaxIngestBytes)
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		m.writer.Close()
 		files.Close()

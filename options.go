@@ -55,6 +55,12 @@ type Options struct {
 	// FetchPaper. Nil means origin downloads fail with EUPSTREAM.
 	Fetcher Fetcher
 
+	// Origins, when not nil, lets papermem look papers up at Crossref,
+	// Unpaywall, OpenAlex and arXiv: a title's DOI, a DOI's metadata and
+	// retractions, open-access full texts (StorePaper, FetchPaper). Nil
+	// means no origin is asked: everything works offline.
+	Origins *OriginOptions
+
 	// MaxIngestBytes caps the size of an ingested file. Zero means
 	// DefaultMaxIngestBytes.
 	MaxIngestBytes int64

@@ -59,7 +59,7 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 		r := &rows[i]
 		c := &candidate{ownerID: r.OwnerID, kind: r.Kind}
 		c.NodeID, c.Label, c.Text, c.Tokens, c.Score = r.ID, r.Label, r.Text, r.Tokens, score[r.ID]
-		c.Provenance = Provenance{Kind: r.Kind, DOI: r.DOI, Title: r.Title, Source: r.Source,
+		c.Provenance = Provenance{Kind: r.Kind, DOI: r.DOI, Title: r.Title, Source: r.Source, Retracted: r.Retracted,
 			Section: r.Section, SectionType: r.SectionType, Page: r.Page, Row: r.Row, Sheet: r.Sheet,
 			CharStart: r.CharStart, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
 		if c.kind == KindMemory {
@@ -80,6 +80,7 @@ const (
 	signalBoost     = 0.25 // per scope signal whose cues a span carries
 	keywordBoost    = 0.15 // per keyword a span contains
 	referencesScale = 0.5  // references sections rank low
+	retractedScale  = 0.1  // a retracted paper's spans rank below sound evidence
 )
 
 // Among spans of every label (Any), a span longer than a sentence's
@@ -117,6 +118,9 @@ func rankSpans(cs []*candidate, keywords, signals []string, mixed bool) {
 		}
 		if c.Provenance.SectionType == "references" {
 			f *= referencesScale
+		}
+		if c.Provenance.Retracted {
+			f *= retractedScale
 		}
 		if mixed && c.Label != LabelClaim && c.Tokens > sentenceTokens {
 			f *= math.Pow(sentenceTokens/float64(c.Tokens), lengthPenalty)

@@ -1,10 +1,11 @@
 package papermem
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -24,7 +25,23 @@ type Paper struct {
 	Cached    bool     `json:"cached"` // the full text is in memory
 	SourceURL string   `json:"source_url,omitempty"`
 	Domain    string   `json:"domain,omitempty"`
+	Journal   string   `json:"journal,omitempty"` // the journal or proceedings, from the origins
+	Type      string   `json:"type,omitempty"`    // the kind of work, as Crossref names it: journal-article, …
+	// Retracted is true when an origin reports the paper retracted
+	// (Crossref's updated-by notices, OpenAlex's is_retracted); Notices
+	// lists the editorial notices about it, retractions or not.
+	Retracted bool     `json:"retracted"`
+	Notices   []Notice `json:"notices,omitempty"`
 	Score     float64  `json:"score,omitempty"` // set by RecallPapers
+}
+
+// Notice is an editorial notice about a paper, as its origins report it:
+// Type is "retraction", "correction", "expression_of_concern", …; DOI is
+// the notice's own DOI and Date its date (YYYY-MM-DD), when known.
+type Notice struct {
+	Type string `json:"type"`
+	DOI  string `json:"doi,omitempty"`
+	Date string `json:"date,omitempty"`
 }
 
 // PaperInput is a paper to store. DOI may be empty when SourceURL or Text
@@ -39,6 +56,10 @@ type PaperInput struct {
 	OA        bool     `json:"oa"`
 	SourceURL string   `json:"source_url"`
 	Domain    string   `json:"domain"`
+	// Refresh asks the origins again (Options.Origins) instead of taking
+	// their answer from the day's cache: a stored paper's retraction
+	// status is so brought up to date.
+	Refresh bool `json:"refresh"`
 }
 
 // IngestReport summarises what a store or ingest call added.
@@ -56,8 +77,9 @@ type IngestReport struct {
 }
 
 // resolveDOI picks the paper's key: the given DOI, one found in the URL or
-// the text, or a local id from the title or URL.
-func (in *PaperInput) resolveDOI() (string, error) {
+// the text, the DOI Crossref gives the title (resolve, when origins are
+// configured), or a local id from the title or URL.
+func (in *PaperInput) resolveDOI(resolve func(title string) string) (string, error) {
 	if strings.TrimSpace(in.DOI) != "" {
 		if d := NormalizeDOI(in.DOI); d != "" {
 			return d, nil
@@ -74,6 +96,9 @@ func (in *PaperInput) resolveDOI() (string, error) {
 	if d := FindDOI(head); d != "" {
 		return d, nil
 	}
+	if d := resolve(strings.TrimSpace(in.Title)); d != "" {
+		return d, nil
+	}
 	switch {
 	case strings.TrimSpace(in.Title) != "":
 		return localID(in.Title), nil
@@ -85,10 +110,15 @@ func (in *PaperInput) resolveDOI() (string, error) {
 
 // StorePaper stores or updates a paper and indexes its title, abstract,
 // passages and claims. Re-storing a DOI updates the paper in place; fields
-// left empty keep their stored values. Errors: EINVALID.
+// left empty keep their stored values. With Options.Origins, a paper
+// without a DOI gets the one Crossref matches to its title, and what the
+// paper lacks (title, authors, year, journal, open access) is filled from
+// its origins, which also say whether it is retracted; a paper with a
+// DOI alone fails with EUPSTREAM when no origin answers, and anything
+// else is stored whatever they answer. Errors: EINVALID, EUPSTREAM.
 func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *IngestReport, error) {
 	start := time.Now()
-	doi, err := in.resolveDOI()
+	doi, err := in.resolveDOI(func(title string) string { return w.resolveTitle(ctx, title) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,6 +136,9 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *Ing
 	text := in.Text
 	if text == "" && old != nil {
 		text = old.text
+	}
+	if err := w.fillFromOrigins(ctx, p, in.Refresh, p.Title == "" && text == ""); err != nil {
+		return nil, nil, err
 	}
 	sections := textSections(text)
 	rep := &IngestReport{DocID: doi, Kind: KindPaper, Format: "text", CharsRead: utf8.RuneCountInString(text), Sections: len(sections)}
@@ -179,19 +212,26 @@ func (w *Workspace) upsertPaper(ctx context.Context, tx *sql.Tx, p *storedPaper,
 	if err := w.ensureWorkspace(ctx, tx); err != nil {
 		return 0, err
 	}
-	authors, _ := json.Marshal(p.Authors)
-	return store.UpsertPaper(ctx, tx, w.org, &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year, Authors: string(authors),
-		OA: p.OA, SourceURL: p.SourceURL, Domain: p.Domain, Text: text}, w.m.nowString())
+	return store.UpsertPaper(ctx, tx, w.org, &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year, Authors: p.Authors,
+		OA: p.OA, SourceURL: p.SourceURL, Domain: p.Domain, Journal: p.Journal, Type: p.Type,
+		Retracted: p.Retracted, Notices: convertNotices[store.Notice](p.Notices), Text: text}, w.m.nowString())
 }
 
-// paperOf converts a papers row, decoding its authors.
+// paperOf converts a papers row.
 func paperOf(r *store.Paper) *storedPaper {
-	p := &storedPaper{Paper: Paper{DOI: r.DOI, Title: r.Title, Year: r.Year, OA: r.OA, SourceURL: r.SourceURL, Domain: r.Domain,
-		Cached: r.Text != ""}, id: r.ID, text: r.Text}
-	if err := json.Unmarshal([]byte(r.Authors), &p.Authors); err != nil || p.Authors == nil {
-		p.Authors = []string{}
+	return &storedPaper{Paper: Paper{DOI: r.DOI, Title: r.Title, Year: r.Year, Authors: r.Authors, OA: r.OA,
+		SourceURL: r.SourceURL, Domain: r.Domain, Journal: r.Journal, Type: r.Type, Retracted: r.Retracted,
+		Notices: convertNotices[Notice](r.Notices), Cached: r.Text != ""}, id: r.ID, text: r.Text}
+}
+
+// convertNotices converts between Notice and store.Notice, which have the
+// same fields.
+func convertNotices[To, From Notice | store.Notice](ns []From) []To {
+	var out []To
+	for _, n := range ns {
+		out = append(out, To(n))
 	}
-	return p
+	return out
 }
 
 func (w *Workspace) paper(ctx context.Context, q store.Querier, doi string) (*storedPaper, error) {
@@ -387,9 +427,14 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	for _, id := range ids {
 		if p, ok := byID[id]; ok {
 			p.Score = score[id]
+			if p.Retracted {
+				p.Score *= retractedScale
+			}
 			out = append(out, p)
 		}
 	}
+	// Retracted papers rank below sound ones (pack.go's retractedScale).
+	slices.SortStableFunc(out, func(a, b Paper) int { return cmp.Compare(b.Score, a.Score) })
 	return out, nil
 }
 

@@ -72,7 +72,8 @@ type Provenance struct {
 	Kind        string         `json:"kind"` // paper, document, analysis or memory
 	DOI         string         `json:"doi,omitempty"`
 	Title       string         `json:"title,omitempty"`
-	Source      string         `json:"source,omitempty"` // file name or source URL
+	Source      string         `json:"source,omitempty"`    // file name or source URL
+	Retracted   bool           `json:"retracted,omitempty"` // the paper (or the paper analysed) is retracted; its spans rank below sound evidence
 	Section     string         `json:"section,omitempty"`
 	SectionType string         `json:"section_type,omitempty"`
 	Page        int            `json:"page,omitempty"`

@@ -34,6 +34,7 @@ type PaperRequest struct {
 	OA        bool     `json:"oa" doc:"open access; default false"`
 	SourceURL *string  `json:"source_url" doc:"where the full text can be fetched (POST /v1/papers/{doi}/fetch)"`
 	Domain    string   `json:"domain" doc:"topic area, used to filter recall"`
+	Refresh   bool     `json:"refresh" doc:"ask the paper's origins again instead of taking their answer from the day's cache (brings its retraction status up to date); default false"`
 }
 
 // StorePaperResponse is the stored paper with its ingest report.
@@ -175,7 +176,7 @@ var errBudget = papermem.Errorf(papermem.EINVALID, "budget_tokens must be betwee
 
 // Input converts the request for Workspace.StorePaper.
 func (p *PaperRequest) Input() papermem.PaperInput {
-	in := papermem.PaperInput{Title: p.Title, Text: p.Text, Authors: p.Authors, OA: p.OA, Domain: p.Domain}
+	in := papermem.PaperInput{Title: p.Title, Text: p.Text, Authors: p.Authors, OA: p.OA, Domain: p.Domain, Refresh: p.Refresh}
 	if p.DOI != nil {
 		in.DOI = *p.DOI
 	}

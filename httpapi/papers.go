@@ -68,7 +68,9 @@ func (s *server) handlePaperExists(w http.ResponseWriter, r *http.Request) error
 
 var storePaperOp = op{tag: "papers", summary: "Store or update a paper", req: api.PaperRequest{},
 	resp: api.StorePaperResponse{}, status: http.StatusCreated,
-	notes: "Re-posting a DOI updates the paper in place (fields left empty keep their values); nothing is duplicated. None of doi, title, source_url is 400. The title, abstract, passages and claims are indexed for recall."}
+	notes: "Re-posting a DOI updates the paper in place (fields left empty keep their values); nothing is duplicated. None of doi, title, source_url is 400. The title, abstract, passages and claims are indexed for recall. " +
+		"With the origins on (PAPERMEM_ORIGINS, default on): without a DOI in the body, source_url or text, the title is matched at Crossref (accepted when the best hit's score is at least 20 and its title's word-set Dice similarity at least 0.8; else local:<hash>); what the paper lacks (title, authors, year, journal, type, oa) is filled from Crossref (OpenAlex when Crossref does not know it) and Unpaywall, and retracted/notices are set from Crossref's updated-by notices and OpenAlex's is_retracted. " +
+		"A paper with a DOI alone (no title, no text) answers 502 upstream_failed, and nothing is stored, when no origin answers; a DOI no origin knows is stored as given. A paper with a title or text is stored whatever the origins answer. Answers are cached a day; refresh:true asks again."}
 
 func (s *server) handleStorePaper(w http.ResponseWriter, r *http.Request) error {
 	var req api.PaperRequest
@@ -150,7 +152,7 @@ func (s *server) handleStorePapers(w http.ResponseWriter, r *http.Request) error
 
 var fetchPaperOp = op{tag: "papers", summary: "Make sure a paper's full text is in memory, cache first",
 	resp: papermem.FetchResult{}, errs: []int{http.StatusNotFound, http.StatusBadGateway},
-	notes: "Text in memory: {warm:true, source:memory, bytes, bytes_saved:bytes}. Paper known, not cached, with a source_url: downloaded (timeout, size cap, no loopback/private/link-local addresses unless PAPERMEM_FETCH_ALLOW_PRIVATE=1), ingested, {warm:false, source:origin, bytes_saved:0}. Unknown paper, or no text and no source_url: 404. Origin failure: 502 upstream_failed."}
+	notes: "Text in memory: {warm:true, source:memory, bytes, bytes_saved:bytes}. Paper known, not cached, with a source_url: downloaded (timeout, size cap, no loopback/private/link-local addresses unless PAPERMEM_FETCH_ALLOW_PRIVATE=1), ingested, {warm:false, source:origin, bytes_saved:0}. With the origins on, a paper with neither text nor source_url gets an open-access copy its origins know of (Unpaywall's best location, then its others, OpenAlex's, then arXiv's for 10.48550/arXiv.* DOIs), downloaded through the same guard (hosts of configured origin URLs excepted) and ingested: {warm:false, source:origin}; the next call answers source:memory. Unknown paper, or no text and nowhere to fetch it from (no source_url, no open-access copy known): 404. Origin failure: 502 upstream_failed, nothing stored."}
 
 func (s *server) handleFetchPaper(w http.ResponseWriter, r *http.Request) error {
 	doi, err := pathValue(r, "doi")

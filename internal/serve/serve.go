@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -93,6 +94,9 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if c.fetch.AllowPrivate, err = flagEnv(getenv, "PAPERMEM_FETCH_ALLOW_PRIVATE"); err != nil {
 		return nil, nil, err
 	}
+	if c.opts.Origins, err = originsEnv(getenv, c.fetch.AllowPrivate); err != nil {
+		return nil, nil, err
+	}
 	if c.api.RateLimit, err = intEnv(getenv, "PAPERMEM_RATE_LIMIT"); err != nil {
 		return nil, nil, err
 	}
@@ -152,6 +156,42 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 }
 
 // flagEnv reads a 0/1 switch.
+// originsEnv reads the origins' configuration: on unless PAPERMEM_ORIGINS
+// is "off", each service's base URL from its PAPERMEM_*_URL (an http or
+// https URL; empty means the public service), and the contact address.
+func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.OriginOptions, error) {
+	switch v := getenv("PAPERMEM_ORIGINS"); v {
+	case "off":
+		return nil, nil
+	case "", "on":
+	default:
+		return nil, fmt.Errorf(`PAPERMEM_ORIGINS must be "on" or "off", not %q`, v)
+	}
+	o := &papermem.OriginOptions{Contact: strings.TrimSpace(getenv("PAPERMEM_CONTACT_EMAIL")), AllowPrivate: allowPrivate}
+	for _, u := range []struct {
+		name string
+		dst  *string
+	}{
+		{"PAPERMEM_CROSSREF_URL", &o.CrossrefURL},
+		{"PAPERMEM_UNPAYWALL_URL", &o.UnpaywallURL},
+		{"PAPERMEM_OPENALEX_URL", &o.OpenAlexURL},
+		{"PAPERMEM_ARXIV_URL", &o.ArxivURL},
+	} {
+		v := strings.TrimSpace(getenv(u.name))
+		if v == "" {
+			continue
+		}
+		if p, err := url.Parse(v); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return nil, fmt.Errorf("%s must be an http or https URL, not %q", u.name, v)
+		}
+		*u.dst = v
+	}
+	if o.Contact != "" && !strings.Contains(o.Contact, "@") {
+		return nil, fmt.Errorf("PAPERMEM_CONTACT_EMAIL must be an e-mail address, not %q", o.Contact)
+	}
+	return o, nil
+}
+
 func flagEnv(getenv func(string) string, name string) (bool, error) {
 	switch v := getenv(name); v {
 	case "", "0", "false":

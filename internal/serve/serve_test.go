@@ -236,6 +236,9 @@ func TestConfigErrors(t *testing.T) {
 		"BadWriteWait":           {nil, map[string]string{"PAPERMEM_WRITE_WAIT": "10"}},
 		"BackupNoDest":           {[]string{"-db", db, "backup"}, nil},
 		"BadTrustedProxy":        {nil, map[string]string{"PAPERMEM_TRUSTED_PROXIES": "10.0.0.0/8, proxy.internal"}},
+		"BadOrigins":             {nil, map[string]string{"PAPERMEM_ORIGINS": "no"}},
+		"BadCrossrefURL":         {nil, map[string]string{"PAPERMEM_CROSSREF_URL": "api.crossref.org"}},
+		"BadContact":             {nil, map[string]string{"PAPERMEM_CONTACT_EMAIL": "ops"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := Run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
@@ -279,6 +282,22 @@ func TestConfigFromEnvironment(t *testing.T) {
 	c, _, err = loadConfig(nil, env(nil), io.Discard)
 	if err != nil || c.addr != defaultAddr || c.db != DefaultDB || c.api.DevAuth || c.api.SharedLimits || c.opts.Embedder != nil {
 		t.Fatalf("defaults %+v %v", c, err)
+	}
+	// The origins: on by default, at the public services; each base and
+	// the contact address from the environment; off switches them off.
+	if c.opts.Origins == nil || *c.opts.Origins != (papermem.OriginOptions{}) {
+		t.Errorf("default origins %+v, want on with the public services", c.opts.Origins)
+	}
+	c, _, err = loadConfig(nil, env(map[string]string{"PAPERMEM_CROSSREF_URL": "http://127.0.0.1:9/cr", "PAPERMEM_UNPAYWALL_URL": "http://u",
+		"PAPERMEM_OPENALEX_URL": "https://oa.example", "PAPERMEM_ARXIV_URL": "http://ax", "PAPERMEM_CONTACT_EMAIL": "ops@example.org",
+		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1"}), io.Discard)
+	wantOrigins := papermem.OriginOptions{CrossrefURL: "http://127.0.0.1:9/cr", UnpaywallURL: "http://u", OpenAlexURL: "https://oa.example",
+		ArxivURL: "http://ax", Contact: "ops@example.org", AllowPrivate: true}
+	if err != nil || c.opts.Origins == nil || *c.opts.Origins != wantOrigins {
+		t.Errorf("origins %+v (%v), want %+v", c.opts.Origins, err, wantOrigins)
+	}
+	if c, _, err = loadConfig(nil, env(map[string]string{"PAPERMEM_ORIGINS": "off"}), io.Discard); err != nil || c.opts.Origins != nil {
+		t.Errorf("PAPERMEM_ORIGINS=off: origins %+v (%v)", c.opts.Origins, err)
 	}
 	// Shared rate limits by default on PostgreSQL, unless switched off.
 	const pg = "postgres://papermem@db.example.org/papermem"

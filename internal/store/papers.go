@@ -3,28 +3,50 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 )
 
-// Paper is a row of papers. Authors is a JSON array; Text is the full
-// text, or its first character in a listing (Papers).
+// Paper is a row of papers. Text is the full text, or its first character
+// in a listing (Papers). Authors and Notices are stored as JSON arrays.
 type Paper struct {
 	ID                int64
 	DOI, Title        string
 	Year              int
-	Authors           string
+	Authors           []string
 	OA                bool
 	SourceURL, Domain string
+	Journal, Type     string // the venue and the kind of work, as the origins name them
+	Retracted         bool
+	Notices           []Notice
 	Text              string
 }
 
-const paperColumns = `id, doi, title, year, authors, oa, source_url, domain, text`
+// Notice is an editorial notice about a paper: a retraction, a correction
+// or an expression of concern, with the notice's own DOI and its date.
+type Notice struct {
+	Type string `json:"type"`
+	DOI  string `json:"doi,omitempty"`
+	Date string `json:"date,omitempty"`
+}
+
+const paperColumns = `id, doi, title, year, authors, oa, source_url, domain, journal, work_type, retracted, notices, text`
 
 // scanPaper scans one row of paperColumns.
 func scanPaper(sc scanner) (*Paper, error) {
 	var p Paper
-	if err := sc.Scan(&p.ID, &p.DOI, &p.Title, &p.Year, &p.Authors, &p.OA, &p.SourceURL, &p.Domain, &p.Text); err != nil {
+	var authors, notices string
+	if err := sc.Scan(&p.ID, &p.DOI, &p.Title, &p.Year, &authors, &p.OA, &p.SourceURL, &p.Domain,
+		&p.Journal, &p.Type, &p.Retracted, &notices, &p.Text); err != nil {
 		return nil, err
+	}
+	// A column this package wrote holds valid JSON; anything else reads
+	// as no authors or notices.
+	if json.Unmarshal([]byte(authors), &p.Authors) != nil || p.Authors == nil {
+		p.Authors = []string{}
+	}
+	if json.Unmarshal([]byte(notices), &p.Notices) != nil {
+		p.Notices = nil
 	}
 	return &p, nil
 }
@@ -32,15 +54,29 @@ func scanPaper(sc scanner) (*Paper, error) {
 // UpsertPaper inserts org's paper p, or updates the paper with its DOI,
 // and returns its row id.
 func UpsertPaper(ctx context.Context, q Querier, org string, p *Paper, now string) (int64, error) {
+	authors, notices := jsonArray(p.Authors), jsonArray(p.Notices)
 	var id int64
-	err := q.QueryRowContext(ctx, `INSERT INTO papers (org_id, doi, title, year, authors, oa, source_url, domain, text, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	err := q.QueryRowContext(ctx, `INSERT INTO papers (org_id, doi, title, year, authors, oa, source_url, domain,
+			journal, work_type, retracted, notices, text, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (org_id, doi) DO UPDATE SET title = excluded.title, year = excluded.year,
 			authors = excluded.authors, oa = excluded.oa, source_url = excluded.source_url,
-			domain = excluded.domain, text = excluded.text, updated_at = excluded.updated_at
+			domain = excluded.domain, journal = excluded.journal, work_type = excluded.work_type,
+			retracted = excluded.retracted, notices = excluded.notices,
+			text = excluded.text, updated_at = excluded.updated_at
 		RETURNING id`,
-		org, p.DOI, p.Title, p.Year, p.Authors, p.OA, p.SourceURL, p.Domain, p.Text, now, now).Scan(&id)
+		org, p.DOI, p.Title, p.Year, authors, p.OA, p.SourceURL, p.Domain,
+		p.Journal, p.Type, p.Retracted, notices, p.Text, now, now).Scan(&id)
 	return id, err
+}
+
+// jsonArray encodes a slice as a JSON array, nil as [].
+func jsonArray[T any](xs []T) string {
+	if xs == nil {
+		return "[]"
+	}
+	b, _ := json.Marshal(xs) // strings and Notices always encode
+	return string(b)
 }
 
 // PaperByDOI returns org's paper doi.
@@ -89,7 +125,8 @@ func PapersByID(ctx context.Context, q Querier, org string, ids []int64) ([]Pape
 // most limit of them, with the first character of their text only.
 func Papers(ctx context.Context, q Querier, org string, limit int) ([]Paper, error) {
 	// The first character of the text is enough to tell Cached.
-	return scanPapers(q.QueryContext(ctx, `SELECT id, doi, title, year, authors, oa, source_url, domain, substr(text, 1, 1)
+	return scanPapers(q.QueryContext(ctx, `SELECT id, doi, title, year, authors, oa, source_url, domain,
+			journal, work_type, retracted, notices, substr(text, 1, 1)
 		FROM papers WHERE org_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, org, limit))
 }
 

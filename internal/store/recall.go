@@ -72,6 +72,7 @@ type Candidate struct {
 	CharStart, CharEnd              int
 	CreatedAt                       string
 	DOI, Title, Source              string
+	Retracted                       bool // the paper, or the paper analysed, is retracted
 	Key, Tags, OccurredAt, Metadata string
 }
 
@@ -84,6 +85,7 @@ func Candidates(ctx context.Context, q Querier, e Engine, f *NodeFilter, ids []i
 	rows, err := q.QueryContext(ctx, `SELECT n.id, n.kind, n.owner_id, n.label,
 		n.section, n.section_type, n.text, n.tokens, n.page, n.row, n.sheet, n.char_start, n.char_end, n.created_at,
 		COALESCE(p.doi, a.doi, ''), COALESCE(p.title, ap.title, d.title, ''), COALESCE(d.name, p.source_url, ''),
+		COALESCE(p.retracted, ap.retracted, 0),
 		COALESCE(mm.key, ''), COALESCE(mm.tags, '[]'), COALESCE(mm.occurred_at, ''), COALESCE(mm.metadata, '{}')
 		FROM nodes n `+e.NotIndexed()+`
 		LEFT JOIN papers p ON n.kind = 'paper' AND p.org_id = n.org_id AND p.id = n.owner_id
@@ -101,7 +103,7 @@ func Candidates(ctx context.Context, q Querier, e Engine, f *NodeFilter, ids []i
 		var c Candidate
 		if err := rows.Scan(&c.ID, &c.Kind, &c.OwnerID, &c.Label,
 			&c.Section, &c.SectionType, &c.Text, &c.Tokens, &c.Page, &c.Row, &c.Sheet, &c.CharStart, &c.CharEnd, &c.CreatedAt,
-			&c.DOI, &c.Title, &c.Source, &c.Key, &c.Tags, &c.OccurredAt, &c.Metadata); err != nil {
+			&c.DOI, &c.Title, &c.Source, &c.Retracted, &c.Key, &c.Tags, &c.OccurredAt, &c.Metadata); err != nil {
 			return nil, err
 		}
 		out = append(out, c)

@@ -1,0 +1,162 @@
+package papermem_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testutil"
+)
+
+var (
+	fallsWork = testutil.OriginWork{DOI: "10.1000/falls.2021", Title: "Vitamin D supplementation and falls in older adults",
+		Journal: "Journal of Bone Research", Authors: []string{"Ada Lovelace", "Alan Turing"}, Year: 2021, OA: true, PDF: "falls.pdf"}
+	retractedWork = testutil.OriginWork{DOI: "10.1000/retracted.1", Title: "Vitamin D cures every fracture",
+		Authors: []string{"Mallory Fraud"}, Year: 2019, RetractedBy: "10.1000/retraction.1"}
+	closedWork = testutil.OriginWork{DOI: "10.1000/closed.1", Title: "A closed-access study of bones", Year: 2020}
+	arxivWork  = testutil.OriginWork{DOI: "10.48550/arxiv.2101.00001", Title: "Falls in the elderly: a preprint", Year: 2021}
+)
+
+// openWithOrigins opens a memory whose origins are the fake o.
+func openWithOrigins(t *testing.T, o *testutil.Origins) *papermem.Memory {
+	t.Helper()
+	return testutil.Open(t, &papermem.Options{Origins: &papermem.OriginOptions{CrossrefURL: o.URL, UnpaywallURL: o.URL,
+		OpenAlexURL: o.URL, ArxivURL: o.URL, Contact: "ops@example.org"}})
+}
+
+func fakeOrigins(t *testing.T) *testutil.Origins {
+	pdf := "testdata/tour/vitamin-d-falls.pdf"
+	return testutil.FakeOrigins(t, map[string]string{"falls.pdf": pdf, "2101.00001": pdf},
+		fallsWork, retractedWork, closedWork, arxivWork)
+}
+
+func TestOriginsResolveTitle(t *testing.T) {
+	m := openWithOrigins(t, fakeOrigins(t))
+	p := mustStore(t, m, papermem.PaperInput{Title: fallsWork.Title})
+	if p.DOI != fallsWork.DOI {
+		t.Errorf("title that Crossref matches: DOI %q, want %q", p.DOI, fallsWork.DOI)
+	}
+	p = mustStore(t, m, papermem.PaperInput{Title: "A title no origin has heard of"})
+	if !strings.HasPrefix(p.DOI, "local:") {
+		t.Errorf("unmatched title: DOI %q, want a local id", p.DOI)
+	}
+}
+
+func TestOriginsFillDOIOnly(t *testing.T) {
+	o := fakeOrigins(t)
+	m := openWithOrigins(t, o)
+	p := mustStore(t, m, papermem.PaperInput{DOI: "doi:10.1000/FALLS.2021"})
+	want := papermem.Paper{DOI: fallsWork.DOI, Title: fallsWork.Title, Year: 2021, Authors: fallsWork.Authors,
+		OA: true, Journal: fallsWork.Journal, Type: "journal-article"}
+	if p.DOI != want.DOI || p.Title != want.Title || p.Year != want.Year || !slices.Equal(p.Authors, want.Authors) ||
+		p.OA != want.OA || p.Journal != want.Journal || p.Type != want.Type || p.Retracted {
+		t.Errorf("DOI-only paper = %+v, want %+v", *p, want)
+	}
+	// A paper's own fields win over the origins'.
+	p = mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI, Title: "My own title", Year: 1999})
+	if p.Title != "My own title" || p.Year != 1999 {
+		t.Errorf("own title and year replaced: %+v", *p)
+	}
+	var crossref, unpaywall bool
+	for _, r := range o.Requests() {
+		crossref = crossref || strings.HasPrefix(r, "/works/10.1000") && strings.Contains(r, "mailto=ops%40example.org")
+		unpaywall = unpaywall || strings.HasPrefix(r, "/v2/") && strings.Contains(r, "email=ops%40example.org")
+	}
+	if !crossref || !unpaywall {
+		t.Errorf("the contact address reached crossref %v, unpaywall %v; requests %q", crossref, unpaywall, o.Requests())
+	}
+}
+
+func TestOriginsFailure(t *testing.T) {
+	o := fakeOrigins(t)
+	m := openWithOrigins(t, o)
+	o.Fail(500)
+	_, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: fallsWork.DOI})
+	if papermem.ErrorCode(err) != papermem.EUPSTREAM {
+		t.Fatalf("DOI-only store with failing origins: %v, want EUPSTREAM", err)
+	}
+	if ok, err := m.PaperExists(ctx, fallsWork.DOI); ok || err != nil {
+		t.Errorf("failed store left the paper stored (%v, %v)", ok, err)
+	}
+	// A paper with its own title is stored whatever the origins answer.
+	p := mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI, Title: "Stored anyway"})
+	if p.Title != "Stored anyway" {
+		t.Errorf("paper with a title: %+v", *p)
+	}
+	// A DOI no origin knows is stored as given.
+	o.Fail(0)
+	if p := mustStore(t, m, papermem.PaperInput{DOI: "10.1000/unknown"}); p.DOI != "10.1000/unknown" || p.Title != "" {
+		t.Errorf("unknown DOI: %+v", *p)
+	}
+}
+
+func TestOriginsFetch(t *testing.T) {
+	m := openWithOrigins(t, fakeOrigins(t))
+	mustStore(t, m, papermem.PaperInput{DOI: fallsWork.DOI})
+	res, err := m.FetchPaper(ctx, fallsWork.DOI)
+	if err != nil || res.Source != "origin" || res.Warm || res.Bytes == 0 {
+		t.Fatalf("first fetch = %+v, %v; want a download from the origin", res, err)
+	}
+	res, err = m.FetchPaper(ctx, fallsWork.DOI)
+	if err != nil || res.Source != "memory" || !res.Warm || res.BytesSaved == 0 {
+		t.Fatalf("second fetch = %+v, %v; want it from memory", res, err)
+	}
+	got, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D prevent falls?", BudgetTokens: 300})
+	if err != nil || len(got.Spans) == 0 {
+		t.Fatalf("recall after fetch: %+v, %v", got, err)
+	}
+	if d := got.Spans[0].Provenance.DOI; d != fallsWork.DOI {
+		t.Errorf("best span's provenance DOI = %q, want %q", d, fallsWork.DOI)
+	}
+
+	mustStore(t, m, papermem.PaperInput{DOI: arxivWork.DOI})
+	if res, err := m.FetchPaper(ctx, arxivWork.DOI); err != nil || res.Source != "origin" {
+		t.Errorf("arXiv fetch = %+v, %v", res, err)
+	}
+	mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI})
+	if _, err := m.FetchPaper(ctx, closedWork.DOI); papermem.ErrorCode(err) != papermem.ENOTFOUND || !strings.Contains(err.Error(), "open-access") {
+		t.Errorf("fetch with no open-access copy: %v, want ENOTFOUND saying so", err)
+	}
+}
+
+func TestOriginsRetracted(t *testing.T) {
+	m := openWithOrigins(t, fakeOrigins(t))
+	bad := mustStore(t, m, papermem.PaperInput{DOI: retractedWork.DOI,
+		Text: "Vitamin D supplementation prevented every fracture in older adults."})
+	if !bad.Retracted || len(bad.Notices) != 1 || bad.Notices[0].Type != "retraction" || bad.Notices[0].DOI != retractedWork.RetractedBy {
+		t.Fatalf("retracted paper = %+v", *bad)
+	}
+	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/sound", Title: "Vitamin D and fractures",
+		Text: "Vitamin D supplementation did not prevent fractures in older adults."})
+	got, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D supplementation prevent fractures in older adults?", BudgetTokens: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sound, retracted := -1, -1
+	for i, s := range got.Spans {
+		switch s.Provenance.DOI {
+		case retractedWork.DOI:
+			if !s.Provenance.Retracted {
+				t.Errorf("span of the retracted paper without provenance.retracted: %+v", s)
+			}
+			if retracted < 0 {
+				retracted = i
+			}
+		case "10.1000/sound":
+			if s.Provenance.Retracted {
+				t.Errorf("sound span marked retracted: %+v", s)
+			}
+			if sound < 0 {
+				sound = i
+			}
+		}
+	}
+	if sound < 0 || retracted < 0 || retracted < sound {
+		t.Errorf("first sound span at %d, first retracted at %d: want both, sound first", sound, retracted)
+	}
+	ps, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: "vitamin D fractures"})
+	if err != nil || len(ps) < 2 || ps[0].DOI != "10.1000/sound" || !ps[len(ps)-1].Retracted {
+		t.Errorf("paper recall = %+v, %v; want the sound paper first and the retracted one flagged last", ps, err)
+	}
+}
