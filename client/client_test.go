@@ -141,6 +141,20 @@ func TestRoutes(t *testing.T) {
 		wantCode(t, err, api.CodeInvalidInput)
 	})
 
+	t.Run("Cite", func(t *testing.T) {
+		for _, format := range append([]string{""}, papermem.CitationFormats...) {
+			got := must(ada.Cite(ctx, doi, format))(t)
+			want := must(ws.Cite(ctx, doi, format))(t)
+			if got != want.Text || !strings.Contains(got, "Vitamin D and fractures") {
+				t.Errorf("cite %q = %q, the library's %q", format, got, want.Text)
+			}
+		}
+		_, err := ada.Cite(ctx, doi, "apa")
+		wantCode(t, err, api.CodeInvalidInput)
+		_, err = ada.Cite(ctx, "10.1000/none", "ris")
+		wantCode(t, err, api.CodeNotFound)
+	})
+
 	t.Run("Recall", func(t *testing.T) {
 		req := api.RecallRequest{Question: "Does vitamin D prevent fractures?", Label: "Any", BudgetTokens: ptr(300)}
 		got := must(ada.Recall(ctx, req))(t)

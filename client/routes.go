@@ -122,6 +122,23 @@ func (c *Client) PaperExists(ctx context.Context, doi string) (bool, error) {
 	return res.Exists, nil
 }
 
+// Cite returns the stored paper's reference in format (GET
+// /v1/papers/{doi}/cite): papermem.CitationBibTeX, CitationRIS or
+// CitationCSLJSON; "" means the server's default, BibTeX. An unknown
+// format is invalid_input, an unknown paper not_found.
+func (c *Client) Cite(ctx context.Context, doi, format string) (string, error) {
+	res, err := c.send(ctx, get, withQuery(pathf("/v1/papers/%s/cite", doi), url.Values{"format": {format}}), nil)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return "", fmt.Errorf("GET /v1/papers/{doi}/cite: read response: %w", err)
+	}
+	return string(b), nil
+}
+
 // StorePaper stores or updates a paper (POST /v1/papers).
 func (c *Client) StorePaper(ctx context.Context, req api.PaperRequest) (*api.StorePaperResponse, error) {
 	return call[api.StorePaperResponse](ctx, c, post, "/v1/papers", req)

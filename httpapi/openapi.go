@@ -29,9 +29,9 @@ type op struct {
 	status  int     // success status; 0 means 200
 	query   []param // query parameters
 	errs    []int   // error statuses beyond those implied by access and input
-	// respType is the success content type when not JSON (resp is then
-	// a plain string); reqType the request content type when not JSON (req
-	// then lists the form fields).
+	// respType is the success content type when not JSON, or several
+	// separated by ", " (resp is then a plain string); reqType the request
+	// content type when not JSON (req then lists the form fields).
 	respType, reqType string
 }
 
@@ -102,7 +102,11 @@ func openAPI(rts []route) map[string]any {
 		success := map[string]any{"description": http.StatusText(status)}
 		switch {
 		case o.respType != "":
-			success["content"] = map[string]any{o.respType: map[string]any{"schema": map[string]any{"type": "string"}}}
+			content := map[string]any{}
+			for _, t := range strings.Split(o.respType, ", ") {
+				content[t] = map[string]any{"schema": map[string]any{"type": "string"}}
+			}
+			success["content"] = content
 		case o.resp != nil:
 			success["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(o.resp))}}
 		}

@@ -49,6 +49,8 @@ var laterRoutes = []string{
 	"POST /v1/admin/backup",
 	// #28: the documents ingested files became.
 	"GET /v1/documents",
+	// Citations of stored papers, in BibTeX, RIS or CSL-JSON.
+	"GET /v1/papers/{doi}/cite",
 }
 
 // served walks the router: every route it serves as "METHOD path".

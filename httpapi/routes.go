@@ -39,6 +39,7 @@ func (s *server) routes() []route {
 		// Papers. {doi:.+} takes DOIs with raw or %2F-encoded slashes.
 		{get, "/v1/papers/recall", memory, s.handleRecallPapers, recallPapersOp},
 		{get, "/v1/papers/{doi:.+}/exists", memory, s.handlePaperExists, paperExistsOp},
+		{get, "/v1/papers/{doi:.+}/cite", memory, s.handleCite, citeOp},
 		{post, "/v1/papers", memory, s.handleStorePaper, storePaperOp},
 		{post, "/v1/papers/batch", memory, s.handleStorePapers, storePapersOp},
 		{post, "/v1/papers/{doi:.+}/fetch", memory, s.handleFetchPaper, fetchPaperOp},

@@ -16,6 +16,7 @@ type Backend interface {
 	RecallPapers(ctx context.Context, query string, limit int) ([]papermem.Paper, error)
 	StorePaper(ctx context.Context, req api.PaperRequest) (*api.StorePaperResponse, error)
 	PaperExists(ctx context.Context, doi string) (bool, error)
+	Cite(ctx context.Context, doi, format string) (string, error)
 	FetchPaper(ctx context.Context, doi string) (*papermem.FetchResult, error)
 	Ingest(ctx context.Context, name string, r io.Reader, opts papermem.IngestOptions) (*papermem.IngestReport, error)
 	StoreAnalysis(ctx context.Context, req api.AnalysisRequest) (*api.StoredAnalysis, error)
@@ -61,6 +62,14 @@ func (l *local) StorePaper(ctx context.Context, req api.PaperRequest) (*api.Stor
 
 func (l *local) PaperExists(ctx context.Context, doi string) (bool, error) {
 	return l.ws.PaperExists(ctx, doi)
+}
+
+func (l *local) Cite(ctx context.Context, doi, format string) (string, error) {
+	c, err := l.ws.Cite(ctx, doi, format)
+	if err != nil {
+		return "", err
+	}
+	return c.Text, nil
 }
 
 func (l *local) FetchPaper(ctx context.Context, doi string) (*papermem.FetchResult, error) {

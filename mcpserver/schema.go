@@ -32,7 +32,7 @@ type field struct {
 }
 
 // fields refines the properties of the API's request types that tools
-// take: the enums the library checks, a description where the doc tag has
+// take, and of the tools' own inputs: the enums the library checks, a description where the doc tag has
 // none, and descriptions that name no HTTP route, header or status in
 // place of those that do (the tools are served over stdio too).
 var fields = map[reflect.Type]map[string]field{
@@ -61,6 +61,9 @@ var fields = map[reflect.Type]map[string]field{
 		"acceptance":    {doc: "your verdict, free text, e.g. \"accept with minor revisions\"; stored and returned by get_analysis, not searched. Default empty"},
 		"scorecard":     {doc: "your ratings, free text, e.g. \"design 5/5, sample 4/5, generalisability 2/5\"; stored and returned by get_analysis, not searched. Default empty"},
 		"sharpest_flaw": {doc: "the paper's weakest point in a sentence; recalled with the analysis. Default empty"},
+	},
+	reflect.TypeFor[citeInput](): {
+		"format": {enum: papermem.CitationFormats},
 	},
 	reflect.TypeFor[api.LinkRequest](): {
 		"claims": {doc: "node ids from recall; each must be a node of this workspace (not a per-user memory), else the call is refused and nothing is linked"},

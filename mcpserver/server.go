@@ -1,9 +1,9 @@
 // Package mcpserver serves papermem's memory to agents over the Model
 // Context Protocol, with the official Go SDK. New returns a server whose
 // tools mirror the /v1 routes an agent needs (recall, recall_papers,
-// store_paper, paper_exists, fetch_paper, ingest_file, store_analysis,
-// get_analysis, remember, recall_user, forget, link_session,
-// export_session, graph) over a Backend: a workspace in process (Local) or
+// store_paper, paper_exists, cite, fetch_paper, ingest_file,
+// store_analysis, get_analysis, remember, recall_user, forget,
+// link_session, export_session, graph) over a Backend: a workspace in process (Local) or
 // a running server (*client.Client).
 //
 // Each tool's input schema comes from a Go type and the doc tags of its
@@ -79,6 +79,7 @@ func New(b Backend, opts *Options) *mcp.Server {
 	addTool(s, t, "recall_papers", recallPapersDoc, reads, t.recallPapers)
 	addTool(s, t, "store_paper", storePaperDoc, replaces, t.storePaper)
 	addTool(s, t, "paper_exists", paperExistsDoc, reads, t.paperExists)
+	addTool(s, t, "cite", citeDoc, reads, t.cite)
 	addTool(s, t, "fetch_paper", fetchPaperDoc, fetches, t.fetchPaper)
 	if o.Files {
 		addTool(s, t, "ingest_file", ingestFileDoc+" Give path (a file on this machine) or content_base64 with name.", writes, t.ingestFile)
@@ -175,6 +176,10 @@ type (
 	doiInput struct {
 		DOI string `json:"doi" required:"true" doc:"the paper's DOI, e.g. 10.1000/xyz"`
 	}
+	citeInput struct {
+		DOI    string `json:"doi" required:"true" doc:"the paper's DOI, e.g. 10.1000/xyz"`
+		Format string `json:"format,omitempty" doc:"bibtex (the default when absent), ris or csl-json; case does not matter"`
+	}
 	forgetInput struct {
 		Key string `json:"key" required:"true" doc:"the key of the user's memory to delete, as returned by remember or shown in recall_user provenance"`
 	}
@@ -202,6 +207,12 @@ type (
 	papersOutput struct {
 		Papers []papermem.Paper `json:"papers"`
 	}
+	// citeOutput is cite's answer: the reference, also the call's text.
+	citeOutput struct {
+		DOI      string `json:"doi"`
+		Format   string `json:"format"`
+		Citation string `json:"citation"`
+	}
 	// existsOutput is paper_exists' answer, with the DOI as memory keys
 	// it.
 	existsOutput struct {
@@ -219,6 +230,7 @@ const (
 	recallPapersDoc  = "Rank the workspace's papers for a query: DOI, title, authors, year, score (0 to 1, as recall's), and whether the full text is in memory. Only papers that match: the list may be short or empty."
 	storePaperDoc    = "Store or update a paper by DOI: its title, authors, year and full text (plain or Markdown). Its abstract, passages and claims become recallable. Re-storing a DOI updates it."
 	paperExistsDoc   = "Whether the workspace already holds a paper, by DOI; answers the DOI normalised as memory keys it (lower case, without a doi: or https://doi.org/ prefix)."
+	citeDoc          = "Cite a paper in memory, by DOI, as BibTeX (the default), RIS or CSL-JSON, from what memory holds of it (title, authors, year, journal, type of work, URL); nothing is looked up elsewhere. The text is the reference alone, ready to paste into a bibliography file."
 	fetchPaperDoc    = "Make sure a paper's full text is in memory: answered from memory when cached, else downloaded from the paper's source_url and ingested."
 	ingestFileDoc    = "Add a file (Markdown, text, CSV/TSV, JSON, PDF, XLSX, DOCX) to memory. A file carrying a DOI becomes (or replaces) that paper's full text; anything else a new document. At most the server's file size limit (25 MiB by default)."
 	storeAnalysisDoc = "Store or replace your analysis of a paper (Markdown, with optional core claim, acceptance, scorecard and sharpest flaw); recall then finds it."
@@ -310,6 +322,18 @@ func (t *tools) paperExists(ctx context.Context, in doiInput) (*existsOutput, st
 		text = fmt.Sprintf("doi:%s is not in memory.", doi)
 	}
 	return &existsOutput{DOI: doi, Exists: ok}, text, nil
+}
+
+func (t *tools) cite(ctx context.Context, in citeInput) (*citeOutput, string, error) {
+	format := canonical(strings.TrimSpace(in.Format), papermem.CitationFormats)
+	if format == "" {
+		format = papermem.DefaultCitationFormat
+	}
+	text, err := t.b.Cite(ctx, in.DOI, format)
+	if err != nil {
+		return nil, "", err
+	}
+	return &citeOutput{DOI: papermem.NormalizeDOI(in.DOI), Format: format, Citation: text}, text, nil
 }
 
 func (t *tools) fetchPaper(ctx context.Context, in doiInput) (*papermem.FetchResult, string, error) {

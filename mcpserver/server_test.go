@@ -25,7 +25,7 @@ import (
 )
 
 // The tools the issue names, exactly.
-var toolNames = []string{"export_session", "fetch_paper", "forget", "get_analysis", "graph", "ingest_file",
+var toolNames = []string{"cite", "export_session", "fetch_paper", "forget", "get_analysis", "graph", "ingest_file",
 	"link_session", "paper_exists", "recall", "recall_papers", "recall_user", "remember", "store_analysis", "store_paper"}
 
 const doi = "10.1000/vitd"
@@ -164,6 +164,16 @@ func exercise(t *testing.T, cs *mcp.ClientSession, sourceURL string, file map[st
 	if ex, _ := ok[api.ExistsResponse](t, cs, "paper_exists", map[string]any{"doi": doi}); !ex.Exists {
 		t.Error("paper_exists: false after store_paper")
 	}
+	type cited struct{ DOI, Format, Citation string }
+	if c, txt := ok[cited](t, cs, "cite", map[string]any{"doi": "DOI:10.1000/VitD", "format": "RIS"}); c.DOI != doi || c.Format != "ris" ||
+		txt != c.Citation || !strings.HasPrefix(txt, "TY  - JOUR\r\nTI  - Vitamin D and fractures\r\n") || !strings.Contains(txt, "\r\nDO  - "+doi+"\r\n") {
+		t.Errorf("cite as RIS = %+v, %q", c, txt)
+	}
+	if c, _ := ok[cited](t, cs, "cite", map[string]any{"doi": doi}); c.Format != "bibtex" || !strings.HasPrefix(c.Citation, "@article{") {
+		t.Errorf("cite = %+v", c)
+	}
+	fails(t, cs, "cite", map[string]any{"doi": doi, "format": "apa"}, api.CodeInvalidInput)
+	fails(t, cs, "cite", map[string]any{"doi": "10.1000/none"}, api.CodeNotFound)
 	rec, txt := ok[papermem.RecallResult](t, cs, "recall", map[string]any{"question": "Does vitamin D prevent fractures?",
 		"budget_tokens": 300, "label": "Any", "keywords": []string{"fracture"}, "scope_signals": []string{"evidence"}})
 	if len(rec.Spans) == 0 || rec.TotalTokens > 300 {

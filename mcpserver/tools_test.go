@@ -70,7 +70,7 @@ func TestToolAnnotations(t *testing.T) {
 		writes   = hints{destructive: true}
 	)
 	want := map[string]hints{
-		"recall": reads, "recall_papers": reads, "paper_exists": reads, "get_analysis": reads, "recall_user": reads, "graph": reads,
+		"recall": reads, "recall_papers": reads, "paper_exists": reads, "get_analysis": reads, "recall_user": reads, "graph": reads, "cite": reads,
 		"store_paper": replaces, "store_analysis": replaces, "remember": replaces, "forget": replaces,
 		"ingest_file": writes, "export_session": writes,
 		"link_session": {idempotent: true},
@@ -120,8 +120,12 @@ func TestInputSchemas(t *testing.T) {
 			"label":         {"Claim", "Passage", "Paper", "Analysis", "Document", "Any"},
 			"section_types": papermem.SectionTypes,
 			"scope_signals": papermem.ScopeSignals,
+			"cite.format":   {"bibtex", "ris", "csl-json"},
 		} {
 			p := recall[prop]
+			if tool, name, ok := strings.Cut(prop, "."); ok {
+				p = schemas[tool].Properties[name]
+			}
 			if p.Items != nil {
 				p = p.Items
 			}

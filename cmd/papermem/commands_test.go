@@ -98,6 +98,7 @@ func TestCommandLine(t *testing.T) {
 			{"remember", "remember needs TEXT"},
 			{"recall-user", "recall-user needs QUESTION"},
 			{"forget", "forget needs KEY"},
+			{"cite", "cite needs DOI"},
 			{"ingest", "ingest needs PATH..."},
 			{"serve backup", "serve backup needs DEST"},
 		} {
@@ -254,6 +255,22 @@ func TestCommands(t *testing.T) {
 			fails("none of the others can be", "store", "--doi", "10.1000/x", "--text", "t", "--file", caffeine)
 			fails("store needs --doi, --title or --source-url", "store", "--text", "Some text.")
 			fails("not a DOI", "store", "--doi", "not-a-doi", "--title", "Bad")
+
+			// Citations of a stored paper, on stdout as they are.
+			ok(`stored doi:10.1000/cite "Citing & stored papers"`, "store", "--doi", "10.1000/cite", "--title", "Citing & stored papers", "--author", "Jane Doe",
+				"--author", "Roe, Richard", "--year", "2021", "--source-url", "https://example.org/cite")
+			if out, err := run("cite", "10.1000/cite"); err != nil || out != "@article{doe2021citing,\n  author = {Doe, Jane and Roe, Richard},\n"+
+				"  title = {{Citing \\& stored papers}},\n  year = {2021},\n  doi = {10.1000/cite},\n  url = {https://example.org/cite}\n}\n" {
+				t.Errorf("cite: %v\n%s", err, out)
+			}
+			ok("TY  - JOUR\r\nTI  - Citing & stored papers\r\nAU  - Doe, Jane\r\nAU  - Roe, Richard\r\nPY  - 2021\r\n", "cite", "--format", "RIS", "doi:10.1000/CITE")
+			csl := ok(`"DOI": "10.1000/cite"`, "cite", "https://doi.org/10.1000/cite", "--format", "csl-json")
+			var items []map[string]any
+			if err := json.Unmarshal([]byte(csl), &items); err != nil || len(items) != 1 || items[0]["id"] != "doe2021citing" {
+				t.Errorf("cite --format csl-json: %v\n%s", err, csl)
+			}
+			fails("use bibtex, ris, csl-json", "cite", "10.1000/cite", "--format", "apa")
+			fails("not in memory", "cite", "10.1000/none")
 
 			// Files: a document, and a paper by --doi with its --title.
 			ok("1 stored, 0 failed, 0 skipped", "ingest", notes, "--domain", "lab")

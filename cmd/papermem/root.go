@@ -254,7 +254,7 @@ func newRoot(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writ
 		"user of per-user memory ($PAPERMEM_USER): on a server the workspace user an API key acts for; on a database file default $USER, else \"local\"")
 	root.AddCommand(serveCmd(t, getenv, stdout), mcpCmd(t, stdin, stdout), versionCmd(stdout),
 		ingestCmd(t, stdout, stderr), storeCmd(t, stdin, stdout),
-		recallCmd(t, stdout), papersCmd(t, stdout), documentsCmd(t, stdout), workspacesCmd(t, stdout),
+		recallCmd(t, stdout), papersCmd(t, stdout), citeCmd(t, stdout), documentsCmd(t, stdout), workspacesCmd(t, stdout),
 		rememberCmd(t, stdout), recallUserCmd(t, stdout), forgetCmd(t, stdout),
 		exportCmd(t, stdout))
 	return root
