@@ -94,5 +94,8 @@ func (p Provenance) Citation() string {
 	if p.Row > 0 {
 		add("row %d", p.Row)
 	}
+	if p.Retracted {
+		parts = append(parts, "RETRACTED")
+	}
 	return strings.Join(parts, ", ")
 }

@@ -137,8 +137,8 @@ func TestOriginsRetracted(t *testing.T) {
 	for i, s := range got.Spans {
 		switch s.Provenance.DOI {
 		case retractedWork.DOI:
-			if !s.Provenance.Retracted {
-				t.Errorf("span of the retracted paper without provenance.retracted: %+v", s)
+			if !s.Provenance.Retracted || !strings.HasSuffix(s.Provenance.Citation(), ", RETRACTED") {
+				t.Errorf("span of the retracted paper without provenance.retracted, or a citation without RETRACTED: %+v", s)
 			}
 			if retracted < 0 {
 				retracted = i

@@ -110,6 +110,9 @@ func citation(p papermem.Provenance) string {
 		}
 	}
 	add(p.Kind)
+	if p.Retracted {
+		add("RETRACTED")
+	}
 	add(p.Title)
 	if p.DOI != "" {
 		add("doi:" + p.DOI)

@@ -28,6 +28,9 @@ func renderPapers(ps []papermem.Paper) string {
 		if p.Cached {
 			cached = "full text in memory"
 		}
+		if p.Retracted {
+			cached += ", RETRACTED"
+		}
 		fmt.Fprintf(&b, "%d. %s — doi:%s (score %.3f, %s)\n", i+1, p.Title, p.DOI, p.Score, cached)
 	}
 	return b.String()

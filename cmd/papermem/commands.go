@@ -124,6 +124,9 @@ func papersCmd(t *target, stdout io.Writer) *cobra.Command {
 					if p.Cached {
 						cached = ", full text"
 					}
+					if p.Retracted {
+						cached += ", RETRACTED"
+					}
 					fmt.Fprintf(stdout, "%d. %s — doi:%s (score %.3f%s)\n", i+1, p.Title, p.DOI, p.Score, cached)
 				}
 				fmt.Fprintf(stdout, "%d papers\n", len(ps))
