@@ -160,3 +160,24 @@ func TestOriginsRetracted(t *testing.T) {
 		t.Errorf("paper recall = %+v, %v; want the sound paper first and the retracted one flagged last", ps, err)
 	}
 }
+
+// TestOriginsRefresh checks that a retraction published after a paper was
+// stored is seen when the paper is stored again with Refresh, and not
+// before: the origins' answers are cached for a day.
+func TestOriginsRefresh(t *testing.T) {
+	o := fakeOrigins(t)
+	m := openWithOrigins(t, o)
+	mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI})
+	later := closedWork
+	later.RetractedBy = "10.1000/retraction.2"
+	o.SetWork(later)
+	if p := mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI}); p.Retracted {
+		t.Errorf("stored again within the day: retracted without a refresh")
+	}
+	if p := mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI, Refresh: true}); !p.Retracted {
+		t.Errorf("stored again with Refresh: %+v, want retracted", *p)
+	}
+	if p, err := m.Paper(ctx, closedWork.DOI); err != nil || !p.Retracted || len(p.Notices) != 1 {
+		t.Errorf("paper after the refresh: %+v, %v", p, err)
+	}
+}

@@ -66,6 +66,13 @@ func (o *Origins) Fail(status int) {
 	o.fail = status
 }
 
+// SetWork adds or replaces a work.
+func (o *Origins) SetWork(w OriginWork) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.works[strings.ToLower(w.DOI)] = w
+}
+
 // Requests returns the requests made so far, as "path?query".
 func (o *Origins) Requests() []string {
 	o.mu.Lock()
