@@ -98,6 +98,7 @@ var guards = []guard{
 	{"internal/fetch/fetch.go", "ip.IsLoopback() || ip.IsPrivate() ||", "ip.IsLoopback() ||", "private ranges public", fetchPkgs},
 	{"internal/fetch/fetch.go", "ip.IsLinkLocalUnicast() ||", "", "link-local public", fetchPkgs},
 	{"internal/fetch/fetch.go", "|| ip.IsUnspecified()", "", "unspecified public", fetchPkgs},
+	{"internal/fetch/fetch.go", "if trusted[strings.ToLower(addr)] {", "if true {", "every host trusted", fetchPkgs},
 
 	// hosted: credentials.
 	{"hosted/auth.go", "if subtle.ConstantTimeCompare(rows[i].Hash, sum[:]) == 1 {", "if true {", "any key with a known prefix", hostedPkgs},
