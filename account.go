@@ -3,7 +3,6 @@ package papermem
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,7 +106,7 @@ type accountRow struct {
 func (w *Workspace) loadAccount(ctx context.Context, q store.Querier) (*accountRow, error) {
 	a := &accountRow{notifications: defaultNotifications, plan: Plans[0]}
 	r, err := store.AccountOf(ctx, q, w.org)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, store.ErrNotFound) {
 		return a, nil
 	}
 	if err != nil {
@@ -167,7 +166,7 @@ func (w *Workspace) UpdateAccount(ctx context.Context, up AccountUpdate) (*Accou
 		}
 		target = &p
 	}
-	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
@@ -346,7 +345,7 @@ func (pm *PaymentMethod) validate() error {
 }
 
 // saveAccount writes the editable part of the account within tx.
-func (w *Workspace) saveAccount(ctx context.Context, tx *sql.Tx, a *accountRow) error {
+func (w *Workspace) saveAccount(ctx context.Context, tx *store.Tx, a *accountRow) error {
 	profile, _ := json.Marshal(a.profile)
 	notes, _ := json.Marshal(a.notifications)
 	contact, _ := json.Marshal(a.billingContact)
@@ -365,7 +364,7 @@ func (w *Workspace) saveAccount(ctx context.Context, tx *sql.Tx, a *accountRow) 
 
 // setPlan moves the workspace to plan p within tx, registering the
 // workspace when needed.
-func (w *Workspace) setPlan(ctx context.Context, tx *sql.Tx, p Plan) error {
+func (w *Workspace) setPlan(ctx context.Context, tx *store.Tx, p Plan) error {
 	if err := w.ensureWorkspace(ctx, tx); err != nil {
 		return err
 	}
@@ -382,7 +381,7 @@ func (w *Workspace) Plan(ctx context.Context) (Plan, error) { return w.plan(ctx,
 // plan reads the workspace's plan through q.
 func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
 	slug, err := store.PlanOf(ctx, q, w.org)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, store.ErrNotFound) {
 		return Plans[0], nil
 	}
 	if err != nil {

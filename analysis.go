@@ -2,7 +2,6 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"unicode/utf8"
 
@@ -43,20 +42,14 @@ func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, e
 		return nil, err
 	}
 	a.UpdatedAt = w.m.nowString()
-	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	row := &store.Analysis{DOI: doi, Markdown: a.Markdown, CoreClaim: a.CoreClaim, Acceptance: a.Acceptance,
+		Scorecard: a.Scorecard, SharpestFlaw: a.SharpestFlaw, ClaimsExtracted: a.ClaimsExtracted, UpdatedAt: a.UpdatedAt}
+	nodes := stored(ns)
+	err := w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		if err := w.deleteAnalysis(ctx, tx, doi); err != nil {
-			return err
-		}
-		id, err := store.InsertAnalysis(ctx, tx, w.org, &store.Analysis{DOI: doi, Markdown: a.Markdown, CoreClaim: a.CoreClaim,
-			Acceptance: a.Acceptance, Scorecard: a.Scorecard, SharpestFlaw: a.SharpestFlaw,
-			ClaimsExtracted: a.ClaimsExtracted, UpdatedAt: a.UpdatedAt})
-		if err != nil {
-			return err
-		}
-		return w.insertNodes(ctx, tx, KindAnalysis, id, "", ns)
+		return tx.StoreAnalysis(ctx, w.org, row, nodes)
 	})
 	if err != nil {
 		return nil, err
@@ -91,19 +84,4 @@ func (w *Workspace) Analysis(ctx context.Context, doi string) (*Analysis, error)
 	}
 	return &Analysis{DOI: r.DOI, Markdown: r.Markdown, CoreClaim: r.CoreClaim, Acceptance: r.Acceptance, Scorecard: r.Scorecard,
 		SharpestFlaw: r.SharpestFlaw, ClaimsExtracted: r.ClaimsExtracted, UpdatedAt: r.UpdatedAt}, nil
-}
-
-// deleteAnalysis removes the analysis of doi, if any, with its nodes.
-func (w *Workspace) deleteAnalysis(ctx context.Context, tx *sql.Tx, doi string) error {
-	id, err := store.AnalysisID(ctx, tx, w.org, doi)
-	if err == sql.ErrNoRows {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := w.deleteNodes(ctx, tx, KindAnalysis, id); err != nil {
-		return err
-	}
-	return store.DeleteAnalysis(ctx, tx, w.org, id)
 }

@@ -2,7 +2,6 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -41,7 +40,7 @@ func NewHashEmbedder(dim int) Embedder { return hashembed.New(dim) }
 // with reindex it re-embeds every node instead of refusing.
 func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
 	org, name, dim, err := store.OtherEmbedder(ctx, m.db, m.embedder.Name(), m.embedder.Dim())
-	if err == sql.ErrNoRows {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -72,50 +71,10 @@ func (m *Memory) part(ctx context.Context, org string) (*nodeindex.Part, error) 
 // in one transaction.
 func (m *Memory) reindex(ctx context.Context) error {
 	m.log.Info("reindexing vectors", "embedder", m.embedder.Name(), "dim", m.embedder.Dim())
-	return m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		// The workspaces' rows first: on PostgreSQL their locks make the
-		// writes of servers still on the old embedder wait for this
-		// transaction and then refuse (ensureWorkspace), rather than add
-		// old vectors while it runs.
-		if err := store.SetEmbedder(ctx, tx, m.embedder.Name(), m.embedder.Dim()); err != nil {
-			return err
-		}
-		if err := store.DeleteAllVectors(ctx, tx); err != nil {
-			return err
-		}
-		var lastID int64
-		for {
-			rows, err := store.NodesAfter(ctx, tx, lastID)
-			if err != nil {
-				return err
-			}
-			batch := make([]node, len(rows))
-			for i, r := range rows {
-				batch[i].id, batch[i].org, batch[i].Text = r.ID, r.Org, r.Text
-			}
-			if len(batch) == 0 {
-				break
-			}
-			if err := m.embedNodes(ctx, batch); err != nil {
-				return err
-			}
-			for run := batch; len(run) > 0; { // a statement per run of one workspace's nodes
-				k := 1
-				for k < len(run) && run[k].org == run[0].org {
-					k++
-				}
-				ids, vecs := make([]int64, k), make([][]float32, k)
-				for i, n := range run[:k] {
-					ids[i], vecs[i] = n.id, n.vec
-				}
-				if err := store.InsertVectors(ctx, tx, run[0].org, ids, vecs); err != nil {
-					return fmt.Errorf("store node vectors: %w", err)
-				}
-				run = run[k:]
-			}
-			lastID = batch[len(batch)-1].id
-		}
-		return nil
+	return m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+		return tx.Reembed(ctx, m.embedder.Name(), m.embedder.Dim(), func(texts []string) ([][]float32, error) {
+			return m.embed(ctx, texts)
+		})
 	})
 }
 

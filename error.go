@@ -1,7 +1,6 @@
 package papermem
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
 
@@ -155,13 +154,14 @@ func asError(err error) *Error {
 	return nil
 }
 
-// dbError translates database errors: no rows becomes ENOTFOUND with the
-// given message, a uniqueness failure ECONFLICT; others pass unchanged.
+// dbError translates the store's errors: no such row (store.ErrNotFound)
+// becomes ENOTFOUND with the given message, a uniqueness failure ECONFLICT;
+// others pass unchanged.
 func dbError(err error, notFound string) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, sql.ErrNoRows):
+	case errors.Is(err, store.ErrNotFound):
 		return &Error{Code: ENOTFOUND, Message: notFound, Err: err}
 	case store.IsUnique(err):
 		return &Error{Code: ECONFLICT, Message: "Already exists.", Err: err}

@@ -3,7 +3,6 @@ package papermem
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -104,7 +103,7 @@ func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Expo
 	if err != nil {
 		return nil, Errorf(EINVALID, "created_at: %s", ErrorMessage(err))
 	}
-	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		sid, err := w.upsertSession(ctx, tx, rec.SessionID, rec.UserID)
 		if err != nil {
 			return err

@@ -2,7 +2,6 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"sort"
@@ -88,11 +87,11 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	}
 	want := relatedness.Pairs(rel, threshold, HubSessions)
 	res := &MaterializeResult{}
-	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		*res = MaterializeResult{} // counted afresh if the write runs again (store.Writer)
 		// Servers sharing a PostgreSQL database materialise a workspace
 		// one at a time: each rewrites the edges it read.
-		if err := w.m.files.Engine.TakeTurns(ctx, tx, "materialize "+w.org); err != nil {
+		if err := tx.TakeTurns(ctx, "materialize "+w.org); err != nil {
 			return err
 		}
 		have, err := store.RelatedEdges(ctx, tx, w.org)

@@ -2,9 +2,9 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/papermem/papermem/internal/hostlink"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // The hosted service's machinery — accounts, credentials, payments, usage
@@ -17,9 +17,9 @@ func init() {
 
 // link is what package hosted uses of m beyond its exported methods.
 func (m *Memory) link() *hostlink.Memory {
-	return &hostlink.Memory{DB: m.db, Path: m.path, DBTimeout: m.dbTimeout, Now: m.now, Log: m.log,
+	return &hostlink.Memory{DB: m.files.Read, Path: m.path, DBTimeout: m.dbTimeout, Now: m.now, Log: m.log,
 		Timestamp: timestamp, Write: m.write, WriteError: writeError, DBError: dbError,
-		EnsureWorkspace: func(ctx context.Context, tx *sql.Tx, org string) error {
+		EnsureWorkspace: func(ctx context.Context, tx *store.Tx, org string) error {
 			return m.Workspace(org).ensureWorkspace(ctx, tx)
 		},
 		Meter: &m.meter}

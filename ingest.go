@@ -2,7 +2,6 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -197,17 +196,15 @@ func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64,
 		return err
 	}
 	var id int64
-	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	nodes := stored(ns)
+	err := w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
 		var err error
-		id, err = store.InsertDocument(ctx, tx, w.org, &store.Document{Name: name, Format: string(doc.Format), Title: title,
-			Domain: opts.Domain, Bytes: size, CreatedAt: w.m.nowString()})
-		if err != nil {
-			return fmt.Errorf("insert document: %w", err)
-		}
-		return w.insertNodes(ctx, tx, KindDocument, id, "", ns)
+		id, err = tx.StoreDocument(ctx, w.org, &store.Document{Name: name, Format: string(doc.Format), Title: title,
+			Domain: opts.Domain, Bytes: size, CreatedAt: w.m.nowString()}, nodes)
+		return err
 	})
 	if err != nil {
 		return err

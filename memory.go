@@ -2,7 +2,6 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,7 +21,7 @@ import (
 type Memory struct {
 	*ws // the default workspace; its methods are Memory's
 
-	db             *sql.DB       // the read pool: reads never wait behind writes
+	db             *store.Reader // the read pool: reads never wait behind writes
 	files          *store.DB     // the read pool and the write connection
 	writer         *store.Writer // every write transaction, in arrival order
 	path           string
@@ -114,9 +113,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		return nil, err
 	}
 	m := &Memory{
-		db:             files.Read,
+		db:             files.Reader(),
 		files:          files,
-		writer:         store.NewWriter(files.Write, o.WriteQueue, writeBatch, o.WriteWait),
+		writer:         store.NewWriter(files, o.WriteQueue, writeBatch, o.WriteWait),
 		path:           path,
 		sync:           o.Sync,
 		embedder:       o.Embedder,
@@ -173,9 +172,9 @@ func (m *Memory) Workspace(id string) *Workspace {
 // ID returns the workspace id.
 func (w *Workspace) ID() string { return w.org }
 
-// timestamp formats t as papermem stores times: RFC 3339 in UTC, to the
-// millisecond, so that text order is time order.
-func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+// timestamp formats t as papermem stores times (store.Timestamp): RFC
+// 3339 in UTC, to the millisecond, so that text order is time order.
+func timestamp(t time.Time) string { return store.Timestamp(t) }
 
 // nowString is the current time as stored.
 func (m *Memory) nowString() string { return timestamp(m.now()) }
@@ -196,7 +195,7 @@ const writeBatch = 64
 // disk or database is full. fn may run twice, the first run rolled
 // back (a deadlock's victim on PostgreSQL, store.Writer): it sets what it
 // hands out rather than adding to it.
-func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error {
 	return writeError(m.writer.Do(ctx, fn))
 }
 
@@ -238,7 +237,7 @@ func writeError(err error) error {
 // committed before its own, and node ids of a workspace are taken
 // in commit order, so that the node index of every server, which loads new
 // nodes by id (internal/nodeindex), misses none.
-func (w *Workspace) ensureWorkspace(ctx context.Context, tx *sql.Tx) error {
+func (w *Workspace) ensureWorkspace(ctx context.Context, tx *store.Tx) error {
 	if !ValidWorkspaceID(w.org) {
 		return Errorf(EINVALID, "Invalid workspace id %q.", w.org)
 	}

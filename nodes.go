@@ -2,8 +2,6 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/chunk"
@@ -31,16 +29,9 @@ const (
 	KindMemory   = "memory"
 )
 
-// node is one recallable unit as stored.
+// node is one recallable unit, as it is stored (stored).
 type node struct {
-	id       int64
-	org      string
-	kind     string
-	ownerID  int64
-	userID   string
-	parent   int // index in the same batch of the passage a claim came from; -1 for none
-	parentID sql.NullInt64
-	seq      int
+	parent int // index in the same batch of the passage a claim came from; -1 for none
 
 	Label       string
 	Section     string
@@ -141,63 +132,16 @@ func (m *Memory) embedNodes(ctx context.Context, ns []node) error {
 	return nil
 }
 
-// insertNodes stores embedded nodes of one owner in the nodes table and
-// the vectors, numbering them (seq) in order and setting their ids. A
-// claim's parent is an index in ns: the nodes before a child whose parent
-// has no id yet are inserted first, so that ids follow ns's order.
-func (w *Workspace) insertNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64, userID string, ns []node) error {
-	now := w.m.nowString()
-	done := 0 // ns[:done] have ids
-	flush := func(end int) error {
-		if end == done {
-			return nil
-		}
-		rows := make([]store.Node, 0, end-done)
-		vecs := make([][]float32, 0, end-done)
-		for i := done; i < end; i++ {
-			n := &ns[i]
-			rows = append(rows, store.Node{Org: w.org, Kind: kind, OwnerID: ownerID, UserID: userID,
-				Label: n.Label, ParentID: n.parentID, Seq: n.seq, Section: n.Section, SectionType: n.SectionType, Domain: n.Domain,
-				Text: n.Text, Tokens: n.Tokens, Page: n.Page, Row: n.Row, Sheet: n.Sheet, CharStart: n.CharStart, CharEnd: n.CharEnd,
-				CreatedAt: now})
-			vecs = append(vecs, n.vec)
-		}
-		ids, err := store.InsertNodes(ctx, tx, rows)
-		if err != nil {
-			return err
-		}
-		for i, id := range ids {
-			ns[done+i].id = id
-		}
-		if err := store.InsertVectors(ctx, tx, w.org, ids, vecs); err != nil {
-			return fmt.Errorf("store node vectors: %w", err)
-		}
-		done = end
-		return nil
-	}
+// stored returns embedded nodes as the store writes them, in order: the
+// operations that store an owner's nodes (store.Tx.StorePaper, …) number
+// them, set their IDs and their parents' ids.
+func stored(ns []node) []store.Node {
+	out := make([]store.Node, len(ns))
 	for i := range ns {
 		n := &ns[i]
-		n.org, n.kind, n.ownerID, n.userID, n.seq = w.org, kind, ownerID, userID, i
-		if n.parent >= 0 {
-			if n.parent >= done {
-				if err := flush(i); err != nil {
-					return err
-				}
-			}
-			n.parentID = sql.NullInt64{Int64: ns[n.parent].id, Valid: true}
-		}
+		out[i] = store.Node{Label: n.Label, Parent: n.parent, Section: n.Section, SectionType: n.SectionType, Domain: n.Domain,
+			Text: n.Text, Tokens: n.Tokens, Page: n.Page, Row: n.Row, Sheet: n.Sheet, CharStart: n.CharStart, CharEnd: n.CharEnd,
+			Vec: n.vec}
 	}
-	if err := flush(len(ns)); err != nil {
-		return err
-	}
-	return store.BumpNodesVersion(ctx, tx, w.org)
-}
-
-// deleteNodes removes every node of one owner from the nodes table and the
-// vectors.
-func (w *Workspace) deleteNodes(ctx context.Context, tx *sql.Tx, kind string, ownerID int64) error {
-	if err := store.DeleteNodes(ctx, tx, w.org, kind, ownerID); err != nil {
-		return fmt.Errorf("delete nodes: %w", err)
-	}
-	return nil // the node_vectors_deleted trigger moves the workspace's versions
+	return out
 }

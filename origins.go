@@ -2,7 +2,6 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -78,16 +77,15 @@ func (c originCache) Get(ctx context.Context, key string) ([]byte, bool, error) 
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	t, err := ParseTime(at)
-	if err != nil || c.m.now().Sub(t) > originTTL {
+	if c.m.now().Sub(at) > originTTL {
 		return nil, false, nil
 	}
 	return body, true, nil
 }
 
 func (c originCache) Put(ctx context.Context, key string, body []byte) error {
-	return c.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		return store.CacheOrigin(ctx, tx, key, body, c.m.nowString())
+	return c.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+		return store.CacheOrigin(ctx, tx, key, body, c.m.now())
 	})
 }
 

@@ -3,7 +3,6 @@ package papermem
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -159,15 +158,14 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 	if err := w.m.embedParallel(ctx, ns); err != nil {
 		return err
 	}
-	err := w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		id, err := w.upsertPaper(ctx, tx, p, text)
-		if err != nil {
+	row, nodes := &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year, Authors: p.Authors,
+		OA: p.OA, SourceURL: p.SourceURL, Domain: p.Domain, Journal: p.Journal, Type: p.Type,
+		Retracted: p.Retracted, Notices: convertNotices[store.Notice](p.Notices), Text: text}, stored(ns)
+	err := w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		if err := w.deleteNodes(ctx, tx, KindPaper, id); err != nil {
-			return err
-		}
-		return w.insertNodes(ctx, tx, KindPaper, id, "", ns)
+		return tx.StorePaper(ctx, w.org, row, nodes, w.m.nowString())
 	})
 	if err != nil {
 		return err
@@ -206,15 +204,6 @@ func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
 	p.OA = p.OA || in.OA
 	p.Cached = p.Cached || strings.TrimSpace(in.Text) != ""
 	return p
-}
-
-func (w *Workspace) upsertPaper(ctx context.Context, tx *sql.Tx, p *storedPaper, text string) (int64, error) {
-	if err := w.ensureWorkspace(ctx, tx); err != nil {
-		return 0, err
-	}
-	return store.UpsertPaper(ctx, tx, w.org, &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year, Authors: p.Authors,
-		OA: p.OA, SourceURL: p.SourceURL, Domain: p.Domain, Journal: p.Journal, Type: p.Type,
-		Retracted: p.Retracted, Notices: convertNotices[store.Notice](p.Notices), Text: text}, w.m.nowString())
 }
 
 // paperOf converts a papers row.
@@ -278,23 +267,13 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 	if d == "" {
 		return Errorf(EINVALID, "%q is not a DOI.", doi)
 	}
-	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		// The workspace's lock first, as StorePaper takes it: a store of
 		// the same paper on another server cannot slip nodes in between.
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		p, err := w.paper(ctx, tx, d)
-		if err != nil {
-			return err
-		}
-		if err := w.deleteNodes(ctx, tx, KindPaper, p.id); err != nil {
-			return err
-		}
-		if err := w.deleteAnalysis(ctx, tx, d); err != nil {
-			return err
-		}
-		return store.DeletePaper(ctx, tx, w.org, p.id)
+		return dbError(tx.DeletePaper(ctx, w.org, d), "Paper "+d+" is not in memory.")
 	})
 }
 

@@ -3,7 +3,6 @@ package papermem
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"regexp"
@@ -70,7 +69,7 @@ func (w *Workspace) LinkSession(ctx context.Context, l SessionLink) (*SessionLin
 	if err != nil {
 		return nil, err
 	}
-	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		id, err := w.upsertSession(ctx, tx, l.SessionID, l.UserID)
 		if err != nil {
 			return err
@@ -155,7 +154,7 @@ func unknownClaims(claims []int64, known map[int64]bool) error {
 
 // upsertSession registers a session on first use and returns its row id.
 // The first non-empty user id becomes the session's owner.
-func (w *Workspace) upsertSession(ctx context.Context, tx *sql.Tx, sessionID, user string) (int64, error) {
+func (w *Workspace) upsertSession(ctx context.Context, tx *store.Tx, sessionID, user string) (int64, error) {
 	if err := w.ensureWorkspace(ctx, tx); err != nil {
 		return 0, err
 	}
@@ -185,7 +184,7 @@ func (w *Workspace) knownClaims(ctx context.Context, q store.Querier, ids []int6
 
 // linkPapers links session sid to the papers, creating stubs for DOIs the
 // workspace does not hold.
-func (w *Workspace) linkPapers(ctx context.Context, tx *sql.Tx, sid int64, dois []string) error {
+func (w *Workspace) linkPapers(ctx context.Context, tx *store.Tx, sid int64, dois []string) error {
 	if len(dois) == 0 {
 		return nil
 	}
@@ -193,7 +192,7 @@ func (w *Workspace) linkPapers(ctx context.Context, tx *sql.Tx, sid int64, dois 
 }
 
 // linkClaims links session sid to claim nodes known to exist.
-func (w *Workspace) linkClaims(ctx context.Context, tx *sql.Tx, sid int64, claims []int64) error {
+func (w *Workspace) linkClaims(ctx context.Context, tx *store.Tx, sid int64, claims []int64) error {
 	if len(claims) == 0 {
 		return nil
 	}

@@ -3,7 +3,6 @@ package papermem
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
@@ -80,25 +79,20 @@ func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (
 		return nil, err
 	}
 	now := w.m.nowString()
-	err = w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	row := &store.UserMemory{UserID: user, Key: key, Text: text, Tags: string(tags),
+		Domain: in.Domain, OccurredAt: occurred, Metadata: string(meta), Session: session, Seq: seq}
+	nodes := stored(ns)
+	err = w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		id, err := store.UpsertMemory(ctx, tx, w.org, &store.UserMemory{UserID: user, Key: key, Text: text, Tags: string(tags),
-			Domain: in.Domain, OccurredAt: occurred, Metadata: string(meta), Session: session, Seq: seq}, now)
-		if err != nil {
-			return err
-		}
-		if err := w.deleteNodes(ctx, tx, KindMemory, id); err != nil {
-			return err
-		}
-		return w.insertNodes(ctx, tx, KindMemory, id, user, ns)
+		return tx.StoreMemory(ctx, w.org, row, nodes, now)
 	})
 	if err != nil {
 		return nil, err
 	}
 	w.countMemory()
-	return &Remembered{NodeID: ns[0].id, Key: key}, nil
+	return &Remembered{NodeID: nodes[0].ID, Key: key}, nil
 }
 
 // Forget deletes the memory of user with key from every index. Errors:
@@ -107,20 +101,13 @@ func (w *Workspace) Forget(ctx context.Context, user, key string) error {
 	if strings.TrimSpace(user) == "" {
 		return Errorf(EINVALID, "A user id is required.")
 	}
-	return w.m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	return w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		// The workspace's lock first, as Remember takes it: a memory
 		// rewritten on another server cannot slip nodes in between.
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		id, err := store.MemoryID(ctx, tx, w.org, user, key)
-		if err != nil {
-			return dbError(err, "No memory with key "+key+".")
-		}
-		if err := w.deleteNodes(ctx, tx, KindMemory, id); err != nil {
-			return err
-		}
-		return store.DeleteMemory(ctx, tx, w.org, id)
+		return dbError(tx.DeleteMemory(ctx, w.org, user, key), "No memory with key "+key+".")
 	})
 }
 

@@ -2,11 +2,11 @@ package papermem
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/testdb"
 )
 
@@ -84,7 +84,7 @@ func TestReadsDoNotWaitForWrites(t *testing.T) {
 	begun, release := make(chan struct{}), make(chan struct{})
 	held := make(chan error, 1)
 	go func() {
-		held <- m.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		held <- m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 			if _, err := tx.ExecContext(ctx, `UPDATE papers SET title = 'Changed' WHERE org_id = ? AND doi = '10.1/read'`, m.org); err != nil {
 				return err
 			}

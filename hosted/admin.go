@@ -2,7 +2,6 @@ package hosted
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/papermem/papermem"
@@ -164,7 +163,7 @@ func (s *Service) SetPlan(ctx context.Context, org, tier string) (*papermem.Acco
 	if err != nil {
 		return nil, err
 	}
-	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := mustExist(ctx, tx, org); err != nil {
 			return err
 		}

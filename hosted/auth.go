@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -135,7 +134,7 @@ func (s *Service) newUserRecord(org string, in NewUser) *User {
 }
 
 // insertUser inserts u with its password hash within tx.
-func insertUser(ctx context.Context, tx *sql.Tx, u *User, hash []byte) error {
+func insertUser(ctx context.Context, tx *store.Tx, u *User, hash []byte) error {
 	err := store.InsertUser(ctx, tx, &store.User{UserID: u.UserID, OrgID: u.OrgID, Email: u.Email, Name: u.Name,
 		Role: u.Role, CreatedAt: u.CreatedAt}, hash)
 	if store.IsUnique(err) {
@@ -165,7 +164,7 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (*User, error) {
 		return nil, err
 	}
 	u := s.newUserRecord(org, in.NewUser)
-	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		err := store.InsertWorkspace(ctx, tx, org, name, papermem.PlanStarter, CreatorUser(u.UserID), u.CreatedAt)
 		if store.IsUnique(err) {
 			return &papermem.Error{Code: papermem.EINVALID, Message: fmt.Sprintf("Workspace %q already exists; an administrator adds users to it.", org), Err: papermem.ErrWorkspaceID}
@@ -189,7 +188,7 @@ func (s *Service) CreateUser(ctx context.Context, org string, in NewUser) (*User
 		return nil, err
 	}
 	u := s.newUserRecord(org, in)
-	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := mustExist(ctx, tx, org); err != nil {
 			return err
 		}
@@ -216,7 +215,7 @@ var dummyHash = sync.OnceValue(func() []byte {
 func (s *Service) Login(ctx context.Context, email, password string) (*User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	r, hash, err := store.UserByEmail(ctx, s.db, email)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, store.ErrNotFound) {
 		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, errBadLogin
 	}
@@ -230,7 +229,7 @@ func (s *Service) Login(ctx context.Context, email, password string) (*User, err
 		return nil, errDisabled
 	}
 	now := s.nowString()
-	err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		return store.TouchLogin(ctx, tx, r.UserID, now)
 	})
 	if err != nil {
@@ -268,7 +267,7 @@ func (w *Workspace) User(ctx context.Context, userID string) (*User, error) {
 // ENOTFOUND.
 func (s *Service) GrantFounder(ctx context.Context, email string) error {
 	addr := strings.ToLower(strings.TrimSpace(email))
-	n, err := s.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+	n, err := s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
 		return store.GrantFounder(ctx, tx, addr)
 	})
 	if err != nil {
@@ -367,7 +366,7 @@ type NewAPIKey struct {
 // creator records who asked (see CreatorUser). Errors: EINVALID.
 func (w *Workspace) CreateAPIKey(ctx context.Context, name, creator string) (*NewAPIKey, error) {
 	var k *NewAPIKey
-	err := w.s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		var err error
 		k, err = w.createAPIKey(ctx, tx, name, creator)
 		return err
@@ -375,7 +374,7 @@ func (w *Workspace) CreateAPIKey(ctx context.Context, name, creator string) (*Ne
 	return k, err
 }
 
-func (w *Workspace) createAPIKey(ctx context.Context, tx *sql.Tx, name, creator string) (*NewAPIKey, error) {
+func (w *Workspace) createAPIKey(ctx context.Context, tx *store.Tx, name, creator string) (*NewAPIKey, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		name = "default"
@@ -414,7 +413,7 @@ func apiKeyOf(r *store.APIKey) papermem.APIKey {
 // RevokeAPIKey deletes the workspace's key; it fails authentication from
 // then on. Errors: ENOTFOUND (unknown, or another workspace's key).
 func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
-	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
 		return store.DeleteAPIKey(ctx, tx, w.org, keyID)
 	})
 	if err != nil {
@@ -492,7 +491,7 @@ func (s *Service) touchAPIKey(ctx context.Context, e *cachedKey) error {
 		return nil
 	}
 	ts := s.timestamp(now)
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		return store.TouchAPIKey(ctx, tx, e.key.OrgID, e.key.KeyID, ts)
 	})
 	if err != nil {
@@ -612,7 +611,7 @@ var errBadKey = papermem.Errorf(papermem.EUNAUTHORIZED, "Invalid or revoked API 
 func (s *Service) Secret(ctx context.Context, name string) ([]byte, error) {
 	key := "secret:" + name
 	value := randomHex(32)
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		return store.PutMetaOnce(ctx, tx, key, value)
 	})
 	if err != nil {

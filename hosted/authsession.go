@@ -2,7 +2,6 @@ package hosted
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -70,7 +69,7 @@ func (s *Service) AuthenticateSession(ctx context.Context, sess Session) (*User,
 func (s *Service) lookupSession(ctx context.Context, sess Session) (*User, error) {
 	u, revoked, err := store.SessionUser(ctx, s.db, sess.OrgID, sess.UserID, sess.ID)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	case errors.Is(err, store.ErrNotFound):
 		return nil, errBadSession
 	case err != nil:
 		return nil, fmt.Errorf("authenticate session: %w", err)
@@ -87,7 +86,7 @@ func (s *Service) lookupSession(ctx context.Context, sess Session) (*User, error
 // database, until it expires. Revocations of the workspace's tokens that
 // have expired since are dropped.
 func (s *Service) Logout(ctx context.Context, sess Session) error {
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		return store.RevokeSession(ctx, tx, sess.OrgID, sess.UserID, sess.ID, s.timestamp(sess.ExpiresAt), s.nowString())
 	})
 	if err != nil {
@@ -100,7 +99,7 @@ func (s *Service) Logout(ctx context.Context, sess Session) error {
 // before are refused from now on. Errors: ENOTFOUND (unknown, or another
 // workspace's user).
 func (w *Workspace) LogoutAll(ctx context.Context, userID string) error {
-	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
 		return store.EndSessions(ctx, tx, w.org, userID)
 	})
 	if err != nil {
@@ -137,10 +136,10 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 	if err != nil {
 		return nil, err
 	}
-	u, err := w.s.updateUser(ctx, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+	u, err := w.s.updateUser(ctx, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
 		return store.SetPassword(ctx, tx, w.org, userID, hash, newHash)
 	})
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, papermem.Errorf(papermem.ECONFLICT, "The password changed meanwhile; try again.")
 	}
 	if err != nil {
@@ -156,7 +155,7 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 // disabled_at. Errors: ENOTFOUND (no such user in the workspace).
 func (s *Service) DisableUser(ctx context.Context, org, userID string) (*User, error) {
 	now := s.nowString()
-	return s.setDisabled(ctx, org, userID, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+	return s.setDisabled(ctx, org, userID, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
 		return store.DisableUser(ctx, tx, org, userID, now)
 	})
 }
@@ -165,14 +164,14 @@ func (s *Service) DisableUser(ctx context.Context, org, userID string) (*User, e
 // log in, and the API keys it created and did not revoke work again. Its
 // sessions stay ended. Errors: ENOTFOUND (no such user in the workspace).
 func (s *Service) EnableUser(ctx context.Context, org, userID string) (*User, error) {
-	return s.setDisabled(ctx, org, userID, func(ctx context.Context, tx *sql.Tx) (*store.User, error) {
+	return s.setDisabled(ctx, org, userID, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
 		return store.EnableUser(ctx, tx, org, userID)
 	})
 }
 
 // setDisabled runs update, which disables or enables the user userID of
 // workspace org, and returns the account.
-func (s *Service) setDisabled(ctx context.Context, org, userID string, update func(context.Context, *sql.Tx) (*store.User, error)) (*User, error) {
+func (s *Service) setDisabled(ctx context.Context, org, userID string, update func(context.Context, *store.Tx) (*store.User, error)) (*User, error) {
 	u, err := s.updateUser(ctx, update)
 	if err != nil {
 		return nil, s.dbError(err, fmt.Sprintf("No user %q in workspace %q.", userID, org))
@@ -181,10 +180,10 @@ func (s *Service) setDisabled(ctx context.Context, org, userID string, update fu
 }
 
 // updateUser runs update, which changes one user, as a write and returns
-// the account it changed (sql.ErrNoRows when none).
-func (s *Service) updateUser(ctx context.Context, update func(context.Context, *sql.Tx) (*store.User, error)) (*User, error) {
+// the account it changed (store.ErrNotFound when none).
+func (s *Service) updateUser(ctx context.Context, update func(context.Context, *store.Tx) (*store.User, error)) (*User, error) {
 	var u *store.User
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		var err error
 		u, err = update(ctx, tx)
 		return err

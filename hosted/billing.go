@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -146,7 +145,7 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (*CheckoutResult,
 		return nil, err
 	}
 	if p.PriceCents == 0 {
-		err := w.s.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return w.s.setPlan(ctx, tx, w.org, p) })
+		err := w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error { return w.s.setPlan(ctx, tx, w.org, p) })
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +164,7 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (*CheckoutResult,
 	if err != nil {
 		return nil, &papermem.Error{Code: papermem.EUPSTREAM, Message: "The payment provider could not create an order.", Err: err}
 	}
-	err = w.s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.s.ensureWorkspace(ctx, tx, w.org); err != nil {
 			return err
 		}
@@ -228,7 +227,7 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 		if err != nil {
 			return nil, fmt.Errorf("checkout %s: %w", id, err)
 		}
-		err = w.s.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return w.settle(ctx, tx, id, in.PaymentID, p) })
+		err = w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error { return w.settle(ctx, tx, id, in.PaymentID, p) })
 		if err != nil {
 			return nil, err
 		}
@@ -252,7 +251,7 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 // invoice. A checkout already paid is left as it is: the update matches
 // only a pending row, and UNIQUE (checkout_id) on invoices holds even if
 // two confirmations raced.
-func (w *Workspace) settle(ctx context.Context, tx *sql.Tx, id, paymentID string, p papermem.Plan) error {
+func (w *Workspace) settle(ctx context.Context, tx *store.Tx, id, paymentID string, p papermem.Plan) error {
 	s := w.s
 	now := s.now()
 	if n, err := store.SettleCheckout(ctx, tx, w.org, id, CheckoutPending, CheckoutPaid, paymentID, s.timestamp(now)); err != nil || n == 0 {

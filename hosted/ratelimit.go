@@ -2,7 +2,6 @@ package hosted
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/papermem/papermem"
@@ -64,7 +63,7 @@ func (s *Service) TakeRequest(ctx context.Context, org, bucket string, perMinute
 	if s.buckets != nil {
 		err = s.link.WriteError(take(ctx, s.buckets)) // PostgreSQL: each statement on its own (store.OpenBuckets)
 	} else {
-		err = s.write(ctx, func(ctx context.Context, tx *sql.Tx) error { return take(ctx, tx) })
+		err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error { return take(ctx, tx) })
 	}
 	if err != nil {
 		return RateDecision{}, err

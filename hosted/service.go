@@ -109,15 +109,15 @@ func (w *Workspace) ID() string { return w.org }
 func (w *Workspace) memory() *papermem.Workspace { return w.s.m.Workspace(w.org) }
 
 // write runs fn in one write transaction of the memory's write queue.
-func (s *Service) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+func (s *Service) write(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error {
 	return s.link.Write(ctx, fn)
 }
 
 // execWrite runs exec, one statement, as a write and returns the number of
 // rows it changed.
-func (s *Service) execWrite(ctx context.Context, exec func(ctx context.Context, tx *sql.Tx) (int64, error)) (int64, error) {
+func (s *Service) execWrite(ctx context.Context, exec func(ctx context.Context, tx *store.Tx) (int64, error)) (int64, error) {
 	var n int64
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		var err error
 		n, err = exec(ctx, tx)
 		return err
@@ -139,12 +139,12 @@ func (s *Service) timestamp(t time.Time) string { return s.link.Timestamp(t) }
 func (s *Service) dbError(err error, notFound string) error { return s.link.DBError(err, notFound) }
 
 // ensureWorkspace registers workspace org within tx on its first write.
-func (s *Service) ensureWorkspace(ctx context.Context, tx *sql.Tx, org string) error {
+func (s *Service) ensureWorkspace(ctx context.Context, tx *store.Tx, org string) error {
 	return s.link.EnsureWorkspace(ctx, tx, org)
 }
 
 // mustExist fails with ENOTFOUND unless workspace org is registered.
-func mustExist(ctx context.Context, tx *sql.Tx, org string) error {
+func mustExist(ctx context.Context, tx *store.Tx, org string) error {
 	ok, err := store.WorkspaceExists(ctx, tx, org)
 	if err != nil {
 		return err
@@ -157,7 +157,7 @@ func mustExist(ctx context.Context, tx *sql.Tx, org string) error {
 
 // setPlan moves workspace org to plan p within tx, registering the
 // workspace when needed.
-func (s *Service) setPlan(ctx context.Context, tx *sql.Tx, org string, p papermem.Plan) error {
+func (s *Service) setPlan(ctx context.Context, tx *store.Tx, org string, p papermem.Plan) error {
 	if err := s.ensureWorkspace(ctx, tx, org); err != nil {
 		return err
 	}

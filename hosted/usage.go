@@ -2,7 +2,6 @@ package hosted
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"sync"
@@ -113,7 +112,7 @@ func (u *meter) Flush(ctx context.Context) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	err := u.s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := u.s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		counts := make([]store.UsageCount, 0, len(batch))
 		for k, n := range batch {
 			counts = append(counts, store.UsageCount{Org: k.org, Period: hostlink.MonthName(k.month), Counter: k.counter, Value: n})

@@ -2,7 +2,6 @@ package hosted
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -68,7 +67,7 @@ func (s *Service) CreateWorkspace(ctx context.Context, org, name, creator string
 	}
 	var rec *WorkspaceRecord
 	var key *NewAPIKey
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		err := store.InsertWorkspace(ctx, tx, org, name, papermem.PlanStarter, creator, s.nowString())
 		if store.IsUnique(err) {
 			return &papermem.Error{Code: papermem.ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", org), Err: papermem.ErrWorkspaceID}
@@ -99,7 +98,7 @@ func (s *Service) Workspaces(ctx context.Context, current string, creators ...st
 	if !papermem.ValidWorkspaceID(current) {
 		return nil, errWorkspaceID("org_id")
 	}
-	err := s.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		return s.ensureWorkspace(ctx, tx, current)
 	})
 	if err != nil {
@@ -139,7 +138,7 @@ func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
 	if ttl < MinTokenTTL || ttl > MaxTokenTTL {
 		return papermem.Errorf(papermem.EINVALID, "The token lifetime must be between %v and %v.", MinTokenTTL, MaxTokenTTL)
 	}
-	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *sql.Tx) (int64, error) {
+	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
 		return store.SetTokenTTL(ctx, tx, w.org, int64(ttl/time.Second))
 	})
 	if err != nil {

@@ -38,7 +38,7 @@ type Memory struct {
 	// Write runs fn in one write transaction, in the memory's write queue,
 	// and returns its errors as the memory's writes do (EUNAVAILABLE,
 	// ENOSPACE, …).
-	Write func(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error
+	Write func(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error
 	// WriteError translates the error of a write made outside the queue as
 	// Write translates its own.
 	WriteError func(error) error
@@ -48,7 +48,7 @@ type Memory struct {
 	// EnsureWorkspace registers workspace org within tx on its first write,
 	// as every write of the memory does (EINVALID for a malformed id,
 	// EUNAVAILABLE when the workspace holds another embedder's vectors).
-	EnsureWorkspace func(ctx context.Context, tx *sql.Tx, org string) error
+	EnsureWorkspace func(ctx context.Context, tx *store.Tx, org string) error
 	// Meter is where the memory reports the usage it sees.
 	Meter *MeterSlot
 }

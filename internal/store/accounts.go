@@ -9,11 +9,11 @@ type Account struct {
 	Plan, Profile, Notifications, BillingContact, PaymentMethod string
 }
 
-// AccountOf returns org's account (sql.ErrNoRows for a workspace never
+// AccountOf returns org's account (ErrNotFound for a workspace never
 // registered).
 func AccountOf(ctx context.Context, q Querier, org string) (*Account, error) {
 	var a Account
-	err := q.QueryRowContext(ctx, `SELECT ws.plan, coalesce(a.profile, '{}'), coalesce(a.notifications, '{}'),
+	err := queryRow(ctx, q, `SELECT ws.plan, coalesce(a.profile, '{}'), coalesce(a.notifications, '{}'),
 		coalesce(a.billing_contact, '{}'), coalesce(a.payment_method, '')
 		FROM workspaces ws LEFT JOIN accounts a ON a.org_id = ws.org_id
 		WHERE ws.org_id = ?`, org).Scan(&a.Plan, &a.Profile, &a.Notifications, &a.BillingContact, &a.PaymentMethod)
@@ -44,6 +44,6 @@ func SetPlan(ctx context.Context, q Querier, org, plan string) error {
 // PlanOf returns the plan id of workspace org.
 func PlanOf(ctx context.Context, q Querier, org string) (string, error) {
 	var plan string
-	err := q.QueryRowContext(ctx, `SELECT plan FROM workspaces WHERE org_id = ?`, org).Scan(&plan)
+	err := queryRow(ctx, q, `SELECT plan FROM workspaces WHERE org_id = ?`, org).Scan(&plan)
 	return plan, err
 }

@@ -9,7 +9,7 @@ import (
 // CountUsers returns the number of accounts on the platform.
 func CountUsers(ctx context.Context, q Querier) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM users`).Scan(&n)
+	err := queryRow(ctx, q, `SELECT count(*) FROM users`).Scan(&n)
 	return n, err
 }
 
@@ -72,7 +72,7 @@ func AllUsers(ctx context.Context, q Querier) ([]UserLogin, error) {
 // CountAPIKeys returns the number of org's API keys.
 func CountAPIKeys(ctx context.Context, q Querier, org string) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM api_keys WHERE org_id = ?`, org).Scan(&n)
+	err := queryRow(ctx, q, `SELECT count(*) FROM api_keys WHERE org_id = ?`, org).Scan(&n)
 	return n, err
 }
 
@@ -83,20 +83,20 @@ func CheckStorage(ctx context.Context, q Querier, e Engine, tables []string) (st
 	var detail string
 	if e == Postgres {
 		var version, sync string
-		if err := q.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('synchronous_commit')`).Scan(&version, &sync); err != nil {
+		if err := queryRow(ctx, q, `SELECT current_setting('server_version'), current_setting('synchronous_commit')`).Scan(&version, &sync); err != nil {
 			return "", err
 		}
 		detail = fmt.Sprintf("PostgreSQL %s, synchronous_commit %s", version, sync)
 	} else {
 		var mode string
-		if err := q.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
+		if err := queryRow(ctx, q, `PRAGMA journal_mode`).Scan(&mode); err != nil {
 			return "", err
 		}
 		detail = "journal mode " + mode
 	}
 	for _, t := range tables {
 		var n int
-		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+t+` LIMIT 1) AS x`).Scan(&n); err != nil {
+		if err := queryRow(ctx, q, `SELECT count(*) FROM (SELECT 1 FROM `+t+` LIMIT 1) AS x`).Scan(&n); err != nil {
 			return "", fmt.Errorf("table %s: %w", t, err)
 		}
 	}
@@ -108,7 +108,7 @@ func CheckStorage(ctx context.Context, q Querier, e Engine, tables []string) (st
 // of a PostgreSQL database, which has no sqlite-vec.
 func EchoVector(ctx context.Context, q Querier, probe []float32) (echo []float32, n int, err error) {
 	var b []byte
-	err = q.QueryRowContext(ctx, `SELECT CAST(? AS BYTEA), (SELECT count(*) FROM node_vectors)`, vectorBlob(probe)).Scan(&b, &n)
+	err = queryRow(ctx, q, `SELECT CAST(? AS BYTEA), (SELECT count(*) FROM node_vectors)`, vectorBlob(probe)).Scan(&b, &n)
 	return blobVector(b), n, err
 }
 
@@ -116,7 +116,7 @@ func EchoVector(ctx context.Context, q Querier, probe []float32) (echo []float32
 // its version and the number of vectors stored.
 func CheckVectors(ctx context.Context, q Querier, probe []float32) (version string, n int, err error) {
 	b := vectorBlob(probe)
-	err = q.QueryRowContext(ctx, `SELECT vec_version(), (SELECT count(*) FROM node_vectors),
+	err = queryRow(ctx, q, `SELECT vec_version(), (SELECT count(*) FROM node_vectors),
 			vec_distance_cosine(?, ?)`, b, b).Scan(&version, &n, new(float64))
 	return version, n, err
 }
@@ -124,6 +124,6 @@ func CheckVectors(ctx context.Context, q Querier, probe []float32) (version stri
 // CountCredentials returns the number of users and of API keys on the
 // platform.
 func CountCredentials(ctx context.Context, q Querier) (users, keys int, err error) {
-	err = q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM api_keys)`).Scan(&users, &keys)
+	err = queryRow(ctx, q, `SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM api_keys)`).Scan(&users, &keys)
 	return users, keys, err
 }

@@ -41,7 +41,7 @@ func InsertUser(ctx context.Context, q Querier, u *User, hash []byte) error {
 func UserByEmail(ctx context.Context, q Querier, email string) (*User, string, error) {
 	var u User
 	var hash string
-	err := q.QueryRowContext(ctx, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`, email).
+	err := queryRow(ctx, q, `SELECT `+userColumns+`, password_hash FROM users WHERE email = ?`, email).
 		Scan(append(userFields(&u), &hash)...)
 	return &u, hash, err
 }
@@ -54,12 +54,12 @@ func TouchLogin(ctx context.Context, q Querier, userID, now string) error {
 
 // UserByID returns the account with the id, in any workspace.
 func UserByID(ctx context.Context, q Querier, userID string) (*User, error) {
-	return scanUser(q.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE user_id = ?`, userID))
+	return scanUser(queryRow(ctx, q, `SELECT `+userColumns+` FROM users WHERE user_id = ?`, userID))
 }
 
 // OrgUser returns the account with the id when it belongs to org.
 func OrgUser(ctx context.Context, q Querier, org, userID string) (*User, error) {
-	return scanUser(q.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE org_id = ? AND user_id = ?`,
+	return scanUser(queryRow(ctx, q, `SELECT `+userColumns+` FROM users WHERE org_id = ? AND user_id = ?`,
 		org, userID))
 }
 
@@ -166,7 +166,7 @@ func CredentialGeneration(ctx context.Context, db *sql.DB) (int64, error) {
 func SessionUser(ctx context.Context, q Querier, org, userID, jti string) (*User, bool, error) {
 	var u User
 	var revoked bool
-	err := q.QueryRowContext(ctx, `SELECT `+userColumns+`, EXISTS (SELECT 1 FROM revoked_sessions r
+	err := queryRow(ctx, q, `SELECT `+userColumns+`, EXISTS (SELECT 1 FROM revoked_sessions r
 			WHERE r.org_id = u.org_id AND r.user_id = u.user_id AND r.jti = ?)
 		FROM users u WHERE u.org_id = ? AND u.user_id = ?`, jti, org, userID).
 		Scan(append(userFields(&u), &revoked)...)
@@ -195,16 +195,16 @@ func EndSessions(ctx context.Context, q Querier, org, userID string) (int64, err
 // PasswordHash returns the password hash of org's user.
 func PasswordHash(ctx context.Context, q Querier, org, userID string) (string, error) {
 	var hash string
-	err := q.QueryRowContext(ctx, `SELECT password_hash FROM users WHERE org_id = ? AND user_id = ?`,
+	err := queryRow(ctx, q, `SELECT password_hash FROM users WHERE org_id = ? AND user_id = ?`,
 		org, userID).Scan(&hash)
 	return hash, err
 }
 
 // SetPassword replaces the password hash of org's user, when it is still
 // old, moving its session version, and returns the account
-// (sql.ErrNoRows when none changed).
+// (ErrNotFound when none changed).
 func SetPassword(ctx context.Context, q Querier, org, userID string, old string, hash []byte) (*User, error) {
-	return scanUser(q.QueryRowContext(ctx, `UPDATE users
+	return scanUser(queryRow(ctx, q, `UPDATE users
 		SET password_hash = ?, session_version = session_version + 1
 		WHERE org_id = ? AND user_id = ? AND password_hash = ? RETURNING `+userColumns,
 		string(hash), org, userID, old))
@@ -223,9 +223,9 @@ func EnableUser(ctx context.Context, q Querier, org, userID string) (*User, erro
 }
 
 // setDisabled applies the SET clause, with its arguments first, to org's
-// user and returns the account (sql.ErrNoRows when none).
+// user and returns the account (ErrNotFound when none).
 func setDisabled(ctx context.Context, q Querier, set, org, userID string, args ...any) (*User, error) {
-	return scanUser(q.QueryRowContext(ctx, `UPDATE users SET `+set+`
+	return scanUser(queryRow(ctx, q, `UPDATE users SET `+set+`
 		WHERE org_id = ? AND user_id = ? RETURNING `+userColumns, append(args, org, userID)...))
 }
 
@@ -239,7 +239,7 @@ func PutMetaOnce(ctx context.Context, q Querier, key, value string) error {
 // Meta returns the value stored under key.
 func Meta(ctx context.Context, q Querier, key string) (string, error) {
 	var v string
-	err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	err := queryRow(ctx, q, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
 	return v, err
 }
 

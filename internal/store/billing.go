@@ -25,7 +25,7 @@ func InsertCheckout(ctx context.Context, q Querier, org string, c *Checkout) err
 // CheckoutOrder returns the plan id and the provider's order id of org's
 // checkout id.
 func CheckoutOrder(ctx context.Context, q Querier, org, id string) (plan, orderID string, err error) {
-	err = q.QueryRowContext(ctx, `SELECT plan, order_id FROM checkouts WHERE org_id = ? AND checkout_id = ?`,
+	err = queryRow(ctx, q, `SELECT plan, order_id FROM checkouts WHERE org_id = ? AND checkout_id = ?`,
 		org, id).Scan(&plan, &orderID)
 	return plan, orderID, err
 }
@@ -79,7 +79,7 @@ func scanInvoice(sc scanner) (*Invoice, error) {
 
 // InvoiceOf returns the invoice of org's checkout id.
 func InvoiceOf(ctx context.Context, q Querier, org, id string) (*Invoice, error) {
-	return scanInvoice(q.QueryRowContext(ctx, `SELECT `+invoiceColumns+` FROM invoices
+	return scanInvoice(queryRow(ctx, q, `SELECT `+invoiceColumns+` FROM invoices
 		WHERE org_id = ? AND checkout_id = ?`, org, id))
 }
 

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,7 +76,7 @@ func TestForeignIDs(t *testing.T) {
 	got, err := store.NodeIDsNotOfKind(ctx, q, e, "lab-a", "memory", nodes)
 	empty("NodeIDsNotOfKind", len(got), err)
 	for _, id := range nodes {
-		if _, err := store.NodeIDNotOfKind(ctx, q, "lab-a", id, "memory"); !errors.Is(err, sql.ErrNoRows) {
+		if _, err := store.NodeIDNotOfKind(ctx, q, "lab-a", id, "memory"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("NodeIDNotOfKind(lab-a, lab-b's node %d): err = %v", id, err)
 		}
 	}
@@ -145,20 +144,20 @@ func TestForeignIDs(t *testing.T) {
 
 	before := counts(t, q)
 	for _, id := range papers {
-		if err := store.DeletePaper(ctx, q, "lab-a", id); err != nil {
+		if err := store.DeletePaperRow(ctx, q, "lab-a", id); err != nil {
 			t.Fatal(err)
 		}
-		if err := store.DeleteNodes(ctx, q, "lab-a", "paper", id); err != nil {
+		if err := store.DeleteNodesOf(ctx, q, "lab-a", "paper", id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, id := range analyses {
-		if err := store.DeleteAnalysis(ctx, q, "lab-a", id); err != nil {
+		if err := store.DeleteAnalysisRow(ctx, q, "lab-a", id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, id := range memories {
-		if err := store.DeleteMemory(ctx, q, "lab-a", id); err != nil {
+		if err := store.DeleteMemoryRow(ctx, q, "lab-a", id); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // the first non-empty user id becomes its owner.
 func UpsertSession(ctx context.Context, q Querier, org, sessionID, user, now string) (int64, error) {
 	var id int64
-	err := q.QueryRowContext(ctx, `INSERT INTO sessions (org_id, session_id, user_id, created_at, updated_at)
+	err := queryRow(ctx, q, `INSERT INTO sessions (org_id, session_id, user_id, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (org_id, session_id) DO UPDATE SET updated_at = excluded.updated_at,
 			user_id = CASE WHEN sessions.user_id = '' THEN excluded.user_id ELSE sessions.user_id END
@@ -161,14 +161,14 @@ func (ew *EdgeWriter) Close() { closeStmts(ew.ins, ew.upd, ew.del) }
 // SessionID returns the row id of org's session sessionID.
 func SessionID(ctx context.Context, q Querier, org, sessionID string) (int64, error) {
 	var id int64
-	err := q.QueryRowContext(ctx, `SELECT id FROM sessions WHERE org_id = ? AND session_id = ?`, org, sessionID).Scan(&id)
+	err := queryRow(ctx, q, `SELECT id FROM sessions WHERE org_id = ? AND session_id = ?`, org, sessionID).Scan(&id)
 	return id, err
 }
 
 // PaperID returns the row id of org's paper doi.
 func PaperID(ctx context.Context, q Querier, org, doi string) (int64, error) {
 	var id int64
-	err := q.QueryRowContext(ctx, `SELECT id FROM papers WHERE org_id = ? AND doi = ?`, org, doi).Scan(&id)
+	err := queryRow(ctx, q, `SELECT id FROM papers WHERE org_id = ? AND doi = ?`, org, doi).Scan(&id)
 	return id, err
 }
 
@@ -176,7 +176,7 @@ func PaperID(ctx context.Context, q Querier, org, doi string) (int64, error) {
 // than kind.
 func NodeIDNotOfKind(ctx context.Context, q Querier, org string, id int64, kind string) (int64, error) {
 	var found int64
-	err := q.QueryRowContext(ctx, `SELECT id FROM nodes WHERE org_id = ? AND id = ? AND kind != ?`, org, id, kind).Scan(&found)
+	err := queryRow(ctx, q, `SELECT id FROM nodes WHERE org_id = ? AND id = ? AND kind != ?`, org, id, kind).Scan(&found)
 	return found, err
 }
 

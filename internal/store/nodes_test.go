@@ -9,12 +9,12 @@ import (
 	"github.com/papermem/papermem/internal/testdb"
 )
 
-// TestInsertNodes inserts more nodes than one statement takes, some with a
-// parent among the earlier ones, and checks that the ids come back in the
-// rows' order (each id's row has the seq given) and that every vector is
-// stored under its node's id, with an empty value in the retired bits
+// TestPutNodes stores more nodes than one statement takes, the last with
+// a parent among the earlier ones, and checks that the ids come back in
+// the nodes' order (each id's row has the seq given) and that every vector
+// is stored under its node's id, with an empty value in the retired bits
 // column.
-func TestInsertNodes(t *testing.T) {
+func TestPutNodes(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open(ctx, testdb.Path(t), SyncNormal)
 	if err != nil {
@@ -30,28 +30,17 @@ func TestInsertNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 2*rowsPerInsert + 7
-	rows := make([]Node, n)
-	vecs := make([][]float32, n)
-	for i := range rows {
-		rows[i] = Node{Org: "lab", Kind: "document", OwnerID: 1, Label: "Passage", Seq: i, Text: fmt.Sprint("text ", i),
-			Tokens: 2, CreatedAt: "2026-01-01T00:00:00.000Z"}
-		vecs[i] = []float32{float32(i), 1}
+	ns := make([]Node, n)
+	for i := range ns {
+		ns[i] = Node{Label: "Passage", Parent: -1, Text: fmt.Sprint("text ", i), Tokens: 2, Vec: []float32{float32(i), 1}}
 	}
-	ids, err := InsertNodes(ctx, tx, rows[:n-1])
-	if err != nil {
+	ns[n-1].Parent = 3
+	if err := putNodes(ctx, tx, Owner{Org: "lab", Kind: kindDocument, ID: 1}, ns, "2026-01-01T00:00:00.000Z"); err != nil {
 		t.Fatal(err)
 	}
-	rows[n-1].ParentID = sql.NullInt64{Int64: ids[3], Valid: true}
-	last, err := InsertNodes(ctx, tx, rows[n-1:])
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids = append(ids, last...)
-	if len(ids) != n {
-		t.Fatalf("%d ids for %d rows", len(ids), n)
-	}
-	if err := InsertVectors(ctx, tx, "lab", ids, vecs); err != nil {
-		t.Fatal(err)
+	ids := make([]int64, n)
+	for i := range ns {
+		ids[i] = ns[i].ID
 	}
 	for i, id := range ids {
 		var seq int

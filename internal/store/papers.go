@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -51,12 +52,44 @@ func scanPaper(sc scanner) (*Paper, error) {
 	return &p, nil
 }
 
-// UpsertPaper inserts org's paper p, or updates the paper with its DOI,
+// StorePaper stores org's paper p at now, inserted, or updated in place
+// when org holds its DOI, and replaces the paper's nodes with ns (their IDs
+// set).
+func (t *Tx) StorePaper(ctx context.Context, org string, p *Paper, ns []Node, now string) error {
+	id, err := upsertPaper(ctx, t, org, p, now)
+	if err != nil {
+		return err
+	}
+	o := Owner{Org: org, Kind: kindPaper, ID: id}
+	if err := deleteNodes(ctx, t, o); err != nil {
+		return err
+	}
+	return putNodes(ctx, t, o, ns, now)
+}
+
+// DeletePaper deletes org's paper doi with its nodes, and the analysis of
+// the paper with the analysis's nodes. Errors: ErrNotFound when org holds
+// no paper doi.
+func (t *Tx) DeletePaper(ctx context.Context, org, doi string) error {
+	id, err := PaperID(ctx, t, org, doi)
+	if err != nil {
+		return err
+	}
+	if err := deleteNodes(ctx, t, Owner{Org: org, Kind: kindPaper, ID: id}); err != nil {
+		return err
+	}
+	if err := removeAnalysis(ctx, t, org, doi); err != nil {
+		return err
+	}
+	return deletePaper(ctx, t, org, id)
+}
+
+// upsertPaper inserts org's paper p, or updates the paper with its DOI,
 // and returns its row id.
-func UpsertPaper(ctx context.Context, q Querier, org string, p *Paper, now string) (int64, error) {
+func upsertPaper(ctx context.Context, q Querier, org string, p *Paper, now string) (int64, error) {
 	authors, notices := jsonArray(p.Authors), jsonArray(p.Notices)
 	var id int64
-	err := q.QueryRowContext(ctx, `INSERT INTO papers (org_id, doi, title, year, authors, oa, source_url, domain,
+	err := queryRow(ctx, q, `INSERT INTO papers (org_id, doi, title, year, authors, oa, source_url, domain,
 			journal, work_type, retracted, notices, text, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (org_id, doi) DO UPDATE SET title = excluded.title, year = excluded.year,
@@ -81,13 +114,13 @@ func jsonArray[T any](xs []T) string {
 
 // PaperByDOI returns org's paper doi.
 func PaperByDOI(ctx context.Context, q Querier, org, doi string) (*Paper, error) {
-	return scanPaper(q.QueryRowContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND doi = ?`, org, doi))
+	return scanPaper(queryRow(ctx, q, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND doi = ?`, org, doi))
 }
 
 // PaperExists reports whether org holds the paper doi.
 func PaperExists(ctx context.Context, q Querier, org, doi string) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM papers WHERE org_id = ? AND doi = ?`, org, doi).Scan(&n)
+	err := queryRow(ctx, q, `SELECT count(*) FROM papers WHERE org_id = ? AND doi = ?`, org, doi).Scan(&n)
 	return n > 0, err
 }
 
@@ -109,8 +142,8 @@ func PaperIDs(ctx context.Context, q Querier, org string, dois []string) ([]int6
 	return ids, nil
 }
 
-// DeletePaper deletes org's paper row id.
-func DeletePaper(ctx context.Context, q Querier, org string, id int64) error {
+// deletePaper deletes org's paper row id.
+func deletePaper(ctx context.Context, q Querier, org string, id int64) error {
 	_, err := q.ExecContext(ctx, `DELETE FROM papers WHERE org_id = ? AND id = ?`, org, id)
 	return err
 }
@@ -162,11 +195,40 @@ type Analysis struct {
 	UpdatedAt                                                     string
 }
 
-// InsertAnalysis inserts org's analysis a, created and updated at
+// StoreAnalysis replaces org's analysis of the paper a.DOI, if any, and
+// its nodes, by a and its nodes ns (their IDs set), made at a.UpdatedAt.
+func (t *Tx) StoreAnalysis(ctx context.Context, org string, a *Analysis, ns []Node) error {
+	if err := removeAnalysis(ctx, t, org, a.DOI); err != nil {
+		return err
+	}
+	id, err := insertAnalysis(ctx, t, org, a)
+	if err != nil {
+		return err
+	}
+	return putNodes(ctx, t, Owner{Org: org, Kind: kindAnalysis, ID: id}, ns, a.UpdatedAt)
+}
+
+// removeAnalysis deletes org's analysis of the paper doi, if any, with its
+// nodes.
+func removeAnalysis(ctx context.Context, q Querier, org, doi string) error {
+	id, err := analysisID(ctx, q, org, doi)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := deleteNodes(ctx, q, Owner{Org: org, Kind: kindAnalysis, ID: id}); err != nil {
+		return err
+	}
+	return deleteAnalysis(ctx, q, org, id)
+}
+
+// insertAnalysis inserts org's analysis a, created and updated at
 // a.UpdatedAt, and returns its row id.
-func InsertAnalysis(ctx context.Context, q Querier, org string, a *Analysis) (int64, error) {
+func insertAnalysis(ctx context.Context, q Querier, org string, a *Analysis) (int64, error) {
 	var id int64
-	err := q.QueryRowContext(ctx, `INSERT INTO analyses (org_id, doi, markdown, core_claim, acceptance,
+	err := queryRow(ctx, q, `INSERT INTO analyses (org_id, doi, markdown, core_claim, acceptance,
 			scorecard, sharpest_flaw, claims_extracted, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		org, a.DOI, a.Markdown, a.CoreClaim, a.Acceptance, a.Scorecard, a.SharpestFlaw,
@@ -177,7 +239,7 @@ func InsertAnalysis(ctx context.Context, q Querier, org string, a *Analysis) (in
 // AnalysisByDOI returns org's analysis of the paper doi.
 func AnalysisByDOI(ctx context.Context, q Querier, org, doi string) (*Analysis, error) {
 	var a Analysis
-	err := q.QueryRowContext(ctx, `SELECT doi, markdown, core_claim, acceptance, scorecard, sharpest_flaw,
+	err := queryRow(ctx, q, `SELECT doi, markdown, core_claim, acceptance, scorecard, sharpest_flaw,
 		claims_extracted, updated_at FROM analyses WHERE org_id = ? AND doi = ?`, org, doi).
 		Scan(&a.DOI, &a.Markdown, &a.CoreClaim, &a.Acceptance, &a.Scorecard, &a.SharpestFlaw, &a.ClaimsExtracted, &a.UpdatedAt)
 	if err != nil {
@@ -186,15 +248,15 @@ func AnalysisByDOI(ctx context.Context, q Querier, org, doi string) (*Analysis, 
 	return &a, nil
 }
 
-// AnalysisID returns the row id of org's analysis of the paper doi.
-func AnalysisID(ctx context.Context, q Querier, org, doi string) (int64, error) {
+// analysisID returns the row id of org's analysis of the paper doi.
+func analysisID(ctx context.Context, q Querier, org, doi string) (int64, error) {
 	var id int64
-	err := q.QueryRowContext(ctx, `SELECT id FROM analyses WHERE org_id = ? AND doi = ?`, org, doi).Scan(&id)
+	err := queryRow(ctx, q, `SELECT id FROM analyses WHERE org_id = ? AND doi = ?`, org, doi).Scan(&id)
 	return id, err
 }
 
-// DeleteAnalysis deletes org's analysis row id.
-func DeleteAnalysis(ctx context.Context, q Querier, org string, id int64) error {
+// deleteAnalysis deletes org's analysis row id.
+func deleteAnalysis(ctx context.Context, q Querier, org string, id int64) error {
 	_, err := q.ExecContext(ctx, `DELETE FROM analyses WHERE org_id = ? AND id = ?`, org, id)
 	return err
 }
@@ -206,10 +268,20 @@ type Document struct {
 	CreatedAt                   string
 }
 
-// InsertDocument inserts org's document d and returns its row id.
-func InsertDocument(ctx context.Context, q Querier, org string, d *Document) (int64, error) {
+// StoreDocument inserts org's document d with its nodes ns (their IDs
+// set), made at d.CreatedAt, and returns the document's row id.
+func (t *Tx) StoreDocument(ctx context.Context, org string, d *Document, ns []Node) (int64, error) {
+	id, err := insertDocument(ctx, t, org, d)
+	if err != nil {
+		return 0, fmt.Errorf("insert document: %w", err)
+	}
+	return id, putNodes(ctx, t, Owner{Org: org, Kind: kindDocument, ID: id}, ns, d.CreatedAt)
+}
+
+// insertDocument inserts org's document d and returns its row id.
+func insertDocument(ctx context.Context, q Querier, org string, d *Document) (int64, error) {
 	var id int64
-	err := q.QueryRowContext(ctx, `INSERT INTO documents (org_id, name, format, title, domain, bytes, created_at)
+	err := queryRow(ctx, q, `INSERT INTO documents (org_id, name, format, title, domain, bytes, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		org, d.Name, d.Format, d.Title, d.Domain, d.Bytes, d.CreatedAt).Scan(&id)
 	return id, err

@@ -97,5 +97,5 @@ func closeStmts(sts ...*sql.Stmt) {
 // Ping checks that the database answers a query.
 func Ping(ctx context.Context, q Querier) error {
 	var n int
-	return q.QueryRowContext(ctx, "SELECT 1").Scan(&n)
+	return queryRow(ctx, q, "SELECT 1").Scan(&n)
 }

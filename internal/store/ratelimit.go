@@ -23,7 +23,7 @@ import (
 func TakeToken(ctx context.Context, q Querier, org, bucket string, now, interval, window int64) (tat int64, granted bool, err error) {
 	fit := now + window - interval // the latest tat at which a request is granted
 	var g int
-	err = q.QueryRowContext(ctx, `INSERT INTO rate_buckets (org_id, bucket, tat, granted) VALUES (?, ?, ?, 1)
+	err = queryRow(ctx, q, `INSERT INTO rate_buckets (org_id, bucket, tat, granted) VALUES (?, ?, ?, 1)
 		ON CONFLICT (org_id, bucket) DO UPDATE SET
 			granted = CASE WHEN rate_buckets.tat <= ? THEN 1 ELSE 0 END,
 			tat = CASE WHEN rate_buckets.tat > ? THEN rate_buckets.tat

@@ -3,16 +3,22 @@
 // PostgreSQL (a postgres:// URL, shared by several servers).
 //
 // Open sets each engine's connection options (sqlite.go, postgres.go) and
-// applies the engine's embedded migrations; Writer runs the write queue;
+// applies the engine's embedded migrations; Writer runs the write queue
+// and hands each write a Tx, and DB.Reader is the read pool (tx.go);
 // IsUnique, IsFull, IsBusy and IsUnavailable classify the engines'
-// errors.
+// errors, and ErrNotFound says that a row asked for is not there.
 //
 // The queries live in one file per concern (accounts.go, admin.go,
 // auth.go, billing.go, export.go, graph.go, nodes.go, papers.go,
 // recall.go, usage.go, usermem.go, workspaces.go), as functions that take
 // a Querier (querier.go), so that the caller chooses the transaction or
 // the read pool (a *sql.DB itself where a comment says why), and plain
-// values, and return plain rows; the callers keep the rules. search.go reads what the in-process search index
+// values, and return plain rows; the callers keep the rules. What is
+// written in several statements — a paper, a document, an analysis or a
+// memory with its nodes, every vector anew — is one method of Tx. The
+// package owns how rows are encoded: times as Timestamp writes them,
+// authors and notices as JSON arrays, vectors as vectors.go says, a
+// node's parent as NULL or an id. search.go reads what the in-process search index
 // (internal/nodeindex) holds and tells it what changed; vectors.go is the
 // format vectors are stored in.
 //

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"testing"
 
@@ -61,26 +60,26 @@ func TestWrongWorkspace(t *testing.T) {
 	if n, err := EndSessions(ctx, q, "lab-b", "usr_a1"); n != 0 || err != nil {
 		t.Errorf("EndSessions(lab-b, lab-a's user) = %d, %v", n, err)
 	}
-	if _, err := PasswordHash(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, sql.ErrNoRows) {
+	if _, err := PasswordHash(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("PasswordHash(lab-b, lab-a's user): err = %v", err)
 	}
-	if _, err := SetPassword(ctx, q, "lab-b", "usr_a1", "hash-usr_a1", []byte("new")); !errors.Is(err, sql.ErrNoRows) {
+	if _, err := SetPassword(ctx, q, "lab-b", "usr_a1", "hash-usr_a1", []byte("new")); !errors.Is(err, ErrNotFound) {
 		t.Errorf("SetPassword(lab-b, lab-a's user): err = %v", err)
 	}
-	if _, err := DisableUser(ctx, q, "lab-b", "usr_a1", now); !errors.Is(err, sql.ErrNoRows) {
+	if _, err := DisableUser(ctx, q, "lab-b", "usr_a1", now); !errors.Is(err, ErrNotFound) {
 		t.Errorf("DisableUser(lab-b, lab-a's user): err = %v", err)
 	}
-	if _, err := EnableUser(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, sql.ErrNoRows) {
+	if _, err := EnableUser(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("EnableUser(lab-b, lab-a's user): err = %v", err)
 	}
-	if _, err := OrgUser(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, sql.ErrNoRows) {
+	if _, err := OrgUser(ctx, q, "lab-b", "usr_a1"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("OrgUser(lab-b, lab-a's user): err = %v", err)
 	}
 	// lab-a's member, with the owner's password.
-	if _, err := SetPassword(ctx, q, "lab-a", "usr_a2", "hash-usr_a1", []byte("new")); !errors.Is(err, sql.ErrNoRows) {
+	if _, err := SetPassword(ctx, q, "lab-a", "usr_a2", "hash-usr_a1", []byte("new")); !errors.Is(err, ErrNotFound) {
 		t.Errorf("SetPassword(lab-a, a2, a1's hash): err = %v", err)
 	}
-	if _, _, err := CheckoutOrder(ctx, q, "lab-b", "chk_a"); !errors.Is(err, sql.ErrNoRows) {
+	if _, _, err := CheckoutOrder(ctx, q, "lab-b", "chk_a"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("CheckoutOrder(lab-b, lab-a's checkout): err = %v", err)
 	}
 	if n, err := SettleCheckout(ctx, q, "lab-b", "chk_a", "pending", "paid", "pay_1", now); n != 0 || err != nil {
@@ -92,7 +91,7 @@ func TestWrongWorkspace(t *testing.T) {
 	if err := InsertInvoice(ctx, q, "lab-a", &Invoice{InvoiceID: "inv_a", CheckoutID: "chk_a", Status: "paid", CreatedAt: now}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := InvoiceOf(ctx, q, "lab-b", "chk_a"); !errors.Is(err, sql.ErrNoRows) {
+	if _, err := InvoiceOf(ctx, q, "lab-b", "chk_a"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("InvoiceOf(lab-b, lab-a's checkout): err = %v", err)
 	}
 	// Revoking in lab-b at later drops lab-b's revocations expired by then,

@@ -60,7 +60,7 @@ func UsageCounters(ctx context.Context, q Querier, org, period string) (map[stri
 // UsageTotal sums counter over every period of org.
 func UsageTotal(ctx context.Context, q Querier, org, counter string) (int64, error) {
 	var n int64
-	err := q.QueryRowContext(ctx, `SELECT coalesce(sum(value), 0) FROM usage_counters
+	err := queryRow(ctx, q, `SELECT coalesce(sum(value), 0) FROM usage_counters
 		WHERE org_id = ? AND counter = ?`, org, counter).Scan(&n)
 	return n, err
 }
@@ -74,7 +74,7 @@ type MemoryStats struct {
 // MemoryStatsOf measures org's memory.
 func MemoryStatsOf(ctx context.Context, q Querier, org string) (MemoryStats, error) {
 	var s MemoryStats
-	err := q.QueryRowContext(ctx, `SELECT
+	err := queryRow(ctx, q, `SELECT
 		(SELECT count(*) FROM nodes WHERE org_id = ?1),
 		(SELECT count(*) FROM papers WHERE org_id = ?1),
 		(SELECT count(*) FROM documents WHERE org_id = ?1),

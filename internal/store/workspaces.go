@@ -45,7 +45,7 @@ func EnsureWorkspace(ctx context.Context, q Querier, org, embedder string, dim i
 		return err
 	}
 	var e OtherEmbedderError
-	if err := q.QueryRowContext(ctx, `SELECT embedder, dim FROM workspaces WHERE org_id = ?`, org).Scan(&e.Embedder, &e.Dim); err != nil {
+	if err := queryRow(ctx, q, `SELECT embedder, dim FROM workspaces WHERE org_id = ?`, org).Scan(&e.Embedder, &e.Dim); err != nil {
 		return err
 	}
 	if e.Embedder != embedder || e.Dim != dim {
@@ -68,7 +68,7 @@ func (e *OtherEmbedderError) Error() string {
 
 // WorkspaceByID returns the workspace org.
 func WorkspaceByID(ctx context.Context, q Querier, org string) (*Workspace, error) {
-	return scanWorkspace(q.QueryRowContext(ctx, `SELECT `+workspaceColumns+` FROM workspaces WHERE org_id = ?`, org))
+	return scanWorkspace(queryRow(ctx, q, `SELECT `+workspaceColumns+` FROM workspaces WHERE org_id = ?`, org))
 }
 
 // WorkspacesOf lists workspace current and those made by any of creators,
@@ -102,6 +102,6 @@ func SetTokenTTL(ctx context.Context, q Querier, org string, seconds int64) (int
 // WorkspaceExists reports whether workspace org is registered.
 func WorkspaceExists(ctx context.Context, q Querier, org string) (bool, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM workspaces WHERE org_id = ?`, org).Scan(&n)
+	err := queryRow(ctx, q, `SELECT count(*) FROM workspaces WHERE org_id = ?`, org).Scan(&n)
 	return n > 0, err
 }

@@ -30,6 +30,7 @@ var (
 // for concurrent use.
 type Writer struct {
 	db       *sql.DB
+	engine   Engine
 	jobs     chan *job
 	maxBatch int
 	maxWait  time.Duration
@@ -42,7 +43,7 @@ type Writer struct {
 // job is one write waiting or running.
 type job struct {
 	ctx   context.Context
-	fn    func(context.Context, *sql.Tx) error
+	fn    func(context.Context, *Tx) error
 	state atomic.Int32 // queued, running or abandoned
 	err   error        // set before done is closed
 	done  chan struct{}
@@ -54,11 +55,13 @@ const (
 	abandoned
 )
 
-// NewWriter starts the writer of db (its write connection). At most queue
-// writes wait at once; at most batch writes share a commit; a write waits
-// at most maxWait for its turn (zero: only its context limits the wait).
-func NewWriter(db *sql.DB, queue, batch int, maxWait time.Duration) *Writer {
-	w := &Writer{db: db, jobs: make(chan *job, queue), maxBatch: max(batch, 1), maxWait: maxWait, stopped: make(chan struct{})}
+// NewWriter starts the writer of db (on its write connection). At most
+// queue writes wait at once; at most batch writes share a commit; a write
+// waits at most maxWait for its turn (zero: only its context limits the
+// wait).
+func NewWriter(db *DB, queue, batch int, maxWait time.Duration) *Writer {
+	w := &Writer{db: db.Write, engine: db.Engine, jobs: make(chan *job, queue), maxBatch: max(batch, 1), maxWait: maxWait,
+		stopped: make(chan struct{})}
 	go w.run()
 	return w
 }
@@ -72,7 +75,7 @@ func NewWriter(db *sql.DB, queue, batch int, maxWait time.Duration) *Writer {
 // than adding to it. Errors: fn's, the commit's, ErrQueueFull,
 // ErrWaitExpired, ErrClosed. A write whose commit lost its connection
 // (ErrCommitUnknown) is not run again: it may have been committed.
-func (w *Writer) Do(ctx context.Context, fn func(context.Context, *sql.Tx) error) error {
+func (w *Writer) Do(ctx context.Context, fn func(context.Context, *Tx) error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: %w", ErrWaitExpired, ctx.Err())
 	}
@@ -163,12 +166,13 @@ func (w *Writer) commit(jobs []*job) {
 	if len(jobs) == 0 {
 		return
 	}
-	tx, err := w.db.BeginTx(context.Background(), nil)
+	sqlTx, err := w.db.BeginTx(context.Background(), nil)
 	if err != nil {
 		finish(jobs, fmt.Errorf("begin: %w", err))
 		return
 	}
-	defer tx.Rollback()
+	defer sqlTx.Rollback()
+	tx := &Tx{tx: sqlTx, engine: w.engine}
 	var done, again []*job
 	for i, j := range jobs {
 		err, txErr := runJob(tx, j, len(jobs) > 1)
@@ -181,7 +185,7 @@ func (w *Writer) commit(jobs []*job) {
 			}
 			finish(done, lost)
 			finish(jobs[i:i+1], cmp.Or(err, txErr))
-			tx.Rollback()
+			sqlTx.Rollback()
 			w.commit(append(again, jobs[i+1:]...))
 			return
 		}
@@ -196,9 +200,9 @@ func (w *Writer) commit(jobs []*job) {
 		done = append(done, j)
 	}
 	if len(done) > 0 {
-		finish(done, tx.Commit())
+		finish(done, sqlTx.Commit())
 	}
-	tx.Rollback() // ends the transaction when nothing committed: the retries need the connection
+	sqlTx.Rollback() // ends the transaction when nothing committed: the retries need the connection
 	for _, j := range again {
 		w.commit([]*job{j})
 	}
@@ -207,20 +211,20 @@ func (w *Writer) commit(jobs []*job) {
 // runJob runs j in tx, in a savepoint when the transaction is shared. err
 // is j's failure, its changes undone; txErr says the transaction cannot go
 // on.
-func runJob(tx *sql.Tx, j *job, shared bool) (err, txErr error) {
+func runJob(tx *Tx, j *job, shared bool) (err, txErr error) {
 	if !shared {
 		return j.fn(j.ctx, tx), nil
 	}
-	if _, err := tx.Exec("SAVEPOINT job"); err != nil {
+	if _, err := tx.tx.Exec("SAVEPOINT job"); err != nil {
 		return nil, err
 	}
 	if err := j.fn(j.ctx, tx); err != nil {
-		if _, rerr := tx.Exec("ROLLBACK TO job; RELEASE job"); rerr != nil {
+		if _, rerr := tx.tx.Exec("ROLLBACK TO job; RELEASE job"); rerr != nil {
 			return err, rerr
 		}
 		return err, nil
 	}
-	if _, err := tx.Exec("RELEASE job"); err != nil {
+	if _, err := tx.tx.Exec("RELEASE job"); err != nil {
 		return nil, err
 	}
 	return nil, nil

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"runtime"
@@ -33,8 +32,8 @@ func openTest(tb testing.TB, sync string) *DB {
 }
 
 // insert is a write of one row.
-func insert(v int) func(context.Context, *sql.Tx) error {
-	return func(ctx context.Context, tx *sql.Tx) error {
+func insert(v int) func(context.Context, *Tx) error {
+	return func(ctx context.Context, tx *Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO t (v) VALUES (?)`, v)
 		return err
 	}
@@ -66,7 +65,7 @@ func hold(t *testing.T, w *Writer) (release func(), done <-chan error) {
 	begun, stop := make(chan struct{}), make(chan struct{})
 	errc := make(chan error, 1)
 	go func() {
-		errc <- w.Do(context.Background(), func(context.Context, *sql.Tx) error {
+		errc <- w.Do(context.Background(), func(context.Context, *Tx) error {
 			close(begun)
 			<-stop
 			return nil
@@ -79,7 +78,7 @@ func hold(t *testing.T, w *Writer) (release func(), done <-chan error) {
 // enqueue starts Do(fn) on its own goroutine and returns once the write
 // waits in the queue, so that writes enqueued one after another arrive in
 // that order.
-func enqueue(t *testing.T, w *Writer, ctx context.Context, fn func(context.Context, *sql.Tx) error) <-chan error {
+func enqueue(t *testing.T, w *Writer, ctx context.Context, fn func(context.Context, *Tx) error) <-chan error {
 	t.Helper()
 	before := len(w.jobs)
 	errc := make(chan error, 1)
@@ -98,7 +97,7 @@ func enqueue(t *testing.T, w *Writer, ctx context.Context, fn func(context.Conte
 // shared commit undoes that write alone.
 func TestWriterOrder(t *testing.T) {
 	db := openTest(t, SyncNormal)
-	w := NewWriter(db.Write, 100, 8, 0)
+	w := NewWriter(db, 100, 8, 0)
 	defer w.Close()
 	release, held := hold(t, w)
 	var errs []<-chan error
@@ -134,7 +133,7 @@ func TestWriterOrder(t *testing.T) {
 // with ErrQueueFull and is never run.
 func TestWriterQueueFull(t *testing.T) {
 	db := openTest(t, SyncNormal)
-	w := NewWriter(db.Write, 2, 8, 0)
+	w := NewWriter(db, 2, 8, 0)
 	defer w.Close()
 	release, held := hold(t, w)
 	a := enqueue(t, w, context.Background(), insert(1))
@@ -167,7 +166,7 @@ func TestWriterWaitExpired(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := openTest(t, SyncNormal)
-			w := NewWriter(db.Write, 10, 8, tc.maxWait)
+			w := NewWriter(db, 10, 8, tc.maxWait)
 			defer w.Close()
 			release, held := hold(t, w)
 			ctx := context.Background()
@@ -195,7 +194,7 @@ func TestWriterWaitExpired(t *testing.T) {
 	}
 	t.Run("Canceled", func(t *testing.T) {
 		db := openTest(t, SyncNormal)
-		w := NewWriter(db.Write, 10, 8, 0)
+		w := NewWriter(db, 10, 8, 0)
 		defer w.Close()
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
@@ -209,7 +208,7 @@ func TestWriterWaitExpired(t *testing.T) {
 // that later writes fail with ErrClosed.
 func TestWriterClose(t *testing.T) {
 	db := openTest(t, SyncNormal)
-	w := NewWriter(db.Write, 10, 8, 0)
+	w := NewWriter(db, 10, 8, 0)
 	release, held := hold(t, w)
 	queued := enqueue(t, w, context.Background(), insert(1))
 	closed := make(chan struct{})
@@ -237,7 +236,7 @@ func TestWriterClose(t *testing.T) {
 func TestWriterFull(t *testing.T) {
 	testdb.SQLiteOnly(t, "max_page_count stands in for a full disk")
 	db := openTest(t, SyncNormal)
-	w := NewWriter(db.Write, 10, 8, 0)
+	w := NewWriter(db, 10, 8, 0)
 	defer w.Close()
 	var pages int
 	if err := db.Write.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
@@ -246,7 +245,7 @@ func TestWriterFull(t *testing.T) {
 	if _, err := db.Write.Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages+2)); err != nil {
 		t.Fatal(err)
 	}
-	big := func(ctx context.Context, tx *sql.Tx) error {
+	big := func(ctx context.Context, tx *Tx) error {
 		for i := range 20000 {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO t (v) VALUES (?)`, 1000000+i); err != nil {
 				return err
@@ -294,7 +293,7 @@ func BenchmarkWriter(b *testing.B) {
 		for _, batch := range []int{1, 64} {
 			b.Run(fmt.Sprintf("sync-%s/batch-%d", sync, batch), func(b *testing.B) {
 				db := openTest(b, sync)
-				w := NewWriter(db.Write, 1024, batch, 0)
+				w := NewWriter(db, 1024, batch, 0)
 				defer w.Close()
 				b.SetParallelism(64 / max(1, runtime.GOMAXPROCS(0)))
 				b.RunParallel(func(pb *testing.PB) {
@@ -334,8 +333,8 @@ func TestWriterDeadlock(t *testing.T) {
 		INSERT INTO t VALUES (1, 0), (2, 0)`); err != nil {
 		t.Fatal(err)
 	}
-	add := func(id, n int, locked, other chan struct{}) func(context.Context, *sql.Tx) error {
-		return func(ctx context.Context, tx *sql.Tx) error {
+	add := func(id, n int, locked, other chan struct{}) func(context.Context, *Tx) error {
+		return func(ctx context.Context, tx *Tx) error {
 			if _, err := tx.ExecContext(ctx, `UPDATE t SET v = v + ? WHERE id = ?`, n, id); err != nil {
 				return err
 			}
@@ -348,7 +347,7 @@ func TestWriterDeadlock(t *testing.T) {
 	}
 	aLocked, bLocked := make(chan struct{}), make(chan struct{})
 	var errs []<-chan error
-	for i, w := range []*Writer{NewWriter(dbs[0].Write, 8, 8, 0), NewWriter(dbs[1].Write, 8, 8, 0)} {
+	for i, w := range []*Writer{NewWriter(dbs[0], 8, 8, 0), NewWriter(dbs[1], 8, 8, 0)} {
 		defer w.Close()
 		release, held := hold(t, w)
 		if i == 0 { // a: x, then y
