@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/papermem/papermem/internal/fetch"
@@ -97,12 +98,20 @@ func originError(err error, what string) error {
 	return &Error{Code: EUPSTREAM, Message: fmt.Sprintf("No origin answered for %s.", what), Err: err}
 }
 
-// resolveTitle returns the DOI Crossref gives title, or "" when it has no
-// close enough match, or when no origin is configured or Crossref fails
-// (a paper without a DOI is stored under a local id, as offline).
-func (w *Workspace) resolveTitle(ctx context.Context, title string) string {
+// resolveAtOrigins returns the DOI of a paper that names none: the arXiv
+// DOI of an arXiv sourceURL (10.48550/arxiv.<id>, without the version),
+// else the DOI Crossref matches to title; "" when neither gives one, when
+// no origin is configured, or when Crossref fails (the paper is then
+// stored under a local id, as offline).
+func (w *Workspace) resolveAtOrigins(ctx context.Context, sourceURL, title string) string {
 	o := w.m.origins
-	if o == nil || title == "" {
+	if o == nil {
+		return ""
+	}
+	if id := origin.ArxivID(sourceURL); id != "" {
+		return NormalizeDOI("10.48550/arXiv." + arxivVersion.ReplaceAllString(id, ""))
+	}
+	if title == "" {
 		return ""
 	}
 	doi, err := o.client.Resolve(ctx, title)
@@ -112,6 +121,10 @@ func (w *Workspace) resolveTitle(ctx context.Context, title string) string {
 	}
 	return NormalizeDOI(doi)
 }
+
+// arxivVersion matches an arXiv id's version suffix ("v2"), which its DOI
+// leaves out.
+var arxivVersion = regexp.MustCompile(`v[0-9]+$`)
 
 // fillFromOrigins completes paper p from its origins: the title, authors,
 // year, journal and kind of work it lacks, open access, and whether it

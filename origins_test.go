@@ -37,6 +37,10 @@ func TestOriginsResolveTitle(t *testing.T) {
 	if p.DOI != fallsWork.DOI {
 		t.Errorf("title that Crossref matches: DOI %q, want %q", p.DOI, fallsWork.DOI)
 	}
+	p = mustStore(t, m, papermem.PaperInput{Title: "Falls", SourceURL: "https://arxiv.org/abs/2101.00001v2"})
+	if p.DOI != arxivWork.DOI || p.Title != "Falls" {
+		t.Errorf("arXiv URL: paper %+v, want DOI %q", *p, arxivWork.DOI)
+	}
 	p = mustStore(t, m, papermem.PaperInput{Title: "A title no origin has heard of"})
 	if !strings.HasPrefix(p.DOI, "local:") {
 		t.Errorf("unmatched title: DOI %q, want a local id", p.DOI)

@@ -76,8 +76,9 @@ type IngestReport struct {
 }
 
 // resolveDOI picks the paper's key: the given DOI, one found in the URL or
-// the text, the DOI Crossref gives the title (resolve, when origins are
-// configured), or a local id from the title or URL.
+// the text, the one its origins give it (resolve: an arXiv URL's DOI or
+// the DOI Crossref matches to the title, when origins are configured), or
+// a local id from the title or URL.
 func (in *PaperInput) resolveDOI(resolve func(title string) string) (string, error) {
 	if strings.TrimSpace(in.DOI) != "" {
 		if d := NormalizeDOI(in.DOI); d != "" {
@@ -117,7 +118,7 @@ func (in *PaperInput) resolveDOI(resolve func(title string) string) (string, err
 // else is stored whatever they answer. Errors: EINVALID, EUPSTREAM.
 func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *IngestReport, error) {
 	start := time.Now()
-	doi, err := in.resolveDOI(func(title string) string { return w.resolveTitle(ctx, title) })
+	doi, err := in.resolveDOI(func(title string) string { return w.resolveAtOrigins(ctx, in.SourceURL, title) })
 	if err != nil {
 		return nil, nil, err
 	}
