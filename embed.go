@@ -59,12 +59,22 @@ func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
 // after this one opened).
 func (m *Memory) part(ctx context.Context, org string) (*nodeindex.Part, error) {
 	p, err := m.index.Part(ctx, org)
+	if err != nil {
+		return nil, m.indexError(org, err)
+	}
+	return p, nil
+}
+
+// indexError translates the node index's refusal of workspace org's part
+// (nodeindex.ErrOtherEmbedder) into EUNAVAILABLE; other errors are
+// returned as they are.
+func (m *Memory) indexError(org string, err error) error {
 	if errors.Is(err, nodeindex.ErrOtherEmbedder) {
-		return nil, &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
+		return &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
 			"Workspace %q holds vectors of another embedder than this server's %s (%d dimensions). Retry on a server that runs that embedder; this one needs a restart with it.",
 			org, m.embedder.Name(), m.embedder.Dim())}
 	}
-	return p, err
+	return err
 }
 
 // reindex re-embeds every node of every workspace with the current embedder,

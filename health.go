@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -77,7 +78,7 @@ func (m *Memory) Health(ctx context.Context) *Health {
 		if err != nil {
 			return "", err
 		}
-		hits := p.Lexical(query{org: m.org, limit: 1}.indexQuery(), "papermem health check")
+		hits := p.Lexical(nodeindex.Query{ExceptLabel: LabelMemory, K: 1}, "papermem health check")
 		return fmt.Sprintf("node index answered a BM25 query (%d hits) over the %d nodes of workspace %s",
 			len(hits), p.Size(), m.org), nil
 	}))

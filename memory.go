@@ -10,6 +10,7 @@ import (
 
 	"github.com/papermem/papermem/internal/hostlink"
 	"github.com/papermem/papermem/internal/nodeindex"
+	"github.com/papermem/papermem/internal/recall"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -34,7 +35,7 @@ type Memory struct {
 	dbTimeout      time.Duration // Options.DBTimeout resolved: 0 means no bound
 	now            func() time.Time
 	log            *slog.Logger
-	memRows        memoryRows         // memory rows read by user recall, by node id (userrecall.go)
+	recall         *recall.Engine     // every recall (internal/recall)
 	meter          hostlink.MeterSlot // the meter of a hosted service over this memory, if any (usage.go)
 }
 
@@ -127,6 +128,8 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		log:            o.Logger,
 	}
 	m.ws = &Workspace{m: m, org: o.Workspace}
+	weighted, _ := o.Embedder.(recall.WeightedEmbedder)
+	m.recall = recall.New(recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted})
 	m.origins = newOrigins(m, o.Origins, o.MaxIngestBytes)
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		m.writer.Close()

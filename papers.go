@@ -1,15 +1,14 @@
 package papermem
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/papermem/papermem/internal/extract"
+	"github.com/papermem/papermem/internal/recall"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/tokens"
 )
@@ -372,64 +371,15 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	if err := req.Retrieval.valid(); err != nil {
 		return nil, err
 	}
-	q := query{org: w.org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, limit)}
-	hs, err := w.m.rank(ctx, q, text, nil)
+	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Org: w.org, Query: text, Limit: limit,
+		Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
-		return nil, err
+		return nil, w.recallError(err)
 	}
-	if len(hs) == 0 {
-		return []Paper{}, nil
-	}
-	best, err := w.m.loadCandidates(ctx, q, hs[:min(coverTop, len(hs))])
-	if err != nil {
-		return nil, err
-	}
-	scale, ok := newRelevance(text).scale(hs[0].score, candidateTexts(best))
-	if !ok {
-		return []Paper{}, nil // memory holds nothing about the query
-	}
-	score := map[int64]float64{}
-	var ids []int64
-	for _, h := range hs {
-		if h.score*scale < MinSpanScore {
-			break
-		}
-		if _, seen := score[h.owner]; !seen && len(ids) < limit {
-			score[h.owner] = h.score * scale
-			ids = append(ids, h.owner)
-		}
-	}
-	byID, err := w.papersByID(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Paper, 0, len(ids))
-	for _, id := range ids {
-		if p, ok := byID[id]; ok {
-			p.Score = score[id]
-			if p.Retracted {
-				p.Score *= retractedScale
-			}
-			out = append(out, p)
-		}
-	}
-	// Retracted papers rank below sound ones (pack.go's retractedScale).
-	slices.SortStableFunc(out, func(a, b Paper) int { return cmp.Compare(b.Score, a.Score) })
-	return out, nil
-}
-
-func (w *Workspace) papersByID(ctx context.Context, ids []int64) (map[int64]Paper, error) {
-	out := make(map[int64]Paper, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := store.PapersByID(ctx, w.m.db, w.org, ids)
-	if err != nil {
-		return nil, err
-	}
-	for i := range rows {
-		p := paperOf(&rows[i])
-		out[p.id] = p.Paper
+	out := make([]Paper, len(ps))
+	for i := range ps {
+		out[i] = paperOf(&ps[i].Paper).Paper
+		out[i].Score = ps[i].Score
 	}
 	return out, nil
 }

@@ -1,14 +1,18 @@
 package papermem
 
 import (
-	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
-	"github.com/papermem/papermem/internal/nodeindex"
-	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/recall"
 )
+
+// Recall itself (ranking, paper context, packing, the relevance scale,
+// user recall and the ranking of papers) is internal/recall's Engine: the
+// methods here validate a request, convert it, make one call and convert
+// the answer.
 
 // Retrieval selects the candidate sources of a recall.
 type Retrieval string
@@ -22,7 +26,7 @@ const (
 )
 
 // ScopeSignals lists the scope signals recall understands.
-var ScopeSignals = []string{"open_questions", "mechanisms", "reliability", "what_to_build", "limitations", "evidence"}
+var ScopeSignals = slices.Clone(recall.Signals)
 
 // RecallRequest asks for the spans of a workspace's memory that answer a
 // question, within a token budget.
@@ -52,7 +56,7 @@ type RecallRequest struct {
 // Score is on a scale that means the same from one question to the next:
 // the best span's score is the recall's relevance, from 0 to 1, the
 // geometric mean of how much of the question's rarer words the best texts
-// hold and how near they are to it in meaning (relevance.go); the other
+// hold and how near they are to it in meaning (internal/recall); the other
 // spans score in proportion to their rank (keywords and scope signals may
 // lift a span above the best's). A recall whose relevance is under MinScore
 // returns no span, and none scores under MinSpanScore: a question that
@@ -87,6 +91,14 @@ type Provenance struct {
 	OccurredAt  string         `json:"occurred_at,omitempty"` // memory event time
 	Metadata    map[string]any `json:"metadata,omitempty"`    // memory metadata
 }
+
+// MinScore is the relevance under which a recall returns nothing: the
+// lowest score of its best span or paper (see Span.Score). MinSpanScore is
+// the lowest score of any span or paper it returns.
+const (
+	MinScore     = recall.MinScore
+	MinSpanScore = recall.MinSpanScore
+)
 
 // RecallResult is the answer to a recall: spans, best first, whose tokens
 // add up to TotalTokens, never more than the budget.
@@ -149,202 +161,46 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if err := req.validate(); err != nil {
 		return nil, err
 	}
-	q := query{org: w.org, label: req.Label, domain: req.Domain, sectionTypes: req.SectionTypes, retrieval: req.Retrieval}
-	if req.Label == LabelAny {
-		q.label = ""
+	label := req.Label
+	if label == LabelAny {
+		label = ""
 	}
-	if len(req.DOIs) > 0 {
-		// Scoped to papers: every stage below keeps to their nodes (the
-		// searches, paper context and the load filter by owner).
-		ids, err := store.PaperIDs(ctx, w.m.db, w.org, req.DOIs)
-		if err != nil {
-			return nil, err
-		}
-		if len(ids) == 0 {
-			return w.countRecall(&RecallResult{Spans: []Span{}}), nil
-		}
-		q.kind, q.owners = KindPaper, ids
-	}
-	// Candidates come from the node index, fused and put in their sources'
-	// context (papercontext.go); the best are loaded, boosted and packed
-	// into the budget (pack.go).
-	p, err := w.m.part(ctx, q.org)
+	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.org, Question: req.Question, Keywords: req.Keywords,
+		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: req.DOIs,
+		Budget: req.BudgetTokens, Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
-		return nil, err
+		return nil, w.recallError(err)
 	}
-	hs, err := w.m.rankInContext(ctx, p, q, req.Question, req.Keywords)
+	return w.countRecall(resultOf(res)), nil
+}
+
+// recallMemories recalls the memories of user for r, validated (RecallUser).
+func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
+	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Org: w.org, User: user, Question: r.Question,
+		Keywords: r.Keywords, Budget: r.BudgetTokens, Retrieval: recall.Retrieval(r.Retrieval)})
 	if err != nil {
-		return nil, err
+		return nil, w.recallError(err)
 	}
-	res, err := w.m.pack(ctx, q, hs, req.Keywords, req.ScopeSignals, req.BudgetTokens, newRelevance(req.Question))
-	if err != nil {
-		return nil, err
-	}
-	return w.countRecall(res), nil
+	return resultOf(res), nil
 }
 
-// query is what the candidate search needs to know.
-type query struct {
-	org          string
-	user         string  // "" for workspace recall: per-user memories excluded
-	label        string  // "" for all labels (but Memory unless user is set)
-	kind         string  // "" for all owner kinds
-	owners       []int64 // nil for all owners, else only these (of kind)
-	domain       string
-	sectionTypes []string
-	retrieval    Retrieval
-	limit        int // candidates per source; 0 means candidateLimit
+// resultOf converts the recall engine's result.
+func resultOf(r *recall.Result) *RecallResult {
+	out := &RecallResult{Spans: make([]Span, len(r.Spans)), TotalTokens: r.TotalTokens}
+	for i, s := range r.Spans {
+		out.Spans[i] = Span{NodeID: s.NodeID, Label: s.Label, Text: s.Text, Score: s.Score, Tokens: s.Tokens,
+			Provenance: Provenance(s.Provenance)}
+	}
+	return out
 }
 
-// candidateLimit is how many candidates each source contributes.
-const candidateLimit = 200
-
-// indexQuery returns the node index's query for q: workspace recall of
-// every label leaves out the per-user memories.
-func (q query) indexQuery() nodeindex.Query {
-	iq := nodeindex.Query{User: q.user, Label: q.label, Kind: q.kind, Owners: q.owners, Domain: q.domain,
-		SectionTypes: q.sectionTypes, K: q.limit}
-	if q.label == "" && q.user == "" {
-		iq.ExceptLabel = LabelMemory
+// recallError translates the recall engine's errors: an embedder's failure
+// is EUPSTREAM, vectors of another embedder EUNAVAILABLE (Memory.part).
+func (w *Workspace) recallError(err error) error {
+	if ee, ok := errors.AsType[*recall.EmbedderError](err); ok {
+		return &Error{Code: EUPSTREAM, Message: "The embedder failed.", Err: ee.Err}
 	}
-	return iq
-}
-
-// Hybrid fusion. The vector query is moved toward the mean vector of the
-// best rocchioNodes full-text hits (Rocchio pseudo-relevance feedback, with
-// weight rocchioWeight against the question's own vector), so the vector
-// search finds what resembles the best lexical evidence without sharing
-// its words; vectorWeight is its share of the fused score. Measured on
-// SciFact with devtools/cmd/scifact (docs/measurements.md): the blend
-// beats either search alone.
-const (
-	rocchioNodes  = 10
-	rocchioWeight = 2
-	vectorWeight  = 0.25
-)
-
-// ranked is a node found by the searches, with its fused score, and the
-// id and kind of the paper, document, analysis or memory it belongs to.
-type ranked struct {
-	id, owner int64
-	kind      string
-	score     float64
-}
-
-// rank runs the full-text and vector searches and fuses their scores, best
-// first: each search's scores are divided by its best score, and the fused
-// score is the weighted sum (a node one search missed gets 0 from it).
-func (m *Memory) rank(ctx context.Context, q query, question string, keywords []string) ([]ranked, error) {
-	p, err := m.part(ctx, q.org)
-	if err != nil {
-		return nil, err
-	}
-	return m.rankIn(ctx, p, q, question, keywords)
-}
-
-// rankIn is rank over part p of the node index, already brought up to
-// date, for callers that search it more than once.
-func (m *Memory) rankIn(ctx context.Context, p *nodeindex.Part, q query, question string, keywords []string) ([]ranked, error) {
-	if q.limit == 0 {
-		q.limit = candidateLimit
-	}
-	var err error
-	var lex, vec []nodeindex.Hit
-	text := strings.TrimSpace(question + " " + strings.Join(keywords, " "))
-	if q.retrieval != RetrievalVector {
-		lex = p.Lexical(q.indexQuery(), text)
-	}
-	if q.retrieval != RetrievalLexical {
-		if vec, err = m.vector(ctx, p, q, text, lex); err != nil {
-			return nil, err
-		}
-	}
-	wv := vectorWeight
-	switch q.retrieval {
-	case RetrievalLexical:
-		wv = 0
-	case RetrievalVector:
-		wv = 1
-	}
-	fused := make(map[int64]ranked, len(lex)+len(vec))
-	for _, s := range []struct {
-		hs     []nodeindex.Hit
-		weight float64
-	}{{lex, 1 - wv}, {vec, wv}} {
-		for _, h := range s.hs {
-			r := fused[h.ID]
-			r.id, r.owner, r.kind = h.ID, h.Owner, h.Kind
-			r.score += s.weight * h.Score / s.hs[0].Score
-			fused[h.ID] = r
-		}
-	}
-	out := make([]ranked, 0, len(fused))
-	for _, r := range fused {
-		out = append(out, r)
-	}
-	sortRanked(out)
-	return out, nil
-}
-
-// sortRanked orders hs best first, then by id.
-func sortRanked(hs []ranked) { slices.SortFunc(hs, cmpRanked) }
-
-// cmpRanked orders a before b when it scores higher, or as high with a
-// lower id.
-func cmpRanked(a, b ranked) int {
-	if c := cmp.Compare(b.score, a.score); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.id, b.id)
-}
-
-// vector returns nodes of part p ranked by cosine similarity to text, best
-// first. When lexical hits are given, the query vector moves toward the
-// mean of the best of them (Rocchio pseudo-relevance feedback).
-func (m *Memory) vector(ctx context.Context, p *nodeindex.Part, q query, text string, lex []nodeindex.Hit) ([]nodeindex.Hit, error) {
-	qv, err := m.embedQuery(ctx, p, q.user, text)
-	if err != nil {
-		return nil, err
-	}
-	if len(lex) > 0 {
-		fb := p.Mean(lex[:min(rocchioNodes, len(lex))])
-		for i := range qv {
-			qv[i] += rocchioWeight * fb[i]
-		}
-		normalize(qv)
-	}
-	return p.Nearest(q.indexQuery(), qv), nil
-}
-
-// weightedEmbedder is an Embedder that can stress some words of a text;
-// the offline embedder is one.
-type weightedEmbedder interface {
-	EmbedWeighted(ctx context.Context, text string, weight func(word string) float64) ([]float32, error)
-}
-
-// embedQuery embeds a question. With a weightedEmbedder each word counts by
-// its inverse document frequency in the collection of user ("" for the
-// shared nodes) of part p, as BM25 weighs it, so that rare words lead the
-// vector search.
-func (m *Memory) embedQuery(ctx context.Context, p *nodeindex.Part, user, text string) ([]float32, error) {
-	we, ok := m.embedder.(weightedEmbedder)
-	if !ok {
-		vs, err := m.embed(ctx, []string{text})
-		if err != nil {
-			return nil, err
-		}
-		return vs[0], nil
-	}
-	var v []float32
-	err := p.WithIDF(user, func(idf func(string) float64) (err error) {
-		v, err = we.EmbedWeighted(ctx, text, idf)
-		return err
-	})
-	if err != nil {
-		return nil, &Error{Code: EUPSTREAM, Message: "The embedder failed.", Err: err}
-	}
-	normalize(v)
-	return v, nil
+	return w.m.indexError(w.org, err)
 }
 
 // Warm loads the in-process search index of every workspace, up to

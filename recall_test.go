@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/recall"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 	"github.com/papermem/papermem/internal/tokens"
@@ -635,5 +636,23 @@ func TestRecallDOIsPaperContext(t *testing.T) {
 	}
 	if !slices.Contains(got, "Bread consumption rose by 40 percent over the decade.") {
 		t.Errorf("claims of paper b recalled:\n%s\nwant its claim that shares no word with the question", strings.Join(got, "\n"))
+	}
+}
+
+// TestRecallNames checks that internal/recall names labels, kinds and
+// retrieval modes as the public API does: the root passes its values
+// through unchanged.
+func TestRecallNames(t *testing.T) {
+	for _, p := range [][2]string{
+		{papermem.LabelClaim, recall.LabelClaim}, {papermem.LabelPassage, recall.LabelPassage},
+		{papermem.LabelPaper, recall.LabelPaper}, {papermem.LabelMemory, recall.LabelMemory},
+		{papermem.KindPaper, recall.KindPaper}, {papermem.KindAnalysis, recall.KindAnalysis},
+		{papermem.KindMemory, recall.KindMemory},
+		{string(papermem.RetrievalHybrid), string(recall.Hybrid)}, {string(papermem.RetrievalLexical), string(recall.Lexical)},
+		{string(papermem.RetrievalVector), string(recall.Vector)},
+	} {
+		if p[0] != p[1] {
+			t.Errorf("papermem's %q is recall's %q", p[0], p[1])
+		}
 	}
 }

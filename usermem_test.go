@@ -322,7 +322,7 @@ func TestRecallUserConversationRanking(t *testing.T) {
 			t.Errorf("recalled %v; want the taekwondo among them", got)
 		}
 		// With no word in common at all, recall finds nothing relevant
-		// (relevance.go): the memory's coverage of the question is nil.
+		// (internal/recall/relevance.go): the memory's coverage of the question is nil.
 		if got := recallKeys(t, w, "ada", "Who does karate?", papermem.RetrievalHybrid); len(got) != 0 {
 			t.Errorf("recalled %v for a question that shares no word with any memory; want none", got)
 		}

@@ -1,7 +1,6 @@
-package papermem
+package recall
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -70,63 +69,6 @@ func TestTimeCues(t *testing.T) {
 	}
 	if !inPeriod("2023-05-07T10:00:00.000Z", []string{"-05"}) || inPeriod("2023-06-07T10:00:00.000Z", []string{"2023-05", "2022"}) {
 		t.Error("inPeriod")
-	}
-}
-
-// nearDuplicate is the plain definition repeats implements: two normalised
-// texts share at least 90% of their distinct words.
-func nearDuplicate(a, b string) bool {
-	wa, wb := strings.Fields(a), strings.Fields(b)
-	if len(wa) == 0 || len(wb) == 0 {
-		return false
-	}
-	set := make(map[string]bool, len(wa))
-	for _, w := range wa {
-		set[w] = true
-	}
-	inter := 0
-	seen := map[string]bool{}
-	for _, w := range wb {
-		if set[w] && !seen[w] {
-			inter++
-		}
-		seen[w] = true
-	}
-	return inter*10 >= 9*(len(set)+len(seen)-inter)
-}
-
-// TestSketchNeverHidesDuplicates checks that repeats holds for every pair
-// nearDuplicate accepts: the sketch only saves work.
-func TestSketchNeverHidesDuplicates(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	words := strings.Fields("the cat sat on a mat with my dog and we ran to park then home again soon")
-	text := func() []string {
-		out := make([]string, 1+rng.IntN(25))
-		for i := range out {
-			out[i] = words[rng.IntN(len(words))]
-		}
-		return out
-	}
-	dups := 0
-	for range 20000 {
-		a := text()
-		b := append([]string(nil), a...)
-		for range rng.IntN(3) { // small edits keep many pairs near-duplicate
-			b[rng.IntN(len(b))] = words[rng.IntN(len(words))]
-		}
-		if rng.IntN(4) == 0 {
-			b = text()
-		}
-		sa, sb := sketch(strings.Join(a, " "), ""), sketch(strings.Join(b, " "), "")
-		if nearDuplicate(sa.norm, sb.norm) {
-			dups++
-			if !sa.repeats(sb) || !sb.repeats(sa) {
-				t.Fatalf("nearDuplicate(%q, %q) but the sketches rule it out", sa.norm, sb.norm)
-			}
-		}
-	}
-	if dups < 1000 {
-		t.Fatalf("only %d near-duplicate pairs generated", dups)
 	}
 }
 

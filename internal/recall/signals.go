@@ -1,9 +1,13 @@
-package papermem
+package recall
 
 import "regexp"
 
-// signalCues are the cues of each scope signal: a span that matches gets
-// the signal's boost.
+// Signals lists the scope signals recall understands, in the order
+// package papermem's ScopeSignals lists them.
+var Signals = []string{"open_questions", "mechanisms", "reliability", "what_to_build", "limitations", "evidence"}
+
+// signalCues are the cues of each of Signals: a span that matches gets the
+// signal's boost.
 var signalCues = map[string]*regexp.Regexp{
 	"open_questions": regexp.MustCompile(`(?i)\b(open (question|problem|issue)s?|remains? (unclear|unknown|open|to be)|future (work|research|studies)|further (work|research|studies) (is|are) needed|unresolved|not yet (known|understood|clear)|it is unclear)\b`),
 	"mechanisms":     regexp.MustCompile(`(?i)\b(mechanism|pathway|mediat(es|ed|ing)|because|caus(es|ed|al)|leads? to|via|driven by|underl(y|ies|ying)|regulat(es|ed|ion)|process(es)? by which)\b`),

@@ -1,4 +1,4 @@
-package papermem
+package recall
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"github.com/papermem/papermem/internal/ftsterm"
@@ -83,32 +84,44 @@ type memQuery struct {
 	periods  []string         // "2006", "2006-01" or "-01" prefixes of occurred_at it names
 }
 
-// recallMemories ranks the memories of user for r (validated, with Label
-// LabelMemory) and packs them into the budget.
-func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
-	q := analyseQuestion(r.Question, r.Keywords)
-	p, err := w.m.part(ctx, w.org)
+// UserRequest asks for the memories of user User of workspace Org that
+// answer Question within Budget tokens. The caller has validated it as it
+// validates a Request.
+type UserRequest struct {
+	Org, User string
+	Question  string
+	Keywords  []string // extra terms
+	Budget    int      // tokens
+	Retrieval Retrieval
+}
+
+// RecallUser ranks the memories of req.User for the question, and only
+// theirs, and packs them into the budget.
+func (e *Engine) RecallUser(ctx context.Context, req UserRequest) (*Result, error) {
+	org, user := req.Org, req.User
+	q := analyseQuestion(req.Question, req.Keywords)
+	p, err := e.index.Part(ctx, org)
 	if err != nil {
 		return nil, err
 	}
 	var hits []memHit
-	switch r.Retrieval {
-	case RetrievalLexical, RetrievalVector:
-		hits, err = w.memorySource(ctx, p, user, q.text, r.Retrieval)
+	switch req.Retrieval {
+	case Lexical, Vector:
+		hits, err = e.memorySource(ctx, p, user, q.text, req.Retrieval)
 	default:
-		hits, err = w.memoryCandidates(ctx, p, user, &q)
+		hits, err = e.memoryCandidates(ctx, p, user, &q)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if len(hits) == 0 {
-		return &RecallResult{Spans: []Span{}}, nil
+		return &Result{Spans: []Span{}}, nil
 	}
 	ids := make([]int64, len(hits))
 	for i, h := range hits {
 		ids[i] = h.id
 	}
-	loaded, err := w.loadMemories(ctx, user, ids)
+	loaded, err := e.loadMemories(ctx, org, user, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -122,14 +135,14 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 			c.lex, c.cos = h.lex, h.cos
 		}
 	}
-	if r.Retrieval == RetrievalHybrid {
+	if req.Retrieval == Hybrid {
 		scoreMemories(loaded, q)
-		if loaded, err = w.addNeighbours(ctx, user, loaded); err != nil {
+		if loaded, err = e.addNeighbours(ctx, org, user, loaded); err != nil {
 			return nil, err
 		}
 	}
 	sortSpans(loaded)
-	return packMemories(loaded, r.BudgetTokens, newRelevance(r.Question)), nil
+	return packMemories(loaded, req.Budget, newRelevance(req.Question)), nil
 }
 
 // questionFiller are words of questions that say what kind of answer is
@@ -141,7 +154,7 @@ var questionFiller = map[string]bool{"kind": true, "kinds": true, "type": true, 
 // analyseQuestion turns the question and keywords into weighted terms and
 // temporal cues.
 func analyseQuestion(question string, keywords []string) memQuery {
-	q := memQuery{text: strings.TrimSpace(question + " " + strings.Join(keywords, " "))}
+	q := memQuery{text: searchText(question, keywords)}
 	at := map[string]int{}
 	addTerm := func(word string, weight float64) {
 		term := ftsterm.Term(word)
@@ -306,16 +319,16 @@ func inPeriod(occurred string, periods []string) bool {
 }
 
 // memorySource returns the memories of user that one search alone finds
-// for text: BM25 (RetrievalLexical) or the cosine similarity of the
-// IDF-weighted question vector (RetrievalVector).
-func (w *Workspace) memorySource(ctx context.Context, p *nodeindex.Part, user, text string, r Retrieval) ([]memHit, error) {
+// for text: BM25 (Lexical) or the cosine similarity of the IDF-weighted
+// question vector (Vector).
+func (e *Engine) memorySource(ctx context.Context, p *nodeindex.Part, user, text string, r Retrieval) ([]memHit, error) {
 	var err error
 	var hits []nodeindex.Hit
-	if r == RetrievalLexical {
+	if r == Lexical {
 		hits = p.Lexical(nodeindex.Query{User: user, Label: LabelMemory, K: memLexicalPool}, text)
 	} else {
 		var qv []float32
-		if qv, err = w.m.embedQuery(ctx, p, user, text); err == nil {
+		if qv, err = e.embedQuery(ctx, p, user, text); err == nil {
 			hits = p.Nearest(nodeindex.Query{User: user, Label: LabelMemory, K: memVectorPool}, qv)
 		}
 	}
@@ -334,12 +347,12 @@ func (w *Workspace) memorySource(ctx context.Context, p *nodeindex.Part, user, t
 // weighs by its IDF among the user's memories. Common terms select no
 // candidate but count in every BM25 score. Everything comes from the node
 // index.
-func (w *Workspace) memoryCandidates(ctx context.Context, p *nodeindex.Part, user string, q *memQuery) ([]memHit, error) {
+func (e *Engine) memoryCandidates(ctx context.Context, p *nodeindex.Part, user string, q *memQuery) ([]memHit, error) {
 	best, lexOf := p.WeightedBM25(nodeindex.Query{User: user, Label: LabelMemory, K: memLexicalPool}, q.terms, commonShare)
 	if lexOf == nil {
 		return nil, nil // the user has no memories
 	}
-	qv, err := w.m.embedQuery(ctx, p, user, q.text)
+	qv, err := e.embedQuery(ctx, p, user, q.text)
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +411,7 @@ func scoreMemories(cs []*memCand, q memQuery) {
 // neighbourDecay per step away (the largest such share when several hits
 // reach it), and a neighbour that was not a candidate enters with that
 // share alone.
-func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCand) ([]*memCand, error) {
+func (e *Engine) addNeighbours(ctx context.Context, org, user string, cs []*memCand) ([]*memCand, error) {
 	sortSpans(cs)
 	byNode := make(map[int64]*memCand, len(cs))
 	byMem := make(map[int64]*memCand, len(cs))
@@ -414,7 +427,7 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	if len(ids) == 0 {
 		return cs, nil
 	}
-	near, err := store.MemoryNeighbours(ctx, w.m.db, w.m.files.Engine, w.org, user, ids, neighbourWindow)
+	near, err := store.MemoryNeighbours(ctx, e.db, e.db.Engine(), org, user, ids, neighbourWindow)
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +452,7 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	if len(missing) == 0 {
 		return cs, nil
 	}
-	more, err := w.loadMemories(ctx, user, missing)
+	more, err := e.loadMemories(ctx, org, user, missing)
 	if err != nil {
 		return nil, err
 	}
@@ -449,14 +462,15 @@ func (w *Workspace) addNeighbours(ctx context.Context, user string, cs []*memCan
 	return append(cs, more...), nil
 }
 
-// loadMemories returns the memories of user with the given node ids, as
-// spans with provenance, from the memory row cache or else the database.
-func (w *Workspace) loadMemories(ctx context.Context, user string, ids []int64) ([]*memCand, error) {
-	out, missing := w.m.memRows.get(w.org, user, ids)
+// loadMemories returns the memories of org's user with the given node ids,
+// as spans with provenance, from the memory row cache or else the
+// database.
+func (e *Engine) loadMemories(ctx context.Context, org, user string, ids []int64) ([]*memCand, error) {
+	out, missing := e.memRows.get(org, user, ids)
 	if len(missing) == 0 {
 		return out, nil
 	}
-	rows, err := store.MemoryNodes(ctx, w.m.db, w.m.files.Engine, w.org, user, missing)
+	rows, err := store.MemoryNodes(ctx, e.db, e.db.Engine(), org, user, missing)
 	if err != nil {
 		return nil, err
 	}
@@ -467,7 +481,7 @@ func (w *Workspace) loadMemories(ctx context.Context, user string, ids []int64) 
 		c.Provenance = Provenance{Kind: KindMemory, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
 		c.memID, c.session, c.seq, c.occurred, c.tags, c.meta = r.MemoryID, r.Session, r.Seq, r.OccurredAt, r.Tags, r.Metadata
 	}
-	w.m.memRows.put(w.org, user, loaded)
+	e.memRows.put(org, user, loaded)
 	for i := range loaded {
 		out = append(out, &loaded[i])
 	}
@@ -532,11 +546,26 @@ func sortSpans(cs []*memCand) {
 // dateWords writes a memory's event time as a question names a day ("7
 // May 2023"), for the relevance scale; "" for none.
 func dateWords(occurred string) string {
-	t, err := ParseTime(occurred)
+	t, err := parseTime(occurred)
 	if err != nil {
 		return ""
 	}
 	return t.Format("2 January 2006")
+}
+
+// timeLayouts are the forms papermem.ParseTime reads a time in.
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"}
+
+// parseTime reads a time as papermem.ParseTime does.
+func parseTime(s string) (time.Time, error) {
+	var err error
+	for _, l := range timeLayouts {
+		var t time.Time
+		if t, err = time.Parse(l, strings.TrimSpace(s)); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, err
 }
 
 // packMemories takes spans in score order while they fit the budget and
@@ -544,7 +573,7 @@ func dateWords(occurred string) string {
 // relevance is under MinScore (relevance.go), skipping any whose text
 // repeats or nearly repeats one already taken, and decodes the provenance
 // of those it takes. A memory's event day counts as its heading.
-func packMemories(cs []*memCand, budget int, rel relevance) *RecallResult {
+func packMemories(cs []*memCand, budget int, rel relevance) *Result {
 	p := newPacker(budget)
 	if len(cs) == 0 {
 		return &p.res

@@ -1,4 +1,4 @@
-package papermem
+package recall
 
 import (
 	"cmp"
@@ -17,8 +17,9 @@ import (
 // Packing, the last step of a recall: the ranked nodes are loaded with
 // their text and provenance, boosted for the request's keywords and scope
 // signals, and taken best first while they fit the token budget, leaving
-// out text that repeats a span already taken. The packer is shared with
-// user recall (userrecall.go).
+// out text that repeats a span already taken. Paper recall (papers.go)
+// loads its best papers' nodes as candidates are loaded here, and user
+// recall (user.go) packs its memories with the same packer.
 
 // candidateTexts returns the text and section heading of the best-ranked
 // candidates, by fused score, for relevance.scale.
@@ -41,7 +42,7 @@ type candidate struct {
 
 // loadCandidates reads the ranked nodes hs that pass q's filters, with
 // their provenance and fused score.
-func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*candidate, error) {
+func (e *Engine) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*candidate, error) {
 	ids := make([]int64, len(hs))
 	score := make(map[int64]float64, len(hs))
 	for i, h := range hs {
@@ -50,7 +51,7 @@ func (m *Memory) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 	}
 	f := store.NodeFilter{Org: q.org, User: q.user, Label: q.label, Kind: q.kind, Domain: q.domain,
 		SectionTypes: q.sectionTypes, Owners: q.owners}
-	rows, err := store.Candidates(ctx, m.db, m.files.Engine, &f, ids)
+	rows, err := store.Candidates(ctx, e.db, e.db.Engine(), &f, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +154,7 @@ const (
 // Scores are put on rel's scale once the first batch is ranked: a recall
 // whose relevance is under MinScore takes nothing, and a span under
 // MinSpanScore ends the packing (relevance.go).
-func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int, rel relevance) (*RecallResult, error) {
+func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int, rel relevance) (*Result, error) {
 	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
 	p := newPacker(budget)
 	var pending []*candidate
@@ -164,7 +165,7 @@ func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 			batch := hs[next:min(next+size, len(hs))]
 			next += len(batch)
 			size = min(2*size, maxBatch)
-			loaded, err := m.loadCandidates(ctx, q, batch)
+			loaded, err := e.loadCandidates(ctx, q, batch)
 			if err != nil {
 				return nil, err
 			}
@@ -196,11 +197,11 @@ func (m *Memory) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 	return &p.res, nil
 }
 
-// packer fills a RecallResult within a token budget: the budget invariant
+// packer fills a Result within a token budget: the budget invariant
 // and de-duplication of every recall live here.
 type packer struct {
 	budget int
-	res    RecallResult
+	res    Result
 	// The sketches of the spans taken, indexed by what a repeat must share
 	// with one of them (textSketch.repeats): its normalised text, its
 	// source, or a number of distinct words within 10% of its own.
@@ -210,7 +211,7 @@ type packer struct {
 }
 
 func newPacker(budget int) *packer {
-	return &packer{budget: budget, res: RecallResult{Spans: []Span{}},
+	return &packer{budget: budget, res: Result{Spans: []Span{}},
 		norms: map[string]bool{}, byOwner: map[string][]textSketch{}, bySize: map[int][]textSketch{}}
 }
 

@@ -1,4 +1,4 @@
-package papermem
+package recall
 
 import (
 	"context"

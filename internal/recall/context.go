@@ -1,4 +1,4 @@
-package papermem
+package recall
 
 import (
 	"context"
@@ -35,8 +35,8 @@ type source struct {
 // of the node index, brought up to date for both of its searches. A query
 // kept to some papers (q.owners) ranks, and takes every node of, only
 // those.
-func (m *Memory) rankInContext(ctx context.Context, p *nodeindex.Part, q query, question string, keywords []string) ([]ranked, error) {
-	hs, err := m.rankIn(ctx, p, q, question, keywords)
+func (e *Engine) rankInContext(ctx context.Context, p *nodeindex.Part, q query, question string, keywords []string) ([]ranked, error) {
+	hs, err := e.rankIn(ctx, p, q, question, keywords)
 	if err != nil || q.label == LabelPaper || q.kind != "" && q.kind != KindPaper || q.user != "" {
 		return hs, err
 	}
@@ -45,17 +45,17 @@ func (m *Memory) rankInContext(ctx context.Context, p *nodeindex.Part, q query, 
 	// vector scan. Documents and analyses have no paper to rank.
 	var papers []ranked
 	if q.label == "" || q.label == LabelClaim || q.label == LabelPassage {
-		pr := RetrievalLexical
-		if q.retrieval == RetrievalVector {
-			pr = RetrievalVector
+		pr := Lexical
+		if q.retrieval == Vector {
+			pr = Vector
 		}
 		pq := query{org: q.org, label: LabelPaper, kind: q.kind, owners: q.owners, domain: q.domain, retrieval: pr}
-		if papers, err = m.rankIn(ctx, p, pq, question, keywords); err != nil {
+		if papers, err = e.rankIn(ctx, p, pq, question, keywords); err != nil {
 			return nil, err
 		}
 	}
 	relative, analyses := sourceScores(hs, papers)
-	analysed, err := m.analysedPapers(ctx, q.org, analyses)
+	analysed, err := e.analysedPapers(ctx, q.org, analyses)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func sourceScores(hs, papers []ranked) (relative map[source]float64, analyses ma
 
 // analysedPapers maps the papers that the given analyses (by id) are of to
 // the best of those analyses' scores.
-func (m *Memory) analysedPapers(ctx context.Context, org string, analyses map[int64]float64) (map[int64]float64, error) {
+func (e *Engine) analysedPapers(ctx context.Context, org string, analyses map[int64]float64) (map[int64]float64, error) {
 	if len(analyses) == 0 {
 		return nil, nil
 	}
@@ -130,7 +130,7 @@ func (m *Memory) analysedPapers(ctx context.Context, org string, analyses map[in
 	for id := range analyses {
 		ids = append(ids, id)
 	}
-	rows, err := store.AnalysedPapers(ctx, m.db, org, ids)
+	rows, err := store.AnalysedPapers(ctx, e.db, org, ids)
 	if err != nil {
 		return nil, err
 	}

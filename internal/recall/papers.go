@@ -1,0 +1,96 @@
+package recall
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/papermem/papermem/internal/store"
+)
+
+// PaperRequest asks for workspace Org's papers that best match Query, at
+// most Limit of them. The caller has validated it: Query is trimmed and not
+// empty, Limit is positive.
+type PaperRequest struct {
+	Org       string
+	Query     string
+	Limit     int
+	Retrieval Retrieval
+}
+
+// ScoredPaper is a paper that RecallPapers found, as stored, with its score
+// on the relevance scale.
+type ScoredPaper struct {
+	Paper store.Paper
+	Score float64
+}
+
+// RecallPapers ranks workspace req.Org's papers for req.Query, best first,
+// each once: a paper ranks as its title and abstract node does in a hybrid
+// search of those nodes alone (title words counting twice, word weights
+// taken over the papers), and scores on the relevance scale: none when the
+// best would score under MinScore, and none under MinSpanScore, so the list
+// may be shorter than the limit, or empty (not nil). A retracted paper's
+// score is times retractedScale, so it ranks below sound ones.
+func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPaper, error) {
+	q := query{org: req.Org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, req.Limit)}
+	hs, err := e.rank(ctx, q, req.Query, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(hs) == 0 {
+		return []ScoredPaper{}, nil
+	}
+	best, err := e.loadCandidates(ctx, q, hs[:min(coverTop, len(hs))])
+	if err != nil {
+		return nil, err
+	}
+	scale, ok := newRelevance(req.Query).scale(hs[0].score, candidateTexts(best))
+	if !ok {
+		return []ScoredPaper{}, nil // memory holds nothing about the query
+	}
+	score := map[int64]float64{}
+	var ids []int64
+	for _, h := range hs {
+		if h.score*scale < MinSpanScore {
+			break
+		}
+		if _, seen := score[h.owner]; !seen && len(ids) < req.Limit {
+			score[h.owner] = h.score * scale
+			ids = append(ids, h.owner)
+		}
+	}
+	byID, err := e.papersByID(ctx, req.Org, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ScoredPaper, 0, len(ids))
+	for _, id := range ids {
+		if p, ok := byID[id]; ok {
+			sp := ScoredPaper{Paper: *p, Score: score[id]}
+			if p.Retracted {
+				sp.Score *= retractedScale
+			}
+			out = append(out, sp)
+		}
+	}
+	// Retracted papers rank below sound ones (pack.go's retractedScale).
+	slices.SortStableFunc(out, func(a, b ScoredPaper) int { return cmp.Compare(b.Score, a.Score) })
+	return out, nil
+}
+
+// papersByID reads org's papers ids, by id.
+func (e *Engine) papersByID(ctx context.Context, org string, ids []int64) (map[int64]*store.Paper, error) {
+	out := make(map[int64]*store.Paper, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := store.PapersByID(ctx, e.db, org, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		out[rows[i].ID] = &rows[i]
+	}
+	return out, nil
+}
