@@ -105,7 +105,7 @@ type accountRow struct {
 // written to has the defaults and the Starter plan.
 func (w *Workspace) loadAccount(ctx context.Context, q store.Querier) (*accountRow, error) {
 	a := &accountRow{notifications: defaultNotifications, plan: Plans[0]}
-	r, err := store.AccountOf(ctx, q, w.org)
+	r, err := store.AccountOf(ctx, q, w.id)
 	if errors.Is(err, store.ErrNotFound) {
 		return a, nil
 	}
@@ -139,7 +139,7 @@ func (w *Workspace) Account(ctx context.Context) (*Account, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Account{OrgID: w.org, Profile: row.profile, Notifications: row.notifications,
+	a := &Account{OrgID: w.id, Profile: row.profile, Notifications: row.notifications,
 		BillingContact: row.billingContact, Plan: row.plan, PaymentMethod: row.paymentMethod}
 	if a.APIKeys, err = w.APIKeys(ctx); err != nil {
 		return nil, err
@@ -354,7 +354,7 @@ func (w *Workspace) saveAccount(ctx context.Context, tx *store.Tx, a *accountRow
 		b, _ := json.Marshal(a.paymentMethod)
 		method = string(b)
 	}
-	err := store.SaveAccount(ctx, tx, w.org, &store.Account{Profile: string(profile), Notifications: string(notes),
+	err := store.SaveAccount(ctx, tx, w.id, &store.Account{Profile: string(profile), Notifications: string(notes),
 		BillingContact: string(contact), PaymentMethod: method}, w.m.nowString())
 	if err != nil {
 		return fmt.Errorf("save account: %w", err)
@@ -368,7 +368,7 @@ func (w *Workspace) setPlan(ctx context.Context, tx *store.Tx, p Plan) error {
 	if err := w.ensureWorkspace(ctx, tx); err != nil {
 		return err
 	}
-	if err := store.SetPlan(ctx, tx, w.org, p.Slug); err != nil {
+	if err := store.SetPlan(ctx, tx, w.id, p.Slug); err != nil {
 		return fmt.Errorf("set plan: %w", err)
 	}
 	return nil
@@ -380,7 +380,7 @@ func (w *Workspace) Plan(ctx context.Context) (Plan, error) { return w.plan(ctx,
 
 // plan reads the workspace's plan through q.
 func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
-	slug, err := store.PlanOf(ctx, q, w.org)
+	slug, err := store.PlanOf(ctx, q, w.id)
 	if errors.Is(err, store.ErrNotFound) {
 		return Plans[0], nil
 	}
@@ -394,23 +394,23 @@ func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
 // never stored. Keys are issued and checked by the hosted service
 // (package hosted).
 type APIKey struct {
-	KeyID      string  `json:"key_id"`
-	OrgID      string  `json:"-"`
-	Name       string  `json:"name"`
-	Prefix     string  `json:"prefix"`       // the value's first characters, to recognise it
-	CreatedAt  string  `json:"created_at"`   // RFC 3339
-	LastUsedAt *string `json:"last_used_at"` // nil until first used; updated at most once a minute
+	KeyID       string  `json:"key_id"`
+	WorkspaceID string  `json:"-"`
+	Name        string  `json:"name"`
+	Prefix      string  `json:"prefix"`       // the value's first characters, to recognise it
+	CreatedAt   string  `json:"created_at"`   // RFC 3339
+	LastUsedAt  *string `json:"last_used_at"` // nil until first used; updated at most once a minute
 }
 
 // APIKeys lists the workspace's keys, oldest first, without values.
 func (w *Workspace) APIKeys(ctx context.Context) ([]APIKey, error) {
-	rows, err := store.APIKeys(ctx, w.m.db, w.org)
+	rows, err := store.APIKeys(ctx, w.m.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("list api keys: %w", err)
 	}
 	out := make([]APIKey, 0, len(rows))
 	for i := range rows {
-		k := APIKey{KeyID: rows[i].KeyID, OrgID: rows[i].OrgID, Name: rows[i].Name, Prefix: rows[i].Prefix, CreatedAt: rows[i].CreatedAt}
+		k := APIKey{KeyID: rows[i].KeyID, WorkspaceID: rows[i].OrgID, Name: rows[i].Name, Prefix: rows[i].Prefix, CreatedAt: rows[i].CreatedAt}
 		if rows[i].LastUsedAt != "" {
 			k.LastUsedAt = &rows[i].LastUsedAt
 		}

@@ -49,7 +49,7 @@ func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, e
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		return tx.StoreAnalysis(ctx, w.org, row, nodes)
+		return tx.StoreAnalysis(ctx, w.id, row, nodes)
 	})
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func (w *Workspace) Analysis(ctx context.Context, doi string) (*Analysis, error)
 	if d == "" {
 		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)
 	}
-	r, err := store.AnalysisByDOI(ctx, w.m.db, w.org, d)
+	r, err := store.AnalysisByDOI(ctx, w.m.db, w.id, d)
 	if err != nil {
 		return nil, dbError(err, "No analysis of "+d+".")
 	}

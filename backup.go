@@ -83,7 +83,7 @@ func (m *Memory) BackupInDir(ctx context.Context, dir string) (*BackupFile, erro
 // fileCopies says whether the database can be copied to a file: SQLite's
 // can, PostgreSQL's is backed up with PostgreSQL's own tools (EUNSUPPORTED).
 func (m *Memory) fileCopies() error {
-	if m.files.Engine == store.Postgres {
+	if m.database.Engine == store.Postgres {
 		return Errorf(EUNSUPPORTED, "Backup copies a SQLite database to a file; this server stores in PostgreSQL: back it up with pg_dump (or PostgreSQL's continuous archiving).")
 	}
 	return nil
@@ -98,7 +98,7 @@ func (m *Memory) vacuumInto(ctx context.Context, dir string) (string, error) {
 	}
 	name := f.Name()
 	f.Close() // VACUUM INTO writes into an empty file
-	if err := m.files.VacuumInto(ctx, name); err != nil {
+	if err := m.database.VacuumInto(ctx, name); err != nil {
 		os.Remove(name)
 		if store.IsFull(err) {
 			return "", &Error{Code: ENOSPACE, Message: "No room for the backup.", Err: err}

@@ -53,7 +53,7 @@ func invoiceOfRow(r *store.Invoice) *Invoice {
 
 // Invoices returns the workspace's invoices, newest first.
 func (w *Workspace) Invoices(ctx context.Context) ([]Invoice, error) {
-	rows, err := store.Invoices(ctx, w.m.db, w.org)
+	rows, err := store.Invoices(ctx, w.m.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("list invoices: %w", err)
 	}
@@ -95,7 +95,7 @@ func (w *Workspace) Billing(ctx context.Context) (*Bill, error) {
 		return nil, err
 	}
 	start, end := hostlink.MonthSpan(w.m.now())
-	counters, err := hostlink.ReadCounters(ctx, w.m.db, w.org, start, Counters)
+	counters, err := hostlink.ReadCounters(ctx, w.m.db, w.id, start, Counters)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (w *Workspace) Billing(ctx context.Context) (*Bill, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bill{OrgID: w.org, Plan: p.Slug, PeriodStart: timestamp(start), PeriodEnd: timestamp(end),
+	b := &Bill{OrgID: w.id, Plan: p.Slug, PeriodStart: timestamp(start), PeriodEnd: timestamp(end),
 		Currency: Currency, LineItems: billItems(p, counters)}
 	for _, li := range b.LineItems {
 		b.TotalCents += li.AmountCents

@@ -29,8 +29,9 @@
 //
 // # Users
 //
-// Remember, RecallUser and Forget keep per-user memories inside a
-// workspace: visible only to that user, never returned by Recall.
+// Remember, RecallUser and Forget keep per-user notes (memories, as the
+// wire calls them) inside a workspace: visible only to that user, never
+// returned by Recall.
 //
 // # The account view
 //

@@ -27,7 +27,7 @@ func (w *Workspace) Documents(ctx context.Context, limit int) ([]Document, error
 	if err != nil {
 		return nil, err
 	}
-	rows, err := store.Documents(ctx, w.m.db, w.org, limit)
+	rows, err := store.Documents(ctx, w.m.db, w.id, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list documents: %w", err)
 	}

@@ -39,7 +39,7 @@ func NewHashEmbedder(dim int) Embedder { return hashembed.New(dim) }
 // checkEmbedder makes sure no workspace was indexed with another embedder;
 // with reindex it re-embeds every node instead of refusing.
 func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
-	org, name, dim, err := store.OtherEmbedder(ctx, m.db, m.embedder.Name(), m.embedder.Dim())
+	workspace, name, dim, err := store.OtherEmbedder(ctx, m.db, m.embedder.Name(), m.embedder.Dim())
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
@@ -48,31 +48,31 @@ func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {
 	}
 	if !reindex {
 		return Errorf(ECONFLICT, "Workspace %q was indexed with embedder %s (%d dimensions), not %s (%d); open with that embedder or with Options.Reindex.",
-			org, name, dim, m.embedder.Name(), m.embedder.Dim())
+			workspace, name, dim, m.embedder.Name(), m.embedder.Dim())
 	}
 	return m.reindex(ctx)
 }
 
-// part returns workspace org's part of the node index. Errors:
+// part returns workspace's part of the node index. Errors:
 // EUNAVAILABLE when the database holds vectors of another dimension than
 // this embedder's (a server opened with Options.Reindex re-embedded them
 // after this one opened).
-func (m *Memory) part(ctx context.Context, org string) (*nodeindex.Part, error) {
-	p, err := m.index.Part(ctx, org)
+func (m *Memory) part(ctx context.Context, workspace string) (*nodeindex.Part, error) {
+	p, err := m.index.Part(ctx, workspace)
 	if err != nil {
-		return nil, m.indexError(org, err)
+		return nil, m.indexError(workspace, err)
 	}
 	return p, nil
 }
 
-// indexError translates the node index's refusal of workspace org's part
+// indexError translates the node index's refusal of workspace's part
 // (nodeindex.ErrOtherEmbedder) into EUNAVAILABLE; other errors are
 // returned as they are.
-func (m *Memory) indexError(org string, err error) error {
+func (m *Memory) indexError(workspace string, err error) error {
 	if errors.Is(err, nodeindex.ErrOtherEmbedder) {
 		return &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
 			"Workspace %q holds vectors of another embedder than this server's %s (%d dimensions). Retry on a server that runs that embedder; this one needs a restart with it.",
-			org, m.embedder.Name(), m.embedder.Dim())}
+			workspace, m.embedder.Name(), m.embedder.Dim())}
 	}
 	return err
 }

@@ -91,7 +91,7 @@ func ExampleWorkspace_RecallUser() {
 	}
 	defer m.Close()
 
-	_, err = m.Remember(ctx, "alice", papermem.MemoryInput{
+	_, err = m.Remember(ctx, "alice", papermem.NoteInput{
 		Key: "style", Text: "Alice wants answers with effect sizes and confidence intervals.", OccurredAt: "2026-03-01",
 	})
 	if err != nil {

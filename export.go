@@ -109,7 +109,7 @@ func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Expo
 			return err
 		}
 		now := w.m.nowString()
-		err = store.UpsertExport(ctx, tx, w.org, sid, &store.Export{UserID: rec.UserID, Steps: string(steps),
+		err = store.UpsertExport(ctx, tx, w.id, sid, &store.Export{UserID: rec.UserID, Steps: string(steps),
 			RecalledPapers: string(papersJSON), RecalledClaims: string(claimsJSON), Metadata: string(meta),
 			CreatedAt: cmpOr(created, now), UpdatedAt: now}, created)
 		if err != nil {
@@ -234,12 +234,12 @@ func (w *Workspace) exports(ctx context.Context, q ExportQuery, limit int, fn fu
 			return err
 		}
 	}
-	rows, err := store.Exports(ctx, w.m.db, w.org, f, limit)
+	rows, err := store.Exports(ctx, w.m.db, w.id, f, limit)
 	if err != nil {
 		return fmt.Errorf("query exports: %w", err)
 	}
 	for _, e := range rows {
-		r := SessionRecord{OrgID: w.org, SessionID: e.SessionID, UserID: e.UserID, CreatedAt: e.CreatedAt}
+		r := SessionRecord{OrgID: w.id, SessionID: e.SessionID, UserID: e.UserID, CreatedAt: e.CreatedAt}
 		if err := decodeJSON(e.Steps, &r.Steps); err != nil {
 			return fmt.Errorf("export %d: steps: %w", e.ID, err)
 		}
@@ -309,7 +309,7 @@ type SessionActivity struct {
 // are absent. The users listing of package hosted adds it to their
 // activity.
 func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionActivity, error) {
-	owners, err := store.SessionOwners(ctx, w.m.db, w.org)
+	owners, err := store.SessionOwners(ctx, w.m.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("session activity: %w", err)
 	}
@@ -317,7 +317,7 @@ func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionA
 	for _, o := range owners {
 		out[o.UserID] = &SessionActivity{Sessions: o.Sessions, Domains: []string{}, FirstSeen: o.FirstSeen, LastSeen: o.LastSeen}
 	}
-	domains, err := store.SessionDomains(ctx, w.m.db, w.m.files.Engine, w.org)
+	domains, err := store.SessionDomains(ctx, w.m.db, w.m.database.Engine, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("session domains: %w", err)
 	}

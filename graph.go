@@ -74,7 +74,7 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 	if math.IsNaN(threshold) || threshold <= 0 || threshold > 1 {
 		return nil, Errorf(EINVALID, "threshold must be greater than 0 and at most 1.")
 	}
-	links, err := store.SessionPapers(ctx, w.m.db, w.org)
+	links, err := store.SessionPapers(ctx, w.m.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("materialize: %w", err)
 	}
@@ -91,14 +91,14 @@ func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*Materi
 		*res = MaterializeResult{} // counted afresh if the write runs again (store.Writer)
 		// Servers sharing a PostgreSQL database materialise a workspace
 		// one at a time: each rewrites the edges it read.
-		if err := tx.TakeTurns(ctx, "materialize "+w.org); err != nil {
+		if err := tx.TakeTurns(ctx, "materialize "+w.id); err != nil {
 			return err
 		}
-		have, err := store.RelatedEdges(ctx, tx, w.org)
+		have, err := store.RelatedEdges(ctx, tx, w.id)
 		if err != nil {
 			return err
 		}
-		ew, err := store.NewEdgeWriter(ctx, tx, w.org, w.m.nowString())
+		ew, err := store.NewEdgeWriter(ctx, tx, w.id, w.m.nowString())
 		if err != nil {
 			return err
 		}
@@ -249,21 +249,21 @@ func (w *Workspace) resolveNode(ctx context.Context, nodeID string) (gkey, error
 	var err error
 	switch typ {
 	case NodeSession:
-		id, err = store.SessionID(ctx, w.m.db, w.org, rest)
+		id, err = store.SessionID(ctx, w.m.db, w.id, rest)
 		err = dbError(err, "No session "+rest+" in this workspace.")
 	case NodePaper:
 		d := NormalizeDOI(rest)
 		if d == "" {
 			return gkey{}, Errorf(EINVALID, "%q is not a DOI.", rest)
 		}
-		id, err = store.PaperID(ctx, w.m.db, w.org, d)
+		id, err = store.PaperID(ctx, w.m.db, w.id, d)
 		err = dbError(err, "Paper "+d+" is not in memory.")
 	case NodeClaim:
 		n, perr := strconv.ParseInt(rest, 10, 64)
 		if perr != nil {
 			return gkey{}, Errorf(EINVALID, "%q is not a claim node id.", rest)
 		}
-		id, err = store.NodeIDNotOfKind(ctx, w.m.db, w.org, n, KindMemory)
+		id, err = store.NodeIDNotOfKind(ctx, w.m.db, w.id, n, KindMemory)
 		err = dbError(err, "No claim "+rest+" in this workspace.")
 	default:
 		return gkey{}, Errorf(EINVALID, "%q is not a graph node id (session:<id>, paper:<doi> or claim:<node_id>).", nodeID)
@@ -347,7 +347,7 @@ func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacenc
 		}
 	}
 	if s := ids[NodeSession]; len(s) > 0 {
-		a, err := store.SessionNeighbours(ctx, w.m.db, w.org, s)
+		a, err := store.SessionNeighbours(ctx, w.m.db, w.id, s)
 		if err != nil {
 			return nil, err
 		}
@@ -356,7 +356,7 @@ func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacenc
 		add(a.Related, EdgeRelated, NodeSession, NodeSession)
 	}
 	if p := ids[NodePaper]; len(p) > 0 {
-		a, err := store.PaperNeighbours(ctx, w.m.db, w.org, p)
+		a, err := store.PaperNeighbours(ctx, w.m.db, w.id, p)
 		if err != nil {
 			return nil, err
 		}
@@ -364,7 +364,7 @@ func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacenc
 		add(a.Claims, EdgeCites, NodeClaim, NodePaper)
 	}
 	if c := ids[NodeClaim]; len(c) > 0 {
-		a, err := store.ClaimNeighbours(ctx, w.m.db, w.m.files.Engine, w.org, c)
+		a, err := store.ClaimNeighbours(ctx, w.m.db, w.m.database.Engine, w.id, c)
 		if err != nil {
 			return nil, err
 		}
@@ -382,7 +382,7 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		ids[k.typ] = append(ids[k.typ], k.id)
 	}
 	w := g.w
-	sessions, err := store.GraphSessions(ctx, w.m.db, w.org, ids[NodeSession])
+	sessions, err := store.GraphSessions(ctx, w.m.db, w.id, ids[NodeSession])
 	if err != nil {
 		return nil, err
 	}
@@ -390,7 +390,7 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		nodes[gkey{NodeSession, s.ID}] = &GraphNode{ID: NodeSession + ":" + s.SessionID, Type: NodeSession, Label: s.SessionID,
 			SessionID: s.SessionID, UserID: s.UserID}
 	}
-	papers, err := store.GraphPapers(ctx, w.m.db, w.org, ids[NodePaper])
+	papers, err := store.GraphPapers(ctx, w.m.db, w.id, ids[NodePaper])
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +401,7 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		}
 		nodes[gkey{NodePaper, p.ID}] = n
 	}
-	claims, err := store.GraphClaims(ctx, w.m.db, w.m.files.Engine, w.org, ids[NodeClaim])
+	claims, err := store.GraphClaims(ctx, w.m.db, w.m.database.Engine, w.id, ids[NodeClaim])
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,7 @@ func TestLinkSession(t *testing.T) {
 	})
 
 	t.Run("ErrInvalid", func(t *testing.T) {
-		mem, err := w.Remember(ctx, "ada", papermem.MemoryInput{Text: "Ada prefers short answers."})
+		mem, err := w.Remember(ctx, "ada", papermem.NoteInput{Text: "Ada prefers short answers."})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -632,7 +632,7 @@ func TestUsersSessionActivity(t *testing.T) {
 	u := struct{ UserID string }{"usr_ada"} // user ids are free strings to the library
 	w := m.Workspace("lab-one")
 	mustStore(t, w, vitaminD) // domain medicine
-	if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "note", Domain: "biology"}); err != nil {
+	if _, err := w.Remember(ctx, u.UserID, papermem.NoteInput{Text: "note", Domain: "biology"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: "s1", UserID: u.UserID, Papers: []string{vitaminD.DOI}}); err != nil {

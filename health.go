@@ -67,20 +67,20 @@ var healthTables = []string{"workspaces", "papers", "documents", "analyses", "me
 func (m *Memory) Health(ctx context.Context) *Health {
 	h := &Health{Status: HealthOK}
 	h.Add(CheckComponent("storage", func() (string, error) {
-		engine, err := store.CheckStorage(ctx, m.db, m.files.Engine, healthTables)
+		engine, err := store.CheckStorage(ctx, m.db, m.database.Engine, healthTables)
 		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
-		p, err := m.part(ctx, m.org)
+		p, err := m.part(ctx, m.id)
 		if err != nil {
 			return "", err
 		}
 		hits := p.Lexical(nodeindex.Query{ExceptLabel: LabelMemory, K: 1}, "papermem health check")
 		return fmt.Sprintf("node index answered a BM25 query (%d hits) over the %d nodes of workspace %s",
-			len(hits), p.Size(), m.org), nil
+			len(hits), p.Size(), m.id), nil
 	}))
 	var probe []float32
 	h.Add(CheckComponent("embedder", func() (string, error) {
@@ -96,7 +96,7 @@ func (m *Memory) Health(ctx context.Context) *Health {
 			probe = make([]float32, m.embedder.Dim())
 			probe[0] = 1
 		}
-		if m.files.Engine == store.Postgres {
+		if m.database.Engine == store.Postgres {
 			// No sqlite-vec: the probe goes through the database as a
 			// stored vector does and is scored in process, as recall
 			// scores vectors.

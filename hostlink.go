@@ -17,10 +17,10 @@ func init() {
 
 // link is what package hosted uses of m beyond its exported methods.
 func (m *Memory) link() *hostlink.Memory {
-	return &hostlink.Memory{DB: m.files.Read, Path: m.path, DBTimeout: m.dbTimeout, Now: m.now, Log: m.log,
+	return &hostlink.Memory{DB: m.database.Read, Path: m.path, DBTimeout: m.dbTimeout, Now: m.now, Log: m.log,
 		Timestamp: timestamp, Write: m.write, WriteError: writeError, DBError: dbError,
-		EnsureWorkspace: func(ctx context.Context, tx *store.Tx, org string) error {
-			return m.Workspace(org).ensureWorkspace(ctx, tx)
+		EnsureWorkspace: func(ctx context.Context, tx *store.Tx, workspace string) error {
+			return m.Workspace(workspace).ensureWorkspace(ctx, tx)
 		},
 		Meter: &m.meter}
 }

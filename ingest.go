@@ -202,7 +202,7 @@ func (w *Workspace) ingestDocument(ctx context.Context, name string, size int64,
 			return err
 		}
 		var err error
-		id, err = tx.StoreDocument(ctx, w.org, &store.Document{Name: name, Format: string(doc.Format), Title: title,
+		id, err = tx.StoreDocument(ctx, w.id, &store.Document{Name: name, Format: string(doc.Format), Title: title,
 			Domain: opts.Domain, Bytes: size, CreatedAt: w.m.nowString()}, nodes)
 		return err
 	})

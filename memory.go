@@ -23,7 +23,7 @@ type Memory struct {
 	*ws // the default workspace; its methods are Memory's
 
 	db             *store.Reader // the read pool: reads never wait behind writes
-	files          *store.DB     // the read pool and the write connection
+	database       *store.DB     // the read pool and the write connection
 	writer         *store.Writer // every write transaction, in arrival order
 	path           string
 	sync           string // Options.Sync
@@ -45,8 +45,8 @@ type ws = Workspace
 // Workspace is one workspace's memory: everything it stores or recalls is
 // scoped to its id. A *Workspace is safe for concurrent use.
 type Workspace struct {
-	m   *Memory
-	org string
+	m  *Memory
+	id string
 }
 
 // workspaceID is the rule for workspace ids.
@@ -115,7 +115,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	}
 	m := &Memory{
 		db:             files.Reader(),
-		files:          files,
+		database:       files,
 		writer:         store.NewWriter(files, o.WriteQueue, writeBatch, o.WriteWait),
 		path:           path,
 		sync:           o.Sync,
@@ -127,7 +127,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		now:            o.Now,
 		log:            o.Logger,
 	}
-	m.ws = &Workspace{m: m, org: o.Workspace}
+	m.ws = &Workspace{m: m, id: o.Workspace}
 	weighted, _ := o.Embedder.(recall.WeightedEmbedder)
 	m.recall = recall.New(recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted})
 	m.origins = newOrigins(m, o.Origins, o.MaxIngestBytes)
@@ -146,7 +146,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 func (m *Memory) Close() error {
 	err := m.meter.Flush(context.Background())
 	m.writer.Close()
-	return errors.Join(err, m.files.Close())
+	return errors.Join(err, m.database.Close())
 }
 
 // StorageMode is "memory" for an in-memory database, "postgres" for a
@@ -155,7 +155,7 @@ func (m *Memory) StorageMode() string {
 	if m.path == store.Memory {
 		return "memory"
 	}
-	return string(m.files.Engine)
+	return string(m.database.Engine)
 }
 
 // Ping checks that the database answers.
@@ -166,14 +166,14 @@ func (m *Memory) Ping(ctx context.Context) error {
 // Workspace returns the handle of workspace id. The id is not checked here;
 // writes through a handle with an invalid id fail with EINVALID.
 func (m *Memory) Workspace(id string) *Workspace {
-	if id == m.ws.org {
+	if id == m.ws.id {
 		return m.ws
 	}
-	return &Workspace{m: m, org: id}
+	return &Workspace{m: m, id: id}
 }
 
 // ID returns the workspace id.
-func (w *Workspace) ID() string { return w.org }
+func (w *Workspace) ID() string { return w.id }
 
 // timestamp formats t as papermem stores times (store.Timestamp): RFC
 // 3339 in UTC, to the millisecond, so that text order is time order.
@@ -241,16 +241,16 @@ func writeError(err error) error {
 // in commit order, so that the node index of every server, which loads new
 // nodes by id (internal/nodeindex), misses none.
 func (w *Workspace) ensureWorkspace(ctx context.Context, tx *store.Tx) error {
-	if !ValidWorkspaceID(w.org) {
-		return Errorf(EINVALID, "Invalid workspace id %q.", w.org)
+	if !ValidWorkspaceID(w.id) {
+		return Errorf(EINVALID, "Invalid workspace id %q.", w.id)
 	}
 	e := w.m.embedder
-	err := store.EnsureWorkspace(ctx, tx, w.org, e.Name(), e.Dim(), w.m.nowString())
+	err := store.EnsureWorkspace(ctx, tx, w.id, e.Name(), e.Dim(), w.m.nowString())
 	var other *store.OtherEmbedderError
 	if errors.As(err, &other) {
 		return &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
 			"Workspace %q holds vectors of embedder %s (%d dimensions), not of this server's %s (%d); nothing was stored. Retry on a server that runs %s; this one needs a restart with it.",
-			w.org, other.Embedder, other.Dim, e.Name(), e.Dim(), other.Embedder)}
+			w.id, other.Embedder, other.Dim, e.Name(), e.Dim(), other.Embedder)}
 	}
 	return err
 }

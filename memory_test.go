@@ -123,7 +123,7 @@ func TestWriteAfterReindexElsewhere(t *testing.T) {
 	if papermem.ErrorCode(err) != papermem.EUNAVAILABLE || !strings.Contains(err.Error(), other.Name()) {
 		t.Fatalf("StorePaper on the server with the old embedder: err = %v, want EUNAVAILABLE naming %s", err, other.Name())
 	}
-	if _, err := old.Remember(ctx, "ada", papermem.MemoryInput{Text: "Prefers short summaries."}); papermem.ErrorCode(err) != papermem.EUNAVAILABLE {
+	if _, err := old.Remember(ctx, "ada", papermem.NoteInput{Text: "Prefers short summaries."}); papermem.ErrorCode(err) != papermem.EUNAVAILABLE {
 		t.Fatalf("Remember on the server with the old embedder: err = %v, want EUNAVAILABLE", err)
 	}
 	if ok, err := m.PaperExists(ctx, late.DOI); err != nil || ok {

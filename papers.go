@@ -165,7 +165,7 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		return tx.StorePaper(ctx, w.org, row, nodes, w.m.nowString())
+		return tx.StorePaper(ctx, w.id, row, nodes, w.m.nowString())
 	})
 	if err != nil {
 		return err
@@ -224,7 +224,7 @@ func convertNotices[To, From Notice | store.Notice](ns []From) []To {
 }
 
 func (w *Workspace) paper(ctx context.Context, q store.Querier, doi string) (*storedPaper, error) {
-	r, err := store.PaperByDOI(ctx, q, w.org, doi)
+	r, err := store.PaperByDOI(ctx, q, w.id, doi)
 	if err != nil {
 		return nil, dbError(err, "Paper "+doi+" is not in memory.")
 	}
@@ -257,7 +257,7 @@ func (w *Workspace) PaperExists(ctx context.Context, doi string) (bool, error) {
 	if d == "" {
 		return false, Errorf(EINVALID, "%q is not a DOI.", doi)
 	}
-	return store.PaperExists(ctx, w.m.db, w.org, d)
+	return store.PaperExists(ctx, w.m.db, w.id, d)
 }
 
 // DeletePaper removes the paper, its passages, claims and analysis from
@@ -273,7 +273,7 @@ func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		return dbError(tx.DeletePaper(ctx, w.org, d), "Paper "+d+" is not in memory.")
+		return dbError(tx.DeletePaper(ctx, w.id, d), "Paper "+d+" is not in memory.")
 	})
 }
 
@@ -371,7 +371,7 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	if err := req.Retrieval.valid(); err != nil {
 		return nil, err
 	}
-	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Org: w.org, Query: text, Limit: limit,
+	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Org: w.id, Query: text, Limit: limit,
 		Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
 		return nil, w.recallError(err)
@@ -392,7 +392,7 @@ func (w *Workspace) Papers(ctx context.Context, limit int) ([]Paper, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := store.Papers(ctx, w.m.db, w.org, limit)
+	rows, err := store.Papers(ctx, w.m.db, w.id, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list papers: %w", err)
 	}
@@ -421,7 +421,7 @@ func (w *Workspace) PaperSections(ctx context.Context, doi string) ([]PaperSecti
 		return nil, err
 	}
 	d := p.DOI
-	rows, err := store.NodesOfOwner(ctx, w.m.db, w.org, KindPaper, p.id, LabelPassage, LabelClaim)
+	rows, err := store.NodesOfOwner(ctx, w.m.db, w.id, KindPaper, p.id, LabelPassage, LabelClaim)
 	if err != nil {
 		return nil, fmt.Errorf("sections of %q: %w", d, err)
 	}

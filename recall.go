@@ -165,7 +165,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if label == LabelAny {
 		label = ""
 	}
-	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.org, Question: req.Question, Keywords: req.Keywords,
+	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.id, Question: req.Question, Keywords: req.Keywords,
 		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: req.DOIs,
 		Budget: req.BudgetTokens, Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
@@ -176,7 +176,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 
 // recallMemories recalls the memories of user for r, validated (RecallUser).
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
-	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Org: w.org, User: user, Question: r.Question,
+	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Org: w.id, User: user, Question: r.Question,
 		Keywords: r.Keywords, Budget: r.BudgetTokens, Retrieval: recall.Retrieval(r.Retrieval)})
 	if err != nil {
 		return nil, w.recallError(err)
@@ -200,7 +200,7 @@ func (w *Workspace) recallError(err error) error {
 	if ee, ok := errors.AsType[*recall.EmbedderError](err); ok {
 		return &Error{Code: EUPSTREAM, Message: "The embedder failed.", Err: ee.Err}
 	}
-	return w.m.indexError(w.org, err)
+	return w.m.indexError(w.id, err)
 }
 
 // Warm loads the in-process search index of every workspace, up to

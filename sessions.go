@@ -158,7 +158,7 @@ func (w *Workspace) upsertSession(ctx context.Context, tx *store.Tx, sessionID, 
 	if err := w.ensureWorkspace(ctx, tx); err != nil {
 		return 0, err
 	}
-	id, err := store.UpsertSession(ctx, tx, w.org, sessionID, user, w.m.nowString())
+	id, err := store.UpsertSession(ctx, tx, w.id, sessionID, user, w.m.nowString())
 	if err != nil {
 		return 0, fmt.Errorf("upsert session %q: %w", sessionID, err)
 	}
@@ -172,7 +172,7 @@ func (w *Workspace) knownClaims(ctx context.Context, q store.Querier, ids []int6
 	if len(ids) == 0 {
 		return known, nil
 	}
-	found, err := store.NodeIDsNotOfKind(ctx, q, w.m.files.Engine, w.org, KindMemory, ids)
+	found, err := store.NodeIDsNotOfKind(ctx, q, w.m.database.Engine, w.id, KindMemory, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func (w *Workspace) linkPapers(ctx context.Context, tx *store.Tx, sid int64, doi
 	if len(dois) == 0 {
 		return nil
 	}
-	return store.LinkSessionPapers(ctx, tx, w.org, sid, dois, w.m.nowString())
+	return store.LinkSessionPapers(ctx, tx, w.id, sid, dois, w.m.nowString())
 }
 
 // linkClaims links session sid to claim nodes known to exist.
@@ -196,7 +196,7 @@ func (w *Workspace) linkClaims(ctx context.Context, tx *store.Tx, sid int64, cla
 	if len(claims) == 0 {
 		return nil
 	}
-	return store.LinkSessionClaims(ctx, tx, w.org, sid, claims, w.m.nowString())
+	return store.LinkSessionClaims(ctx, tx, w.id, sid, claims, w.m.nowString())
 }
 
 // RecentSessions lists the ids of the workspace's sessions, most recently
@@ -207,7 +207,7 @@ func (w *Workspace) RecentSessions(ctx context.Context, limit int) ([]string, er
 	if err != nil {
 		return nil, err
 	}
-	ids, err := store.RecentSessions(ctx, w.m.db, w.org, limit)
+	ids, err := store.RecentSessions(ctx, w.m.db, w.id, limit)
 	if err != nil {
 		return nil, fmt.Errorf("recent sessions: %w", err)
 	}

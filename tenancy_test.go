@@ -19,7 +19,7 @@ func TestTenancy(t *testing.T) {
 	if _, err := a.StoreAnalysis(ctx, papermem.Analysis{DOI: vitaminD.DOI, Markdown: "# Verdict\nThe trial shows no effect of vitamin D on fractures."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Remember(ctx, "u1", papermem.MemoryInput{Text: "I prefer vitamin D trials over cohort studies"}); err != nil {
+	if _, err := a.Remember(ctx, "u1", papermem.NoteInput{Text: "I prefer vitamin D trials over cohort studies"}); err != nil {
 		t.Fatal(err)
 	}
 	mustStore(t, b, papermem.PaperInput{DOI: "10.2000/other", Title: "Unrelated", Text: "Graph neural networks improve molecule property prediction by 5%."})
@@ -78,7 +78,7 @@ func TestTenancy(t *testing.T) {
 // a user's private memories.
 func TestRecallExcludesUserMemories(t *testing.T) {
 	m := mustOpen(t)
-	if _, err := m.Remember(ctx, "alice", papermem.MemoryInput{Text: "Alice's secret: the zebrafish assay failed twice"}); err != nil {
+	if _, err := m.Remember(ctx, "alice", papermem.NoteInput{Text: "Alice's secret: the zebrafish assay failed twice"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, mode := range []papermem.Retrieval{papermem.RetrievalHybrid, papermem.RetrievalLexical, papermem.RetrievalVector} {

@@ -168,7 +168,7 @@ func TestUpgradeFTS5Database(t *testing.T) {
 	})
 	t.Run("NewWrites", func(t *testing.T) {
 		mustStore(t, w, vitaminD)
-		if _, err := w.Remember(ctx, f.UserID, papermem.MemoryInput{Text: "Ada moved to Lisbon in June."}); err != nil {
+		if _, err := w.Remember(ctx, f.UserID, papermem.NoteInput{Text: "Ada moved to Lisbon in June."}); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Forget(ctx, f.UserID, f.Memories[0]); err != nil {

@@ -30,42 +30,42 @@ var Counters = []string{
 	CounterUserMemories,
 }
 
-// count reports n of a counter of workspace org to the meter, if any. It
+// count reports n of a counter of workspace to the meter, if any. It
 // only touches memory.
-func (m *Memory) count(org, counter string, n int64) {
+func (m *Memory) count(workspace, counter string, n int64) {
 	if n != 0 {
-		m.meter.Count(org, counter, n)
+		m.meter.Count(workspace, counter, n)
 	}
 }
 
 // countRecall meters a recall and returns its result unchanged.
 func (w *Workspace) countRecall(r *RecallResult) *RecallResult {
-	w.m.count(w.org, CounterRecallRequests, 1)
-	w.m.count(w.org, CounterRecallTokens, int64(r.TotalTokens))
+	w.m.count(w.id, CounterRecallRequests, 1)
+	w.m.count(w.id, CounterRecallTokens, int64(r.TotalTokens))
 	return r
 }
 
 // countPaper meters a stored paper with textBytes bytes of text.
 func (w *Workspace) countPaper(textBytes int) {
-	w.m.count(w.org, CounterPapersStored, 1)
-	w.m.count(w.org, CounterBytesIngested, int64(textBytes))
+	w.m.count(w.id, CounterPapersStored, 1)
+	w.m.count(w.id, CounterBytesIngested, int64(textBytes))
 }
 
 // countDocument meters a file ingested as a document, of size bytes.
 func (w *Workspace) countDocument(size int64) {
-	w.m.count(w.org, CounterDocumentsIngested, 1)
-	w.m.count(w.org, CounterBytesIngested, size)
+	w.m.count(w.id, CounterDocumentsIngested, 1)
+	w.m.count(w.id, CounterBytesIngested, size)
 }
 
 // countFetch meters a paper fetch and returns its result unchanged.
 func (w *Workspace) countFetch(r *FetchResult) *FetchResult {
-	w.m.count(w.org, CounterFetchRequests, 1)
+	w.m.count(w.id, CounterFetchRequests, 1)
 	if r.Warm {
-		w.m.count(w.org, CounterFetchWarmHits, 1)
-		w.m.count(w.org, hostlink.CounterBytesSaved, int64(r.BytesSaved))
+		w.m.count(w.id, CounterFetchWarmHits, 1)
+		w.m.count(w.id, hostlink.CounterBytesSaved, int64(r.BytesSaved))
 	}
 	return r
 }
 
 // countMemory meters a remembered user memory.
-func (w *Workspace) countMemory() { w.m.count(w.org, CounterUserMemories, 1) }
+func (w *Workspace) countMemory() { w.m.count(w.id, CounterUserMemories, 1) }

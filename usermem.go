@@ -14,18 +14,19 @@ import (
 	"github.com/papermem/papermem/internal/tokens"
 )
 
-// MemoryInput is something a user asked to remember. Two metadata keys
-// place a memory in a conversation: "session" (a string or number naming
+// NoteInput is a note a user asked to remember (a "memory" on the wire:
+// kind and label Memory). Two metadata keys place a note in a
+// conversation: "session" (a string or number naming
 // the conversation or session) and "seq" (a number ordering the memories of
 // one session after OccurredAt). RecallUser may return a recalled memory's
 // neighbours in its session alongside it.
-type MemoryInput struct {
+type NoteInput struct {
 	Text       string         `json:"text"`        // required
 	Key        string         `json:"key"`         // "" means a key derived from the text
 	Tags       []string       `json:"tags"`        // free labels
 	Domain     string         `json:"domain"`      // optional topic area
 	OccurredAt string         `json:"occurred_at"` // ISO-8601 date or time of the event; "" for none
-	Metadata   map[string]any `json:"metadata"`    // free JSON object; see MemoryInput
+	Metadata   map[string]any `json:"metadata"`    // free JSON object; see NoteInput
 }
 
 // Remembered identifies a stored memory.
@@ -39,7 +40,7 @@ const maxMemoryBytes = 64 << 10
 
 // Remember stores a memory of user; remembering an existing key replaces
 // it in place. Errors: EINVALID.
-func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (*Remembered, error) {
+func (w *Workspace) Remember(ctx context.Context, user string, in NoteInput) (*Remembered, error) {
 	if strings.TrimSpace(user) == "" {
 		return nil, Errorf(EINVALID, "A user id is required.")
 	}
@@ -86,7 +87,7 @@ func (w *Workspace) Remember(ctx context.Context, user string, in MemoryInput) (
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		return tx.StoreMemory(ctx, w.org, row, nodes, now)
+		return tx.StoreMemory(ctx, w.id, row, nodes, now)
 	})
 	if err != nil {
 		return nil, err
@@ -107,7 +108,7 @@ func (w *Workspace) Forget(ctx context.Context, user, key string) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		return dbError(tx.DeleteMemory(ctx, w.org, user, key), "No memory with key "+key+".")
+		return dbError(tx.DeleteMemory(ctx, w.id, user, key), "No memory with key "+key+".")
 	})
 }
 
@@ -125,7 +126,7 @@ type UserRecallRequest struct {
 // weigh more than common ones (counted among the user's own memories), a
 // question about time favours memories that say when, and a hit brings the
 // memories just before and after it in its session (metadata "session")
-// when the budget allows (see userrecall.go). Errors: EINVALID.
+// when the budget allows (see internal/recall/user.go). Errors: EINVALID.
 func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallRequest) (*RecallResult, error) {
 	if strings.TrimSpace(user) == "" {
 		return nil, Errorf(EINVALID, "A user id is required.")

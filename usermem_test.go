@@ -17,7 +17,7 @@ import (
 var retrievals = []papermem.Retrieval{papermem.RetrievalHybrid, papermem.RetrievalLexical, papermem.RetrievalVector}
 
 // mustRemember stores a memory of user or fails the test.
-func mustRemember(tb testing.TB, w *papermem.Workspace, user string, in papermem.MemoryInput) *papermem.Remembered {
+func mustRemember(tb testing.TB, w *papermem.Workspace, user string, in papermem.NoteInput) *papermem.Remembered {
 	tb.Helper()
 	r, err := w.Remember(ctx, user, in)
 	if err != nil {
@@ -46,7 +46,7 @@ func TestRemember(t *testing.T) {
 	w := m.Workspace("default")
 	t.Run("Provenance", func(t *testing.T) {
 		const text = "Ada adopted a grey cat called Pixel from the shelter."
-		mustRemember(t, w, "ada", papermem.MemoryInput{
+		mustRemember(t, w, "ada", papermem.NoteInput{
 			Text: text, Key: "cat", Tags: []string{"pets"},
 			OccurredAt: "2023-05-07T14:30:00+02:00", Metadata: map[string]any{"session": "s1", "seq": 3, "mood": "happy"},
 		})
@@ -69,7 +69,7 @@ func TestRemember(t *testing.T) {
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
-		for name, in := range map[string]papermem.MemoryInput{
+		for name, in := range map[string]papermem.NoteInput{
 			"no text":   {Text: "  "},
 			"bad time":  {Text: "x", OccurredAt: "last Tuesday"},
 			"bad utf8":  {Text: "\xff\xfe"},
@@ -80,7 +80,7 @@ func TestRemember(t *testing.T) {
 				t.Errorf("%s: err = %v, want EINVALID", name, err)
 			}
 		}
-		if _, err := w.Remember(ctx, " ", papermem.MemoryInput{Text: "x"}); papermem.ErrorCode(err) != papermem.EINVALID {
+		if _, err := w.Remember(ctx, " ", papermem.NoteInput{Text: "x"}); papermem.ErrorCode(err) != papermem.EINVALID {
 			t.Errorf("no user: err = %v, want EINVALID", err)
 		}
 		for name, req := range map[string]papermem.UserRecallRequest{
@@ -101,12 +101,12 @@ func TestRemember(t *testing.T) {
 func TestRememberUpdatesByKey(t *testing.T) {
 	m := mustOpen(t)
 	w := m.Workspace("default")
-	first := mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Ada's favourite colour is turquoise.", Key: "colour"})
+	first := mustRemember(t, w, "ada", papermem.NoteInput{Text: "Ada's favourite colour is turquoise.", Key: "colour"})
 	// Recalled once, so that recall has read (and may keep) the first version.
 	if got := recallKeys(t, w, "ada", "Is Ada's favourite colour turquoise?", papermem.RetrievalHybrid); !cmp.Equal(got, []string{"colour"}) {
 		t.Fatalf("before the update, recalled %v", got)
 	}
-	second := mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Ada's favourite colour is now vermilion.", Key: "colour",
+	second := mustRemember(t, w, "ada", papermem.NoteInput{Text: "Ada's favourite colour is now vermilion.", Key: "colour",
 		OccurredAt: "2024-01-02"})
 	if second.Key != "colour" || second.NodeID == first.NodeID {
 		t.Fatalf("first %+v, second %+v", first, second)
@@ -123,8 +123,8 @@ func TestRememberUpdatesByKey(t *testing.T) {
 			}
 		}
 	}
-	derived := mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Ada plays the cello."})
-	again := mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Ada plays the cello."})
+	derived := mustRemember(t, w, "ada", papermem.NoteInput{Text: "Ada plays the cello."})
+	again := mustRemember(t, w, "ada", papermem.NoteInput{Text: "Ada plays the cello."})
 	if derived.Key == "" || derived.Key != again.Key {
 		t.Errorf("derived keys %q and %q", derived.Key, again.Key)
 	}
@@ -133,9 +133,9 @@ func TestRememberUpdatesByKey(t *testing.T) {
 func TestForget(t *testing.T) {
 	m := mustOpen(t)
 	w := m.Workspace("default")
-	mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Ada's locker code is seven four two nine.", Key: "locker",
+	mustRemember(t, w, "ada", papermem.NoteInput{Text: "Ada's locker code is seven four two nine.", Key: "locker",
 		Metadata: map[string]any{"session": "s"}})
-	mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Ada parks the bicycle near the locker room.", Key: "bike",
+	mustRemember(t, w, "ada", papermem.NoteInput{Text: "Ada parks the bicycle near the locker room.", Key: "bike",
 		Metadata: map[string]any{"session": "s"}})
 	for _, r := range retrievals {
 		if got := recallKeys(t, w, "ada", "What is Ada's locker code?", r); !slices.Contains(got, "locker") {
@@ -163,12 +163,12 @@ func TestForget(t *testing.T) {
 func TestUserMemoryIsolation(t *testing.T) {
 	m := mustOpen(t)
 	home, other := m.Workspace("home"), m.Workspace("other")
-	secret := papermem.MemoryInput{Text: "Ada's passport number is ZX9931 and she keeps it in the blue drawer.", Key: "passport",
+	secret := papermem.NoteInput{Text: "Ada's passport number is ZX9931 and she keeps it in the blue drawer.", Key: "passport",
 		Metadata: map[string]any{"session": "s"}}
 	mustRemember(t, home, "ada", secret)
-	mustRemember(t, home, "bob", papermem.MemoryInput{Text: "Bob keeps spare keys in the blue drawer.", Key: "keys",
+	mustRemember(t, home, "bob", papermem.NoteInput{Text: "Bob keeps spare keys in the blue drawer.", Key: "keys",
 		Metadata: map[string]any{"session": "s"}})
-	mustRemember(t, other, "ada", papermem.MemoryInput{Text: "Ada in another workspace likes the blue drawer too.", Key: "drawer",
+	mustRemember(t, other, "ada", papermem.NoteInput{Text: "Ada in another workspace likes the blue drawer too.", Key: "drawer",
 		Metadata: map[string]any{"session": "s"}})
 	question := "Where does Ada keep her passport ZX9931 in the blue drawer?"
 
@@ -199,7 +199,7 @@ func TestUserMemoryIsolation(t *testing.T) {
 	if err := other.Forget(ctx, "ada", "passport"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 		t.Errorf("forgetting from another workspace: err = %v, want ENOTFOUND", err)
 	}
-	mustRemember(t, home, "bob", papermem.MemoryInput{Text: "Bob's own passport memory.", Key: "passport"})
+	mustRemember(t, home, "bob", papermem.NoteInput{Text: "Bob's own passport memory.", Key: "passport"})
 	if got := recallKeys(t, home, "ada", question, papermem.RetrievalHybrid); !cmp.Equal(got, []string{"passport"}) {
 		t.Errorf("after bob reused the key, ada recalled %v", got)
 	}
@@ -217,7 +217,7 @@ func TestUserMemoryIsolation(t *testing.T) {
 func conversation(tb testing.TB, w *papermem.Workspace, user, prefix, day string, turns ...string) {
 	tb.Helper()
 	for i, t := range turns {
-		mustRemember(tb, w, user, papermem.MemoryInput{Text: t, Key: fmt.Sprintf("%s:%d", prefix, i), OccurredAt: day,
+		mustRemember(tb, w, user, papermem.NoteInput{Text: t, Key: fmt.Sprintf("%s:%d", prefix, i), OccurredAt: day,
 			Metadata: map[string]any{"session": prefix, "seq": i}})
 	}
 }
@@ -285,7 +285,7 @@ func TestRecallUserConversationRanking(t *testing.T) {
 		"Bob: I went to the pottery class with a friend.",
 		"Bob: I went to the pottery class last Friday evening.",
 	)
-	mustRemember(t, w, "ada", papermem.MemoryInput{Text: "Bob: Congrats on the promotion, you earned it!", Key: "promotion"})
+	mustRemember(t, w, "ada", papermem.NoteInput{Text: "Bob: Congrats on the promotion, you earned it!", Key: "promotion"})
 	t.Run("NamesOverFiller", func(t *testing.T) {
 		got := recallKeys(t, w, "ada", "What does Zorblat think about painting?", papermem.RetrievalHybrid)
 		if len(got) == 0 || got[0] != "s2:1" {
@@ -340,11 +340,11 @@ func TestRecallUserBudgetInvariant(t *testing.T) {
 			if i%7 == 3 {
 				text = "Ada: Thanks!" // repeated text across sessions
 			}
-			mustRemember(t, w, "ada", papermem.MemoryInput{Text: text, Key: fmt.Sprintf("s%d:%d", s, i),
+			mustRemember(t, w, "ada", papermem.NoteInput{Text: text, Key: fmt.Sprintf("s%d:%d", s, i),
 				OccurredAt: day.AddDate(0, 0, 9*s).Format(time.RFC3339), Metadata: map[string]any{"session": s, "seq": i}})
 		}
 	}
-	mustRemember(t, w, "bob", papermem.MemoryInput{Text: randomTurn(rng)})
+	mustRemember(t, w, "bob", papermem.NoteInput{Text: randomTurn(rng)})
 	for range 300 {
 		q := strings.Join(randomWords(rng, 1+rng.IntN(8)), " ") + "?"
 		if rng.IntN(3) == 0 {
@@ -428,7 +428,7 @@ func BenchmarkRecallUser(b *testing.B) {
 	day := time.Date(2022, 1, 1, 10, 0, 0, 0, time.UTC)
 	for s := range 250 {
 		for i := range 20 {
-			mustRemember(b, w, "ada", papermem.MemoryInput{
+			mustRemember(b, w, "ada", papermem.NoteInput{
 				Text:       []string{"Ada", "Bob"}[i%2] + ": " + sentence(8+rng.IntN(30)) + ".",
 				Key:        fmt.Sprintf("s%d:%d", s, i),
 				OccurredAt: day.AddDate(0, 0, 3*s).Format(time.RFC3339),
@@ -467,7 +467,7 @@ func FuzzRecallQuestion(f *testing.F) {
 	w := m.Workspace("default")
 	mustStore(f, m, vitaminD)
 	for i, text := range []string{"Ada: I adopted a cat called Pixel in May 2023.", "Bo: We went hiking last weekend!", "Ada: My son started taekwondo."} {
-		mustRemember(f, w, "ada", papermem.MemoryInput{Text: text, OccurredAt: fmt.Sprintf("2023-05-%02d", i+1),
+		mustRemember(f, w, "ada", papermem.NoteInput{Text: text, OccurredAt: fmt.Sprintf("2023-05-%02d", i+1),
 			Metadata: map[string]any{"session": "s1", "seq": i}})
 	}
 	for _, q := range []string{"When did Ada adopt Pixel?", "What did Ada do in May 2023?", "vitamin D fracture", "", "\u0301", "in 1999 or 20000 or the 90s?"} {

@@ -45,10 +45,10 @@ func TestStoreFull(t *testing.T) {
 	}
 	before := counts()
 	var pages int
-	if err := m.files.Write.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+	if err := m.database.Write.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.files.Write.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages+2)); err != nil {
+	if _, err := m.database.Write.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages+2)); err != nil {
 		t.Fatal(err)
 	}
 	big := PaperInput{DOI: "10.1/big", Title: "Big", Text: strings.Repeat("Melatonin reduced sleep latency by 12 minutes in older adults. ", 2000)}
@@ -63,7 +63,7 @@ func TestStoreFull(t *testing.T) {
 	if err := m.db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
 		t.Fatalf("integrity_check %q (%v)", check, err)
 	}
-	if _, err := m.files.Write.ExecContext(ctx, `PRAGMA max_page_count = 1073741823`); err != nil {
+	if _, err := m.database.Write.ExecContext(ctx, `PRAGMA max_page_count = 1073741823`); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := m.StorePaper(ctx, big); err != nil {
@@ -85,7 +85,7 @@ func TestReadsDoNotWaitForWrites(t *testing.T) {
 	held := make(chan error, 1)
 	go func() {
 		held <- m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
-			if _, err := tx.ExecContext(ctx, `UPDATE papers SET title = 'Changed' WHERE org_id = ? AND doi = '10.1/read'`, m.org); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE papers SET title = 'Changed' WHERE org_id = ? AND doi = '10.1/read'`, m.id); err != nil {
 				return err
 			}
 			close(begun)

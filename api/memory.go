@@ -197,8 +197,8 @@ func (req *AnalysisRequest) Input() papermem.Analysis {
 }
 
 // Input converts the request for Workspace.Remember.
-func (req *RememberRequest) Input() papermem.MemoryInput {
-	return papermem.MemoryInput{Text: req.Text, Key: req.Key, Tags: req.Tags, Domain: req.Domain,
+func (req *RememberRequest) Input() papermem.NoteInput {
+	return papermem.NoteInput{Text: req.Text, Key: req.Key, Tags: req.Tags, Domain: req.Domain,
 		OccurredAt: req.OccurredAt, Metadata: req.Metadata}
 }
 

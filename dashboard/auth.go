@@ -115,17 +115,17 @@ func (h *handler) viewer(r *http.Request) (*viewer, error) {
 	return &viewer{User: u, Founder: h.cfg.Server.IsFounder(fresh), Workspace: ws, session: sess, csrf: tok}, nil
 }
 
-// workspaceName is the name given to workspace org at signup, or its id
+// workspaceName is the name given to workspace at signup, or its id
 // when it was given none.
-func (h *handler) workspaceName(ctx context.Context, org string) (string, error) {
-	rec, err := h.svc.Workspace(org).Record(ctx)
+func (h *handler) workspaceName(ctx context.Context, workspace string) (string, error) {
+	rec, err := h.svc.Workspace(workspace).Record(ctx)
 	switch {
 	case papermem.ErrorCode(err) == papermem.ENOTFOUND:
-		return org, nil
+		return workspace, nil
 	case err != nil:
 		return "", err
 	case rec.Name == "":
-		return org, nil
+		return workspace, nil
 	}
 	return rec.Name, nil
 }

@@ -38,7 +38,7 @@ func TestOpenAI(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer m.Close()
-		if _, err := m.Remember(ctx, "u", papermem.MemoryInput{Text: "zzz qqq"}); err != nil {
+		if _, err := m.Remember(ctx, "u", papermem.NoteInput{Text: "zzz qqq"}); err != nil {
 			t.Fatal(err)
 		}
 		res, err := m.RecallUser(ctx, "u", papermem.UserRecallRequest{Question: "zzz qqq", Retrieval: papermem.RetrievalVector})

@@ -51,7 +51,7 @@ func TestUsageCountsCalls(t *testing.T) {
 		want[papermem.CounterRecallTokens] += int64(r.TotalTokens)
 	}
 	for i := range memories {
-		if _, err := w.Remember(ctx, "ada", papermem.MemoryInput{Text: fmt.Sprintf("Ada prefers trial %d", i)}); err != nil {
+		if _, err := w.Remember(ctx, "ada", papermem.NoteInput{Text: fmt.Sprintf("Ada prefers trial %d", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -125,20 +125,20 @@ type ActivityCounts struct {
 	Bill      *papermem.Bill   `json:"bill"`  // current month so far
 }
 
-// Activity returns workspace org in detail: its plan, its size, this
+// Activity returns workspace in detail: its plan, its size, this
 // month's usage and bill, and its users with their activity. Errors:
 // ENOTFOUND (no such workspace).
-func (s *Service) Activity(ctx context.Context, org string) (*WorkspaceActivity, error) {
-	w := s.Workspace(org)
+func (s *Service) Activity(ctx context.Context, workspace string) (*WorkspaceActivity, error) {
+	w := s.Workspace(workspace)
 	rec, err := w.Record(ctx)
 	if err != nil {
 		return nil, err
 	}
-	a := &WorkspaceActivity{OrgID: org, Overview: ActivityCounts{Name: rec.Name, CreatedAt: rec.CreatedAt}}
+	a := &WorkspaceActivity{OrgID: workspace, Overview: ActivityCounts{Name: rec.Name, CreatedAt: rec.CreatedAt}}
 	if a.Plan, err = w.memory().Plan(ctx); err != nil {
 		return nil, err
 	}
-	if a.Overview.APIKeys, err = store.CountAPIKeys(ctx, s.db, org); err != nil {
+	if a.Overview.APIKeys, err = store.CountAPIKeys(ctx, s.db, workspace); err != nil {
 		return nil, fmt.Errorf("activity: %w", err)
 	}
 	if a.Overview.Memory, err = w.memoryStats(ctx); err != nil {
@@ -147,7 +147,7 @@ func (s *Service) Activity(ctx context.Context, org string) (*WorkspaceActivity,
 	if a.Overview.Bill, err = w.memory().Billing(ctx); err != nil {
 		return nil, err
 	}
-	if a.Overview.Usage, err = hostlink.ReadCounters(ctx, s.db, org, s.now(), papermem.Counters); err != nil {
+	if a.Overview.Usage, err = hostlink.ReadCounters(ctx, s.db, workspace, s.now(), papermem.Counters); err != nil {
 		return nil, err
 	}
 	if a.Users, err = w.Users(ctx); err != nil {
@@ -156,23 +156,23 @@ func (s *Service) Activity(ctx context.Context, org string) (*WorkspaceActivity,
 	return a, nil
 }
 
-// SetPlan moves workspace org to the plan named tier without payment and
+// SetPlan moves workspace to the plan named tier without payment and
 // returns its account. Errors: EUNKNOWNPLAN, ENOTFOUND (no such workspace).
-func (s *Service) SetPlan(ctx context.Context, org, tier string) (*papermem.Account, error) {
+func (s *Service) SetPlan(ctx context.Context, workspace, tier string) (*papermem.Account, error) {
 	p, err := papermem.LookupPlan(tier)
 	if err != nil {
 		return nil, err
 	}
 	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
-		if err := mustExist(ctx, tx, org); err != nil {
+		if err := mustExist(ctx, tx, workspace); err != nil {
 			return err
 		}
-		return s.setPlan(ctx, tx, org, p)
+		return s.setPlan(ctx, tx, workspace, p)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.m.Workspace(org).Account(ctx)
+	return s.m.Workspace(workspace).Account(ctx)
 }
 
 // Health checks the memory's components (papermem.Memory.Health), then

@@ -31,7 +31,7 @@ func TestFounderConsole(t *testing.T) {
 	if _, err := w.IngestFile(ctx, "notes.md", strings.NewReader("# Notes\n\nVitamin D was measured."), papermem.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Remember(ctx, ada.UserID, papermem.MemoryInput{Text: "Ada reads trials."}); err != nil {
+	if _, err := w.Remember(ctx, ada.UserID, papermem.NoteInput{Text: "Ada reads trials."}); err != nil {
 		t.Fatal(err)
 	}
 	hw.CountAPIRequest()

@@ -128,8 +128,8 @@ func hashPassword(pw string) ([]byte, error) {
 }
 
 // newUserRecord is the record of a user about to be inserted.
-func (s *Service) newUserRecord(org string, in NewUser) *User {
-	return &User{UserID: "usr_" + randomHex(12), OrgID: org, Email: in.Email, Name: in.Name, Role: in.Role,
+func (s *Service) newUserRecord(workspace string, in NewUser) *User {
+	return &User{UserID: "usr_" + randomHex(12), OrgID: workspace, Email: in.Email, Name: in.Name, Role: in.Role,
 		CreatedAt: s.nowString()}
 }
 
@@ -180,16 +180,16 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (*User, error) {
 	return u, nil
 }
 
-// CreateUser adds a user to the existing workspace org. Errors: EINVALID,
+// CreateUser adds a user to the existing workspace. Errors: EINVALID,
 // ENOTFOUND (no such workspace), ECONFLICT (the email has an account).
-func (s *Service) CreateUser(ctx context.Context, org string, in NewUser) (*User, error) {
+func (s *Service) CreateUser(ctx context.Context, workspace string, in NewUser) (*User, error) {
 	hash, err := in.validate()
 	if err != nil {
 		return nil, err
 	}
-	u := s.newUserRecord(org, in)
+	u := s.newUserRecord(workspace, in)
 	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
-		if err := mustExist(ctx, tx, org); err != nil {
+		if err := mustExist(ctx, tx, workspace); err != nil {
 			return err
 		}
 		return insertUser(ctx, tx, u, hash)
@@ -256,7 +256,7 @@ func (s *Service) User(ctx context.Context, userID string) (*User, error) {
 // User returns the account with the id when it belongs to the workspace.
 // Errors: ENOTFOUND (unknown, or another workspace's user).
 func (w *Workspace) User(ctx context.Context, userID string) (*User, error) {
-	r, err := store.OrgUser(ctx, w.s.db, w.org, userID)
+	r, err := store.OrgUser(ctx, w.s.db, w.id, userID)
 	if err != nil {
 		return nil, w.s.dbError(err, "No such user in this workspace.")
 	}
@@ -291,7 +291,7 @@ type UserActivity struct {
 // Users lists the workspace's users, oldest first, with their activity.
 // This is the one place activity is computed.
 func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
-	rows, err := store.UsersActivity(ctx, w.s.db, w.org)
+	rows, err := store.UsersActivity(ctx, w.s.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}
@@ -304,7 +304,7 @@ func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
 		index[a.UserID] = len(out)
 		out = append(out, a)
 	}
-	domains, err := store.MemoryDomains(ctx, w.s.db, w.org)
+	domains, err := store.MemoryDomains(ctx, w.s.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("list user domains: %w", err)
 	}
@@ -382,7 +382,7 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *store.Tx, name, creato
 	if utf8.RuneCountInString(name) > 100 || !utf8.ValidString(name) {
 		return nil, papermem.Errorf(papermem.EINVALID, "name must be UTF-8 of at most 100 characters.")
 	}
-	if err := w.s.ensureWorkspace(ctx, tx, w.org); err != nil {
+	if err := w.s.ensureWorkspace(ctx, tx, w.id); err != nil {
 		return nil, err
 	}
 	secret := make([]byte, apiKeyBytes)
@@ -391,9 +391,9 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *store.Tx, name, creato
 	}
 	value := KeyPrefix + base64.RawURLEncoding.EncodeToString(secret)
 	sum := sha256.Sum256([]byte(value))
-	k := &NewAPIKey{APIKey: papermem.APIKey{KeyID: "key_" + randomHex(8), OrgID: w.org, Name: name,
+	k := &NewAPIKey{APIKey: papermem.APIKey{KeyID: "key_" + randomHex(8), WorkspaceID: w.id, Name: name,
 		Prefix: value[:apiKeyPrefixLen], CreatedAt: w.s.nowString()}, Key: value}
-	err := store.InsertAPIKey(ctx, tx, &store.APIKey{KeyID: k.KeyID, OrgID: w.org, Name: name, Prefix: k.Prefix,
+	err := store.InsertAPIKey(ctx, tx, &store.APIKey{KeyID: k.KeyID, OrgID: w.id, Name: name, Prefix: k.Prefix,
 		CreatedAt: k.CreatedAt, Hash: sum[:]}, creator)
 	if err != nil {
 		return nil, fmt.Errorf("create api key: %w", err)
@@ -403,7 +403,7 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *store.Tx, name, creato
 
 // apiKeyOf converts an api_keys row.
 func apiKeyOf(r *store.APIKey) papermem.APIKey {
-	k := papermem.APIKey{KeyID: r.KeyID, OrgID: r.OrgID, Name: r.Name, Prefix: r.Prefix, CreatedAt: r.CreatedAt}
+	k := papermem.APIKey{KeyID: r.KeyID, WorkspaceID: r.OrgID, Name: r.Name, Prefix: r.Prefix, CreatedAt: r.CreatedAt}
 	if r.LastUsedAt != "" {
 		k.LastUsedAt = &r.LastUsedAt
 	}
@@ -414,7 +414,7 @@ func apiKeyOf(r *store.APIKey) papermem.APIKey {
 // then on. Errors: ENOTFOUND (unknown, or another workspace's key).
 func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
 	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
-		return store.DeleteAPIKey(ctx, tx, w.org, keyID)
+		return store.DeleteAPIKey(ctx, tx, w.id, keyID)
 	})
 	if err != nil {
 		return fmt.Errorf("revoke api key: %w", err)
@@ -492,7 +492,7 @@ func (s *Service) touchAPIKey(ctx context.Context, e *cachedKey) error {
 	}
 	ts := s.timestamp(now)
 	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
-		return store.TouchAPIKey(ctx, tx, e.key.OrgID, e.key.KeyID, ts)
+		return store.TouchAPIKey(ctx, tx, e.key.WorkspaceID, e.key.KeyID, ts)
 	})
 	if err != nil {
 		e.used.CompareAndSwap(now.UnixMilli(), last) // let the next request try again

@@ -116,7 +116,7 @@ func TestUsersActivity(t *testing.T) {
 	signup(t, svc, "eve@example.org", "lab-two")
 	w := svc.Workspace("lab-one")
 	for _, d := range []string{"biology", "physics", "biology", ""} {
-		if _, err := svc.Memory().Workspace("lab-one").Remember(ctx, u.UserID, papermem.MemoryInput{Text: "note about " + d + " things", Domain: d}); err != nil {
+		if _, err := svc.Memory().Workspace("lab-one").Remember(ctx, u.UserID, papermem.NoteInput{Text: "note about " + d + " things", Domain: d}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -141,7 +141,7 @@ func TestUsersSessionActivity(t *testing.T) {
 	u := signup(t, svc, "ada@example.org", "lab-one")
 	w := svc.Memory().Workspace("lab-one")
 	mustStore(t, w, vitaminD) // domain medicine
-	if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "note", Domain: "biology"}); err != nil {
+	if _, err := w.Remember(ctx, u.UserID, papermem.NoteInput{Text: "note", Domain: "biology"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: "s1", UserID: u.UserID, Papers: []string{vitaminD.DOI}}); err != nil {
@@ -185,7 +185,7 @@ func TestAPIKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.OrgID != "lab-one" || got.KeyID != k.KeyID || got.LastUsedAt == nil {
+	if got.WorkspaceID != "lab-one" || got.KeyID != k.KeyID || got.LastUsedAt == nil {
 		t.Fatalf("authenticated = %+v", got)
 	}
 	list, err := svc.Memory().Workspace("lab-one").APIKeys(ctx)
@@ -242,7 +242,7 @@ func TestWorkspaces(t *testing.T) {
 	if rec.OrgID != "side-project" || rec.Plan != "Starter Tier" || rec.TokenTTLSeconds != 86400 || key == nil || key.Key == "" {
 		t.Fatalf("created %+v %+v", rec, key)
 	}
-	if k, err := svc.AuthenticateAPIKey(ctx, key.Key); err != nil || k.OrgID != "side-project" {
+	if k, err := svc.AuthenticateAPIKey(ctx, key.Key); err != nil || k.WorkspaceID != "side-project" {
 		t.Fatalf("new workspace key: %+v %v", k, err)
 	}
 	for _, id := range []string{"side-project", "x", "Upper", "-dash"} {
@@ -342,7 +342,7 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 		}
 		execSQL(t, path, `UPDATE api_keys SET org_id = 'lab-two' WHERE key_id = ?`, k.KeyID)
 		got, err := a.AuthenticateAPIKey(ctx, k.Key)
-		if err != nil || got.OrgID != "lab-two" {
+		if err != nil || got.WorkspaceID != "lab-two" {
 			t.Fatalf("moved key: %+v, %v", got, err)
 		}
 	})

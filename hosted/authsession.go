@@ -100,7 +100,7 @@ func (s *Service) Logout(ctx context.Context, sess Session) error {
 // workspace's user).
 func (w *Workspace) LogoutAll(ctx context.Context, userID string) error {
 	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
-		return store.EndSessions(ctx, tx, w.org, userID)
+		return store.EndSessions(ctx, tx, w.id, userID)
 	})
 	if err != nil {
 		return fmt.Errorf("logout all: %w", err)
@@ -123,7 +123,7 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 	if err := checkPassword("new_password", next); err != nil {
 		return nil, err
 	}
-	hash, err := store.PasswordHash(ctx, w.s.db, w.org, userID)
+	hash, err := store.PasswordHash(ctx, w.s.db, w.id, userID)
 	if err != nil {
 		return nil, w.s.dbError(err, errNoUser.Message)
 	}
@@ -137,7 +137,7 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 		return nil, err
 	}
 	u, err := w.s.updateUser(ctx, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
-		return store.SetPassword(ctx, tx, w.org, userID, hash, newHash)
+		return store.SetPassword(ctx, tx, w.id, userID, hash, newHash)
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, papermem.Errorf(papermem.ECONFLICT, "The password changed meanwhile; try again.")
@@ -148,33 +148,33 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 	return u, nil
 }
 
-// DisableUser disables the account userID of workspace org: it cannot log
+// DisableUser disables the account userID of workspace: it cannot log
 // in, its session tokens are refused from now on (for good: enabling it
 // again does not revive them) and so are the API keys it created, while it
 // stays disabled. Disabling a disabled account keeps its first
 // disabled_at. Errors: ENOTFOUND (no such user in the workspace).
-func (s *Service) DisableUser(ctx context.Context, org, userID string) (*User, error) {
+func (s *Service) DisableUser(ctx context.Context, workspace, userID string) (*User, error) {
 	now := s.nowString()
-	return s.setDisabled(ctx, org, userID, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
-		return store.DisableUser(ctx, tx, org, userID, now)
+	return s.setDisabled(ctx, workspace, userID, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
+		return store.DisableUser(ctx, tx, workspace, userID, now)
 	})
 }
 
-// EnableUser enables the account userID of workspace org again: it can
+// EnableUser enables the account userID of workspace again: it can
 // log in, and the API keys it created and did not revoke work again. Its
 // sessions stay ended. Errors: ENOTFOUND (no such user in the workspace).
-func (s *Service) EnableUser(ctx context.Context, org, userID string) (*User, error) {
-	return s.setDisabled(ctx, org, userID, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
-		return store.EnableUser(ctx, tx, org, userID)
+func (s *Service) EnableUser(ctx context.Context, workspace, userID string) (*User, error) {
+	return s.setDisabled(ctx, workspace, userID, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
+		return store.EnableUser(ctx, tx, workspace, userID)
 	})
 }
 
 // setDisabled runs update, which disables or enables the user userID of
-// workspace org, and returns the account.
-func (s *Service) setDisabled(ctx context.Context, org, userID string, update func(context.Context, *store.Tx) (*store.User, error)) (*User, error) {
+// workspace, and returns the account.
+func (s *Service) setDisabled(ctx context.Context, workspace, userID string, update func(context.Context, *store.Tx) (*store.User, error)) (*User, error) {
 	u, err := s.updateUser(ctx, update)
 	if err != nil {
-		return nil, s.dbError(err, fmt.Sprintf("No user %q in workspace %q.", userID, org))
+		return nil, s.dbError(err, fmt.Sprintf("No user %q in workspace %q.", userID, workspace))
 	}
 	return u, nil
 }

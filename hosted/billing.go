@@ -145,7 +145,7 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (*CheckoutResult,
 		return nil, err
 	}
 	if p.PriceCents == 0 {
-		err := w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error { return w.s.setPlan(ctx, tx, w.org, p) })
+		err := w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error { return w.s.setPlan(ctx, tx, w.id, p) })
 		if err != nil {
 			return nil, err
 		}
@@ -159,16 +159,16 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (*CheckoutResult,
 		return nil, papermem.Errorf(papermem.EUPSTREAM, "No payment provider is configured; paid plans cannot be bought.")
 	}
 	id := "co_" + randomHex(16)
-	po, err := w.s.payments.CreateOrder(ctx, Order{CheckoutID: id, OrgID: w.org, Plan: p.Slug,
+	po, err := w.s.payments.CreateOrder(ctx, Order{CheckoutID: id, OrgID: w.id, Plan: p.Slug,
 		AmountCents: p.PriceCents, Currency: papermem.Currency})
 	if err != nil {
 		return nil, &papermem.Error{Code: papermem.EUPSTREAM, Message: "The payment provider could not create an order.", Err: err}
 	}
 	err = w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
-		if err := w.s.ensureWorkspace(ctx, tx, w.org); err != nil {
+		if err := w.s.ensureWorkspace(ctx, tx, w.id); err != nil {
 			return err
 		}
-		return store.InsertCheckout(ctx, tx, w.org, &store.Checkout{CheckoutID: id, Plan: p.Slug, AmountCents: p.PriceCents,
+		return store.InsertCheckout(ctx, tx, w.id, &store.Checkout{CheckoutID: id, Plan: p.Slug, AmountCents: p.PriceCents,
 			Currency: papermem.Currency, Provider: po.Name, OrderID: po.OrderID, KeyID: po.KeyID, Status: CheckoutPending,
 			CreatedAt: w.s.nowString()})
 	})
@@ -206,7 +206,7 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 	if id == "" {
 		return nil, papermem.Errorf(papermem.EINVALID, "checkout_id is required.")
 	}
-	plan, orderID, err := store.CheckoutOrder(ctx, w.s.db, w.org, id)
+	plan, orderID, err := store.CheckoutOrder(ctx, w.s.db, w.id, id)
 	if err != nil {
 		return nil, w.s.dbError(err, "No checkout "+id+" in this workspace.")
 	}
@@ -254,13 +254,13 @@ func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Conf
 func (w *Workspace) settle(ctx context.Context, tx *store.Tx, id, paymentID string, p papermem.Plan) error {
 	s := w.s
 	now := s.now()
-	if n, err := store.SettleCheckout(ctx, tx, w.org, id, CheckoutPending, CheckoutPaid, paymentID, s.timestamp(now)); err != nil || n == 0 {
+	if n, err := store.SettleCheckout(ctx, tx, w.id, id, CheckoutPending, CheckoutPaid, paymentID, s.timestamp(now)); err != nil || n == 0 {
 		return err
 	}
-	if err := s.setPlan(ctx, tx, w.org, p); err != nil {
+	if err := s.setPlan(ctx, tx, w.id, p); err != nil {
 		return err
 	}
-	err := store.InsertInvoice(ctx, tx, w.org, &store.Invoice{InvoiceID: "inv_" + randomHex(12), CheckoutID: id,
+	err := store.InsertInvoice(ctx, tx, w.id, &store.Invoice{InvoiceID: "inv_" + randomHex(12), CheckoutID: id,
 		Status: papermem.InvoicePaid, PaymentID: paymentID, PeriodStart: s.timestamp(now), PeriodEnd: s.timestamp(now.AddDate(0, 1, 0)),
 		CreatedAt: s.timestamp(now)})
 	return s.dbError(err, "")

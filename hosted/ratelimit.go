@@ -24,7 +24,7 @@ const rateWindow = time.Minute
 const pruneRateEvery = time.Minute
 
 // TakeRequest spends one request of the token bucket named bucket, in
-// workspace org ("" for a bucket of no workspace, such as a client
+// workspace ("" for a bucket of no workspace, such as a client
 // address's): a bucket of perMinute holds at most perMinute requests and
 // refills perMinute a minute, evenly (golang.org/x/time/rate's token
 // bucket, with a burst of perMinute). The bucket is kept in the database,
@@ -40,7 +40,7 @@ const pruneRateEvery = time.Minute
 // for that statement only. Errors: EINVALID (perMinute below 1), and those of a write
 // (EUNAVAILABLE when the queue is full or the database is locked too
 // long).
-func (s *Service) TakeRequest(ctx context.Context, org, bucket string, perMinute int) (RateDecision, error) {
+func (s *Service) TakeRequest(ctx context.Context, workspace, bucket string, perMinute int) (RateDecision, error) {
 	if perMinute < 1 {
 		return RateDecision{}, papermem.Errorf(papermem.EINVALID, "A rate limit must allow at least one request a minute.")
 	}
@@ -51,7 +51,7 @@ func (s *Service) TakeRequest(ctx context.Context, org, bucket string, perMinute
 	var granted bool
 	take := func(ctx context.Context, q store.Querier) error {
 		var err error
-		if tat, granted, err = store.TakeToken(ctx, q, org, bucket, now, interval, window); err != nil {
+		if tat, granted, err = store.TakeToken(ctx, q, workspace, bucket, now, interval, window); err != nil {
 			return err
 		}
 		if last := s.ratePruned.Load(); now-last >= int64(pruneRateEvery) && s.ratePruned.CompareAndSwap(last, now) {

@@ -94,19 +94,19 @@ func (s *Service) Memory() *papermem.Memory { return s.m }
 // Workspace is the hosted service's handle on one workspace. A *Workspace
 // is safe for concurrent use.
 type Workspace struct {
-	s   *Service
-	org string
+	s  *Service
+	id string
 }
 
 // Workspace returns the handle of workspace id. The id is not checked
 // here; writes through a handle with an invalid id fail with EINVALID.
-func (s *Service) Workspace(id string) *Workspace { return &Workspace{s: s, org: id} }
+func (s *Service) Workspace(id string) *Workspace { return &Workspace{s: s, id: id} }
 
 // ID returns the workspace id.
-func (w *Workspace) ID() string { return w.org }
+func (w *Workspace) ID() string { return w.id }
 
 // memory is the memory's handle on the same workspace.
-func (w *Workspace) memory() *papermem.Workspace { return w.s.m.Workspace(w.org) }
+func (w *Workspace) memory() *papermem.Workspace { return w.s.m.Workspace(w.id) }
 
 // write runs fn in one write transaction of the memory's write queue.
 func (s *Service) write(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error {
@@ -138,30 +138,30 @@ func (s *Service) timestamp(t time.Time) string { return s.link.Timestamp(t) }
 // ENOTFOUND with the given message, a uniqueness failure ECONFLICT.
 func (s *Service) dbError(err error, notFound string) error { return s.link.DBError(err, notFound) }
 
-// ensureWorkspace registers workspace org within tx on its first write.
-func (s *Service) ensureWorkspace(ctx context.Context, tx *store.Tx, org string) error {
-	return s.link.EnsureWorkspace(ctx, tx, org)
+// ensureWorkspace registers workspace within tx on its first write.
+func (s *Service) ensureWorkspace(ctx context.Context, tx *store.Tx, workspace string) error {
+	return s.link.EnsureWorkspace(ctx, tx, workspace)
 }
 
-// mustExist fails with ENOTFOUND unless workspace org is registered.
-func mustExist(ctx context.Context, tx *store.Tx, org string) error {
-	ok, err := store.WorkspaceExists(ctx, tx, org)
+// mustExist fails with ENOTFOUND unless workspace is registered.
+func mustExist(ctx context.Context, tx *store.Tx, workspace string) error {
+	ok, err := store.WorkspaceExists(ctx, tx, workspace)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return papermem.Errorf(papermem.ENOTFOUND, "Workspace %q does not exist.", org)
+		return papermem.Errorf(papermem.ENOTFOUND, "Workspace %q does not exist.", workspace)
 	}
 	return nil
 }
 
-// setPlan moves workspace org to plan p within tx, registering the
+// setPlan moves workspace to plan p within tx, registering the
 // workspace when needed.
-func (s *Service) setPlan(ctx context.Context, tx *store.Tx, org string, p papermem.Plan) error {
-	if err := s.ensureWorkspace(ctx, tx, org); err != nil {
+func (s *Service) setPlan(ctx context.Context, tx *store.Tx, workspace string, p papermem.Plan) error {
+	if err := s.ensureWorkspace(ctx, tx, workspace); err != nil {
 		return err
 	}
-	if err := store.SetPlan(ctx, tx, org, p.Slug); err != nil {
+	if err := store.SetPlan(ctx, tx, workspace, p.Slug); err != nil {
 		return fmt.Errorf("set plan: %w", err)
 	}
 	return nil

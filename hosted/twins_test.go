@@ -64,7 +64,7 @@ func TestTwinWorkspaces(t *testing.T) {
 var twinPaper = papermem.PaperInput{DOI: "10.1/x", Title: "Calcium and falls",
 	Text: "Calcium supplements reduced falls in older adults by 12% in a cohort of 4,000."}
 
-// history gives workspace org one of every write, in an order both
+// history gives workspace one of every write, in an order both
 // databases repeat exactly. Its users are made a second apart, so that
 // they list in one order.
 func history(t *testing.T, svc *hosted.Service, c *clock, org string) {
@@ -76,7 +76,7 @@ func history(t *testing.T, svc *hosted.Service, c *clock, org string) {
 		t.Fatal(err)
 	}
 	w, hw := svc.Memory().Workspace(org), svc.Workspace(org)
-	if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Key: "pref", Text: "The owner prefers meta-analyses.", Domain: "medicine"}); err != nil {
+	if _, err := w.Remember(ctx, u.UserID, papermem.NoteInput{Key: "pref", Text: "The owner prefers meta-analyses.", Domain: "medicine"}); err != nil {
 		t.Fatal(err) // the account's first note, as it is made
 	}
 	c.set(c.now().Add(time.Second))
@@ -99,7 +99,7 @@ func history(t *testing.T, svc *hosted.Service, c *clock, org string) {
 		{"bob", "pref", "Bob prefers cohort studies."},
 		{u.UserID, "", "The owner met the falls group."},
 	} {
-		if _, err := w.Remember(ctx, n.user, papermem.MemoryInput{Key: n.key, Text: n.text}); err != nil {
+		if _, err := w.Remember(ctx, n.user, papermem.NoteInput{Key: n.key, Text: n.text}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -147,7 +147,7 @@ func twinOnly(t *testing.T, svc *hosted.Service, c *clock, org string) {
 	if err := w.Forget(ctx, "ada", "pref"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Remember(ctx, "bob", papermem.MemoryInput{Key: "pref", Text: "Bob now prefers vitamin D meta-analyses."}); err != nil {
+	if _, err := w.Remember(ctx, "bob", papermem.NoteInput{Key: "pref", Text: "Bob now prefers vitamin D meta-analyses."}); err != nil {
 		t.Fatal(err)
 	}
 	// Notes under the ids of the other workspace's accounts (user ids are
@@ -159,7 +159,7 @@ func twinOnly(t *testing.T, svc *hosted.Service, c *clock, org string) {
 	for _, at := range []time.Time{time.Date(2026, 3, 13, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC)} {
 		c.set(at) // before lab-a's accounts were made, and after all they did
 		for _, u := range others {
-			if _, err := w.Remember(ctx, u.UserID, papermem.MemoryInput{Text: "A note of the twin's at " + at.String(), Domain: "twins"}); err != nil {
+			if _, err := w.Remember(ctx, u.UserID, papermem.NoteInput{Text: "A note of the twin's at " + at.String(), Domain: "twins"}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -211,7 +211,7 @@ func twinOnly(t *testing.T, svc *hosted.Service, c *clock, org string) {
 	}
 }
 
-// reads returns every read of workspace org, each as JSON with the ids and
+// reads returns every read of workspace, each as JSON with the ids and
 // secrets a database draws at random blanked.
 func reads(t *testing.T, svc *hosted.Service, org string) map[string]string {
 	t.Helper()

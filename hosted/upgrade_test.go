@@ -50,7 +50,7 @@ func TestUpgradeAccounts(t *testing.T) {
 		t.Errorf("Login = %+v, %v", u, err)
 	}
 	k, err := svc.AuthenticateAPIKey(ctx, f.APIKey)
-	if err != nil || k.OrgID != f.Org {
+	if err != nil || k.WorkspaceID != f.Org {
 		t.Errorf("AuthenticateAPIKey = %+v, %v", k, err)
 	}
 }

@@ -25,9 +25,9 @@ const DefaultUsageFlushInterval = 2 * time.Second
 
 // usageKey names one counter of one workspace in one month.
 type usageKey struct {
-	org     string
-	month   int // year*100 + month
-	counter string
+	workspace string
+	month     int // year*100 + month
+	counter   string
 }
 
 // meter accumulates counted usage in memory; Flush moves it to
@@ -46,13 +46,13 @@ type meter struct {
 	done     chan struct{}
 }
 
-// Count adds n to a counter of workspace org for the current month. It only
+// Count adds n to a counter of workspace for the current month. It only
 // touches memory.
-func (u *meter) Count(org, counter string, n int64) {
+func (u *meter) Count(workspace, counter string, n int64) {
 	if n == 0 {
 		return
 	}
-	k := usageKey{org: org, month: hostlink.MonthOf(u.s.now()), counter: counter}
+	k := usageKey{workspace: workspace, month: hostlink.MonthOf(u.s.now()), counter: counter}
 	u.mu.Lock()
 	if u.pending == nil {
 		u.pending = map[usageKey]int64{}
@@ -115,7 +115,7 @@ func (u *meter) Flush(ctx context.Context) error {
 	err := u.s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		counts := make([]store.UsageCount, 0, len(batch))
 		for k, n := range batch {
-			counts = append(counts, store.UsageCount{Org: k.org, Period: hostlink.MonthName(k.month), Counter: k.counter, Value: n})
+			counts = append(counts, store.UsageCount{Org: k.workspace, Period: hostlink.MonthName(k.month), Counter: k.counter, Value: n})
 		}
 		return store.AddUsage(ctx, tx, counts)
 	})
@@ -135,7 +135,7 @@ func (u *meter) Flush(ctx context.Context) error {
 
 // CountAPIRequest counts one API request against the workspace. It is
 // cheap: the count is kept in memory and written in batches.
-func (w *Workspace) CountAPIRequest() { w.s.usage.Count(w.org, papermem.CounterAPIRequests, 1) }
+func (w *Workspace) CountAPIRequest() { w.s.usage.Count(w.id, papermem.CounterAPIRequests, 1) }
 
 // Usage is a workspace's metered usage over one billing period.
 type Usage struct {
@@ -152,17 +152,17 @@ func (w *Workspace) Usage(ctx context.Context) (*Usage, error) {
 		return nil, err
 	}
 	now := w.s.now()
-	c, err := hostlink.ReadCounters(ctx, w.s.db, w.org, now, papermem.Counters)
+	c, err := hostlink.ReadCounters(ctx, w.s.db, w.id, now, papermem.Counters)
 	if err != nil {
 		return nil, err
 	}
 	start, end := hostlink.MonthSpan(now)
-	return &Usage{OrgID: w.org, PeriodStart: w.s.timestamp(start), PeriodEnd: w.s.timestamp(end), Counters: c}, nil
+	return &Usage{OrgID: w.id, PeriodStart: w.s.timestamp(start), PeriodEnd: w.s.timestamp(end), Counters: c}, nil
 }
 
-// usageTotal sums counter over every period of workspace org.
-func (s *Service) usageTotal(ctx context.Context, org, counter string) (int64, error) {
-	n, err := store.UsageTotal(ctx, s.db, org, counter)
+// usageTotal sums counter over every period of workspace.
+func (s *Service) usageTotal(ctx context.Context, workspace, counter string) (int64, error) {
+	n, err := store.UsageTotal(ctx, s.db, workspace, counter)
 	if err != nil {
 		return 0, fmt.Errorf("read usage: %w", err)
 	}
@@ -180,7 +180,7 @@ type MemoryStats struct {
 }
 
 func (w *Workspace) memoryStats(ctx context.Context) (MemoryStats, error) {
-	r, err := store.MemoryStatsOf(ctx, w.s.db, w.org)
+	r, err := store.MemoryStatsOf(ctx, w.s.db, w.id)
 	s := MemoryStats{Nodes: r.Nodes, Papers: r.Papers, Documents: r.Documents, Analyses: r.Analyses, Memories: r.Memories, Bytes: r.Bytes}
 	if err != nil {
 		return s, fmt.Errorf("memory stats: %w", err)
@@ -220,7 +220,7 @@ func (w *Workspace) Analytics(ctx context.Context) (*Analytics, error) {
 	if err := w.s.usage.Flush(ctx); err != nil {
 		return nil, err
 	}
-	a := &Analytics{OrgID: w.org, TopDomains: []DomainCount{}}
+	a := &Analytics{OrgID: w.id, TopDomains: []DomainCount{}}
 	var err error
 	if a.Memory, err = w.memoryStats(ctx); err != nil {
 		return nil, err
@@ -230,14 +230,14 @@ func (w *Workspace) Analytics(ctx context.Context) (*Analytics, error) {
 		counter string
 		dst     *int64
 	}{{papermem.CounterFetchRequests, &c.Fetches}, {papermem.CounterFetchWarmHits, &c.WarmHits}, {hostlink.CounterBytesSaved, &c.BytesSaved}} {
-		if *f.dst, err = w.s.usageTotal(ctx, w.org, f.counter); err != nil {
+		if *f.dst, err = w.s.usageTotal(ctx, w.id, f.counter); err != nil {
 			return nil, err
 		}
 	}
 	if c.Fetches > 0 {
 		c.HitRate = math.Round(float64(c.WarmHits)/float64(c.Fetches)*10000) / 10000
 	}
-	domains, err := store.TopDomains(ctx, w.s.db, w.org, topDomains)
+	domains, err := store.TopDomains(ctx, w.s.db, w.id, topDomains)
 	if err != nil {
 		return nil, fmt.Errorf("top domains: %w", err)
 	}

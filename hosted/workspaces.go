@@ -24,7 +24,7 @@ func CreatorUser(userID string) string { return "user:" + userID }
 
 // CreatorWorkspace names a workspace (a credential without a user) as the
 // creator of a workspace or API key.
-func CreatorWorkspace(org string) string { return "org:" + org }
+func CreatorWorkspace(workspace string) string { return "org:" + workspace }
 
 // WorkspaceRecord describes a workspace.
 type WorkspaceRecord struct {
@@ -52,13 +52,13 @@ func (r *WorkspaceRecord) TokenTTL() time.Duration {
 	return time.Duration(r.TokenTTLSeconds) * time.Second
 }
 
-// CreateWorkspace creates workspace org on the Starter plan together with
+// CreateWorkspace creates workspace on the Starter plan together with
 // its first API key, whose value is returned this once. creator is
 // CreatorUser or CreatorWorkspace of the caller. Errors: EINVALID (bad id
 // or name), ECONFLICT (the id is taken).
-func (s *Service) CreateWorkspace(ctx context.Context, org, name, creator string) (*WorkspaceRecord, *NewAPIKey, error) {
-	org = strings.TrimSpace(org)
-	if !papermem.ValidWorkspaceID(org) {
+func (s *Service) CreateWorkspace(ctx context.Context, workspace, name, creator string) (*WorkspaceRecord, *NewAPIKey, error) {
+	workspace = strings.TrimSpace(workspace)
+	if !papermem.ValidWorkspaceID(workspace) {
 		return nil, nil, errWorkspaceID("org_id")
 	}
 	name = strings.TrimSpace(name)
@@ -68,17 +68,17 @@ func (s *Service) CreateWorkspace(ctx context.Context, org, name, creator string
 	var rec *WorkspaceRecord
 	var key *NewAPIKey
 	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
-		err := store.InsertWorkspace(ctx, tx, org, name, papermem.PlanStarter, creator, s.nowString())
+		err := store.InsertWorkspace(ctx, tx, workspace, name, papermem.PlanStarter, creator, s.nowString())
 		if store.IsUnique(err) {
-			return &papermem.Error{Code: papermem.ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", org), Err: papermem.ErrWorkspaceID}
+			return &papermem.Error{Code: papermem.ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", workspace), Err: papermem.ErrWorkspaceID}
 		}
 		if err != nil {
 			return fmt.Errorf("create workspace: %w", err)
 		}
-		if key, err = s.Workspace(org).createAPIKey(ctx, tx, "default", creator); err != nil {
+		if key, err = s.Workspace(workspace).createAPIKey(ctx, tx, "default", creator); err != nil {
 			return err
 		}
-		r, err := store.WorkspaceByID(ctx, tx, org)
+		r, err := store.WorkspaceByID(ctx, tx, workspace)
 		if err != nil {
 			return err
 		}
@@ -118,9 +118,9 @@ func (s *Service) Workspaces(ctx context.Context, current string, creators ...st
 // Record returns the workspace's record. Errors: ENOTFOUND (never
 // registered: nothing was ever written to it).
 func (w *Workspace) Record(ctx context.Context) (*WorkspaceRecord, error) {
-	r, err := store.WorkspaceByID(ctx, w.s.db, w.org)
+	r, err := store.WorkspaceByID(ctx, w.s.db, w.id)
 	if err != nil {
-		return nil, w.s.dbError(err, fmt.Sprintf("Workspace %q does not exist.", w.org))
+		return nil, w.s.dbError(err, fmt.Sprintf("Workspace %q does not exist.", w.id))
 	}
 	return workspaceOf(r), nil
 }
@@ -139,13 +139,13 @@ func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
 		return papermem.Errorf(papermem.EINVALID, "The token lifetime must be between %v and %v.", MinTokenTTL, MaxTokenTTL)
 	}
 	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
-		return store.SetTokenTTL(ctx, tx, w.org, int64(ttl/time.Second))
+		return store.SetTokenTTL(ctx, tx, w.id, int64(ttl/time.Second))
 	})
 	if err != nil {
 		return fmt.Errorf("set token ttl: %w", err)
 	}
 	if n == 0 {
-		return papermem.Errorf(papermem.ENOTFOUND, "Workspace %q does not exist.", w.org)
+		return papermem.Errorf(papermem.ENOTFOUND, "Workspace %q does not exist.", w.id)
 	}
 	return nil
 }

@@ -44,10 +44,10 @@ const (
 
 // principal is who a request acts for.
 type principal struct {
-	org   string // workspace every call is scoped to
-	user  string // "" when the credential names no user
-	cred  string // credSession, credAPIKey or credDev
-	keyID string // the API key's id, for credAPIKey
+	workspace string // workspace every call is scoped to
+	user      string // "" when the credential names no user
+	cred      string // credSession, credAPIKey or credDev
+	keyID     string // the API key's id, for credAPIKey
 
 	session *hosted.Session // the session token, for credSession
 }
@@ -60,12 +60,12 @@ func (p *principal) rateKey() string {
 	case credSession:
 		return "user:" + p.user
 	}
-	return "dev:" + p.org
+	return "dev:" + p.workspace
 }
 
 // creators are the creator names of workspaces this principal made.
 func (p *principal) creators() []string {
-	c := []string{hosted.CreatorWorkspace(p.org)}
+	c := []string{hosted.CreatorWorkspace(p.workspace)}
 	if p.user != "" {
 		c = append(c, hosted.CreatorUser(p.user))
 	}
@@ -77,7 +77,7 @@ func (p *principal) creator() string {
 	if p.user != "" {
 		return hosted.CreatorUser(p.user)
 	}
-	return hosted.CreatorWorkspace(p.org)
+	return hosted.CreatorWorkspace(p.workspace)
 }
 
 // principalFrom returns the request's principal; routes other than public
@@ -91,13 +91,13 @@ func principalFrom(ctx context.Context) *principal {
 
 // workspace is the principal's workspace.
 func (s *server) workspace(r *http.Request) *papermem.Workspace {
-	return s.m.Workspace(principalFrom(r.Context()).org)
+	return s.m.Workspace(principalFrom(r.Context()).workspace)
 }
 
 // hostedWorkspace is the hosted service's handle on the principal's
 // workspace.
 func (s *server) hostedWorkspace(r *http.Request) *hosted.Workspace {
-	return s.svc.Workspace(principalFrom(r.Context()).org)
+	return s.svc.Workspace(principalFrom(r.Context()).workspace)
 }
 
 // userOf returns the principal's user id, or api.ErrMissingUser.
@@ -132,13 +132,13 @@ func (s *server) chain(rt route) http.Handler {
 			r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
 		}
 		info.p = p
-		if err := limit(w, r, s.rates, p.org, p.rateKey(), func() int { return s.planLimit(r.Context(), p.org) }); err != nil {
+		if err := limit(w, r, s.rates, p.workspace, p.rateKey(), func() int { return s.planLimit(r.Context(), p.workspace) }); err != nil {
 			return err
 		}
 		if rt.access == founder && !s.isFounder(r.Context(), p) {
 			return errNotFounder
 		}
-		s.svc.Workspace(p.org).CountAPIRequest() // metered in memory, written in batches
+		s.svc.Workspace(p.workspace).CountAPIRequest() // metered in memory, written in batches
 		h.ServeHTTP(w, r)
 		return nil
 	})
@@ -168,9 +168,9 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := &principal{org: k.OrgID, cred: credAPIKey, keyID: k.KeyID}
+		p := &principal{workspace: k.WorkspaceID, cred: credAPIKey, keyID: k.KeyID}
 		if named != "" {
-			u, err := s.svc.Workspace(k.OrgID).User(ctx, named)
+			u, err := s.svc.Workspace(k.WorkspaceID).User(ctx, named)
 			if papermem.ErrorCode(err) == papermem.ENOTFOUND {
 				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
 			}
@@ -191,7 +191,7 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 	if named != "" && named != sess.UserID {
 		return nil, papermem.Errorf(papermem.EFORBIDDEN, "A session token cannot act for another user.")
 	}
-	return &principal{org: sess.OrgID, user: sess.UserID, cred: credSession, session: sess}, nil
+	return &principal{workspace: sess.OrgID, user: sess.UserID, cred: credSession, session: sess}, nil
 }
 
 // authenticateSession checks a session token — signature and expiry — and
@@ -220,7 +220,7 @@ func (s *server) devPrincipal(r *http.Request) (*principal, error) {
 		return nil, &papermem.Error{Code: papermem.EINVALID, Err: papermem.ErrWorkspaceID,
 			Message: headerDevOrg + " must match ^[a-z0-9][a-z0-9_-]{2,63}$."}
 	}
-	return &principal{org: org, user: strings.TrimSpace(r.Header.Get(headerDevUser)), cred: credDev}, nil
+	return &principal{workspace: org, user: strings.TrimSpace(r.Header.Get(headerDevUser)), cred: credDev}, nil
 }
 
 // isFounder reports whether the principal's user has founder access:
@@ -230,7 +230,7 @@ func (s *server) isFounder(ctx context.Context, p *principal) bool {
 		return false
 	}
 	u, err := s.svc.User(ctx, p.user)
-	if err != nil || u.OrgID != p.org {
+	if err != nil || u.OrgID != p.workspace {
 		return false
 	}
 	return s.founderAccount(u)
@@ -343,7 +343,7 @@ func (s *server) handleLogin(w http.ResponseWriter, r *http.Request) error {
 
 func (s *server) handleMe(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())
-	u, err := s.svc.Workspace(p.org).User(r.Context(), p.user)
+	u, err := s.svc.Workspace(p.workspace).User(r.Context(), p.user)
 	if err != nil {
 		if papermem.ErrorCode(err) == papermem.ENOTFOUND {
 			return errBadToken

@@ -32,9 +32,9 @@ func TestDefenceInDepth(t *testing.T) {
 		p    principal
 		want bool
 	}{
-		{"Session", principal{org: "lab-one", user: u.UserID, cred: credSession}, true},
-		{"OtherWorkspace", principal{org: "lab-two", user: u.UserID, cred: credAPIKey}, false},
-		{"DevHeaders", principal{org: "lab-one", user: u.UserID, cred: credDev}, false},
+		{"Session", principal{workspace: "lab-one", user: u.UserID, cred: credSession}, true},
+		{"OtherWorkspace", principal{workspace: "lab-two", user: u.UserID, cred: credAPIKey}, false},
+		{"DevHeaders", principal{workspace: "lab-one", user: u.UserID, cred: credDev}, false},
 	} {
 		if got := s.isFounder(ctx, &c.p); got != c.want {
 			t.Errorf("isFounder(%s) = %v, want %v", c.name, got, c.want)

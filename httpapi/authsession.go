@@ -17,7 +17,7 @@ func (s *server) handleLogout(w http.ResponseWriter, r *http.Request) error {
 
 func (s *server) handleLogoutAll(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())
-	if err := s.svc.Workspace(p.org).LogoutAll(r.Context(), p.user); err != nil {
+	if err := s.svc.Workspace(p.workspace).LogoutAll(r.Context(), p.user); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, api.LogoutResponse{LoggedOut: true})
@@ -32,7 +32,7 @@ func (s *server) handleChangePassword(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	p := principalFrom(r.Context())
-	u, err := s.svc.Workspace(p.org).ChangePassword(r.Context(), p.user, req.CurrentPassword, req.NewPassword)
+	u, err := s.svc.Workspace(p.workspace).ChangePassword(r.Context(), p.user, req.CurrentPassword, req.NewPassword)
 	if err != nil {
 		return err
 	}

@@ -280,7 +280,7 @@ func TestClusterRateLimit(t *testing.T) {
 	})
 }
 
-// seedGraph links sessions sessions of 20 papers each in workspace org
+// seedGraph links sessions sessions of 20 papers each in workspace
 // through m, from several goroutines (the writes share commits): each
 // session draws 16 papers from one of sessions/25 topics of 60 papers and
 // 4 from a pool of 5,000, so that Materialize has thousands of pairs to
@@ -305,7 +305,7 @@ func seedGraph(t *testing.T, m *papermem.Memory, org string, sessions int) {
 	})
 }
 
-// seedPapers stores n papers in workspace org through m, from several
+// seedPapers stores n papers in workspace through m, from several
 // goroutines.
 func seedPapers(t *testing.T, m *papermem.Memory, org string, n int) {
 	t.Helper()

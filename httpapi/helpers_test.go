@@ -179,7 +179,7 @@ type account struct {
 
 func (a account) auth() []string { return []string{"Authorization", "Bearer " + a.token} }
 
-// signup creates an account in a fresh workspace org.
+// signup creates an account in a fresh workspace.
 func (e *env) signup(email, org string) account {
 	e.t.Helper()
 	pw := "pw-" + strings.Repeat(email[:1], 8)

@@ -93,7 +93,7 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 			}
 			var org, cred string
 			if p := info.p; p != nil {
-				org, cred = p.org, p.cred
+				org, cred = p.workspace, p.cred
 			}
 			s.log.LogAttrs(ctx, slog.LevelInfo, "request",
 				slog.String(keyMethod, r.Method), slog.String(keyPath, r.URL.EscapedPath()),

@@ -21,7 +21,7 @@ func (s *server) newMCPHandler() http.Handler {
 	s.mcpLimit = s.m.MaxIngestBytes()*4/3 + multipartOverhead
 	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		p := principalFrom(r.Context())
-		return mcpserver.New(mcpserver.Local(s.m.Workspace(p.org), p.user), &mcpserver.Options{Logger: s.log})
+		return mcpserver.New(mcpserver.Local(s.m.Workspace(p.workspace), p.user), &mcpserver.Options{Logger: s.log})
 	}, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,

@@ -30,11 +30,11 @@ const (
 
 // buckets keeps the token buckets of one kind of key.
 type buckets interface {
-	// take spends one request of the bucket key of workspace org ("" for
+	// take spends one request of the bucket key of workspace ("" for
 	// a client address), which holds at most n requests and refills n a
 	// minute. It reports the requests left, and how long to wait when the
 	// bucket was empty.
-	take(ctx context.Context, org, key string, n int) (remaining int, wait time.Duration, err error)
+	take(ctx context.Context, workspace, key string, n int) (remaining int, wait time.Duration, err error)
 }
 
 // limiter applies one kind of limit: it decides each key's size, reading
@@ -57,7 +57,7 @@ func newLimiter(b buckets) *limiter { return &limiter{buckets: b, limits: map[st
 // take spends one request of key's bucket. size, called at most once a
 // planCheckInterval per key, returns the bucket's size. It reports the
 // limit, the requests left, and how long to wait when none was left.
-func (l *limiter) take(ctx context.Context, org, key string, size func() int) (perMin, remaining int, wait time.Duration, err error) {
+func (l *limiter) take(ctx context.Context, workspace, key string, size func() int) (perMin, remaining int, wait time.Duration, err error) {
 	now := time.Now()
 	l.mu.Lock()
 	lim, ok := l.limits[key]
@@ -75,7 +75,7 @@ func (l *limiter) take(ctx context.Context, org, key string, size func() int) (p
 		l.limits[key] = lim
 		l.mu.Unlock()
 	}
-	remaining, wait, err = l.buckets.take(ctx, org, key, lim.n)
+	remaining, wait, err = l.buckets.take(ctx, workspace, key, lim.n)
 	return lim.n, remaining, wait, err
 }
 
@@ -94,7 +94,7 @@ type localBucket struct {
 
 func newLocalBuckets() *localBuckets { return &localBuckets{buckets: map[string]*localBucket{}} }
 
-// take spends one token of key's bucket; org is not needed, keys are
+// take spends one token of key's bucket; the workspace is not needed, keys are
 // unique across workspaces.
 func (l *localBuckets) take(_ context.Context, _, key string, n int) (int, time.Duration, error) {
 	now := time.Now()
@@ -143,8 +143,8 @@ func (l *localBuckets) sweep(now time.Time) {
 // buckets.
 type sharedBuckets struct{ svc *hosted.Service }
 
-func (s sharedBuckets) take(ctx context.Context, org, key string, n int) (int, time.Duration, error) {
-	d, err := s.svc.TakeRequest(ctx, org, key, n)
+func (s sharedBuckets) take(ctx context.Context, workspace, key string, n int) (int, time.Duration, error) {
+	d, err := s.svc.TakeRequest(ctx, workspace, key, n)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -154,11 +154,11 @@ func (s sharedBuckets) take(ctx context.Context, org, key string, n int) (int, t
 	return d.Remaining, 0, nil
 }
 
-// limit applies bucket key of workspace org to the request: it sets the
+// limit applies bucket key of workspace to the request: it sets the
 // X-RateLimit headers and returns a rateLimitError when the bucket is
 // empty.
-func limit(w http.ResponseWriter, r *http.Request, l *limiter, org, key string, size func() int) error {
-	perMin, remaining, wait, err := l.take(r.Context(), org, key, size)
+func limit(w http.ResponseWriter, r *http.Request, l *limiter, workspace, key string, size func() int) error {
+	perMin, remaining, wait, err := l.take(r.Context(), workspace, key, size)
 	if err != nil {
 		return err
 	}
@@ -172,13 +172,13 @@ func limit(w http.ResponseWriter, r *http.Request, l *limiter, org, key string, 
 }
 
 // planLimit returns the requests a minute allowed to each credential of
-// workspace org: Config.RateLimit, else its plan's.
-func (s *server) planLimit(ctx context.Context, org string) int {
+// workspace: Config.RateLimit, else its plan's.
+func (s *server) planLimit(ctx context.Context, workspace string) int {
 	if s.cfg.RateLimit > 0 {
 		return s.cfg.RateLimit
 	}
 	plan := papermem.Plans[0]
-	if rec, err := s.svc.Workspace(org).Record(ctx); err == nil {
+	if rec, err := s.svc.Workspace(workspace).Record(ctx); err == nil {
 		if p, err := papermem.LookupPlan(rec.Plan); err == nil {
 			plan = p
 		}

@@ -27,11 +27,11 @@ var workspacesOp = op{tag: "users and workspaces", summary: "The current workspa
 
 func (s *server) handleWorkspaces(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())
-	list, err := s.svc.Workspaces(r.Context(), p.org, p.creators()...)
+	list, err := s.svc.Workspaces(r.Context(), p.workspace, p.creators()...)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, api.WorkspacesResponse{Workspaces: list, Current: p.org})
+	return writeJSON(w, http.StatusOK, api.WorkspacesResponse{Workspaces: list, Current: p.workspace})
 }
 
 var createWorkspaceOp = op{tag: "users and workspaces", summary: "Create a workspace", req: api.CreateWorkspaceRequest{},

@@ -64,7 +64,7 @@ func ftsMatch(text string) string {
 func TestBM25MatchesFTS5(t *testing.T) {
 	testdb.SQLiteOnly(t, "FTS5 is SQLite's")
 	m, path, docs, claims := scifactMemory(t, 150)
-	if _, err := m.Remember(ctx, "u1", papermem.MemoryInput{Text: docs[0].Text}); err != nil {
+	if _, err := m.Remember(ctx, "u1", papermem.NoteInput{Text: docs[0].Text}); err != nil {
 		t.Fatal(err)
 	}
 	db := openDB(t, path)

@@ -152,7 +152,7 @@ func TestRunReindex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := old.Remember(context.Background(), "u", papermem.MemoryInput{Text: "taekwondo on Sundays"}); err != nil {
+	if _, err := old.Remember(context.Background(), "u", papermem.NoteInput{Text: "taekwondo on Sundays"}); err != nil {
 		t.Fatal(err)
 	}
 	old.Close()

@@ -435,7 +435,7 @@ func fill(t *testing.T, w *papermem.Workspace, domain string) {
 		// One conversation, both users: each note's neighbours are its
 		// user's.
 		meta := map[string]any{"session": "c1", "seq": i}
-		if _, err := w.Remember(ctx, n.user, papermem.MemoryInput{Text: n.text, Domain: domain, Metadata: meta}); err != nil {
+		if _, err := w.Remember(ctx, n.user, papermem.NoteInput{Text: n.text, Domain: domain, Metadata: meta}); err != nil {
 			t.Fatal(err)
 		}
 	}

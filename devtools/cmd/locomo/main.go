@@ -395,7 +395,7 @@ func storeConversation(ctx context.Context, w *papermem.Workspace, user string, 
 			if t.BlipCaption != "" {
 				text += " [shared " + t.BlipCaption + "]"
 			}
-			_, err := w.Remember(ctx, user, papermem.MemoryInput{
+			_, err := w.Remember(ctx, user, papermem.NoteInput{
 				Text:       text,
 				Key:        as.prefix + t.DiaID,
 				OccurredAt: s.date.Format(time.RFC3339),
@@ -492,7 +492,7 @@ func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []locomo.Conve
 					if n == largeUser {
 						break
 					}
-					_, err := w.Remember(ctx, user, papermem.MemoryInput{
+					_, err := w.Remember(ctx, user, papermem.NoteInput{
 						Text:       fmt.Sprintf("%s: %s", t.Speaker, t.Text),
 						Key:        fmt.Sprintf("%d/%s/%s", round, c.SampleID, t.DiaID),
 						OccurredAt: s.date.Format(time.RFC3339),
