@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/papermem/papermem/internal/hashembed"
 	"github.com/papermem/papermem/internal/nodeindex"
@@ -104,21 +103,7 @@ func (m *Memory) embed(ctx context.Context, texts []string) ([][]float32, error)
 		if len(v) != m.embedder.Dim() {
 			return nil, Errorf(EUPSTREAM, "The embedder returned a vector of %d dimensions, not %d.", len(v), m.embedder.Dim())
 		}
-		normalize(v)
+		nodeindex.Normalize(v)
 	}
 	return vs, nil
-}
-
-func normalize(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
 }

@@ -1,6 +1,7 @@
 package nodeindex
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"sync"
@@ -181,4 +182,21 @@ func (p *Part) hamming(query []uint64, f *entryFilter, n int) []int {
 		}
 	}
 	return out
+}
+
+// Normalize scales v to unit length in place, as the vectors the index
+// holds and the queries it compares them with are; a zero vector stays
+// zero.
+func Normalize(v []float32) {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(s))
+	for i := range v {
+		v[i] *= inv
+	}
 }

@@ -25,25 +25,9 @@ func (c *Client) FullText(ctx context.Context, doi string) ([]string, error) {
 	if d == "" {
 		return nil, fmt.Errorf("%w: %q is not a DOI", ErrInvalid, doi)
 	}
-	type upResult struct {
-		w   *unpaywallWork
-		err error
-	}
-	var upc chan upResult
-	if c.contact != "" {
-		upc = make(chan upResult, 1)
-		go func() {
-			w, err := c.unpaywallWork(ctx, d, false)
-			upc <- upResult{w, err}
-		}()
-	}
+	upWait := c.unpaywallAsync(ctx, d, false)
 	oa, oaErr := c.openalexWork(ctx, d, false)
-	var up *unpaywallWork
-	var upErr error
-	if upc != nil {
-		r := <-upc
-		up, upErr = r.w, r.err
-	}
+	up, upErr := upWait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("origin: full text %s: %w", d, err)
 	}

@@ -95,30 +95,14 @@ func (c *Client) work(ctx context.Context, doi string, fresh bool) (*Work, error
 	if d == "" {
 		return nil, fmt.Errorf("%w: %q is not a DOI", ErrInvalid, doi)
 	}
-	type upResult struct {
-		w   *unpaywallWork
-		err error
-	}
-	var upc chan upResult
-	if c.contact != "" {
-		upc = make(chan upResult, 1)
-		go func() {
-			w, err := c.unpaywallWork(ctx, d, fresh)
-			upc <- upResult{w, err}
-		}()
-	}
+	upWait := c.unpaywallAsync(ctx, d, fresh)
 	cr, crErr := c.crossrefWork(ctx, d, fresh)
 	var oa *openalexWork
 	var oaErr error
 	if crErr != nil {
 		oa, oaErr = c.openalexWork(ctx, d, fresh)
 	}
-	var up *unpaywallWork
-	var upErr error
-	if upc != nil {
-		r := <-upc
-		up, upErr = r.w, r.err
-	}
+	up, upErr := upWait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("origin: work %s: %w", d, err)
 	}
@@ -529,4 +513,26 @@ func escapeDOI(doi string) string {
 		segs[i] = url.PathEscape(s)
 	}
 	return strings.Join(segs, "/")
+}
+
+// unpaywallAsync asks Unpaywall about doi while the caller asks the other
+// services, and returns the function that waits for its answer: nil and
+// no error when Unpaywall is not asked (no contact address).
+func (c *Client) unpaywallAsync(ctx context.Context, doi string, fresh bool) func() (*unpaywallWork, error) {
+	if c.contact == "" {
+		return func() (*unpaywallWork, error) { return nil, nil }
+	}
+	type result struct {
+		w   *unpaywallWork
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		w, err := c.unpaywallWork(ctx, doi, fresh)
+		ch <- result{w, err}
+	}()
+	return func() (*unpaywallWork, error) {
+		r := <-ch
+		return r.w, r.err
+	}
 }

@@ -3,7 +3,6 @@ package recall
 import (
 	"cmp"
 	"context"
-	"math"
 	"slices"
 
 	"github.com/papermem/papermem/internal/nodeindex"
@@ -110,7 +109,7 @@ func (e *Engine) vector(ctx context.Context, p *nodeindex.Part, q query, text st
 		for i := range qv {
 			qv[i] += rocchioWeight * fb[i]
 		}
-		normalize(qv)
+		nodeindex.Normalize(qv)
 	}
 	return p.Nearest(q.indexQuery(), qv), nil
 }
@@ -135,21 +134,6 @@ func (e *Engine) embedQuery(ctx context.Context, p *nodeindex.Part, user, text s
 	if err != nil {
 		return nil, &EmbedderError{Err: err}
 	}
-	normalize(v)
+	nodeindex.Normalize(v)
 	return v, nil
-}
-
-// normalize scales v to unit length, as Config.Embed's vectors are.
-func normalize(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
 }
