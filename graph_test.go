@@ -20,25 +20,11 @@ import (
 	"github.com/papermem/papermem/internal/testutil"
 )
 
-// link links a session to papers (and claims) or fails the test.
-func link(tb testing.TB, w *papermem.Workspace, session string, papers []string, claims ...int64) *papermem.SessionLinks {
-	tb.Helper()
-	res, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: session, Papers: papers, Claims: claims})
-	if err != nil {
-		tb.Fatalf("LinkSession(%s): %v", session, err)
-	}
-	return res
-}
-
-// claimID returns the node id of the first claim recall finds for q.
-func claimID(t *testing.T, w *papermem.Workspace, q string) int64 {
-	t.Helper()
-	res, err := w.Recall(ctx, papermem.RecallRequest{Question: q})
-	if err != nil || len(res.Spans) == 0 {
-		t.Fatalf("Recall(%q) = %+v, %v", q, res, err)
-	}
-	return res.Spans[0].NodeID
-}
+// The tests' shared helpers (internal/testutil).
+var (
+	link    = testutil.Link
+	claimID = testutil.ClaimID
+)
 
 // relatedOf returns the related edges around the sessions, keyed
 // "a|b" by session ids, as the graph reports them.

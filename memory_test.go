@@ -18,32 +18,11 @@ func mustOpen(tb testing.TB) *papermem.Memory {
 	return testutil.Open(tb, nil)
 }
 
-func mustStore(tb testing.TB, w interface {
-	StorePaper(context.Context, papermem.PaperInput) (*papermem.Paper, *papermem.IngestReport, error)
-}, in papermem.PaperInput) *papermem.Paper {
-	tb.Helper()
-	p, _, err := w.StorePaper(ctx, in)
-	if err != nil {
-		tb.Fatalf("StorePaper(%q): %v", in.DOI, err)
-	}
-	return p
-}
-
-var vitaminD = papermem.PaperInput{
-	DOI:   "10.1000/VitD",
-	Title: "Vitamin D supplementation and fracture risk in older adults",
-	Text: `Abstract
-Vitamin D supplementation did not reduce fracture risk in adults over 70 years (hazard ratio 0.98, 95% CI 0.91-1.05).
-
-Methods
-We enrolled 25,000 participants in a randomised controlled trial across 12 countries.
-
-Results
-Supplementation increased serum 25-hydroxyvitamin D by 40% compared with placebo. Falls were not reduced.`,
-	Authors: []string{"A. Author", "B. Author"},
-	Year:    2021,
-	Domain:  "medicine",
-}
+// The tests' paper and how they store one (internal/testutil).
+var (
+	mustStore = testutil.MustStore
+	vitaminD  = testutil.VitaminD
+)
 
 func TestOpenReopenKeepsData(t *testing.T) {
 	path := testdb.Path(t)

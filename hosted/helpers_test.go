@@ -80,48 +80,10 @@ func signup(t *testing.T, svc *hosted.Service, email, org string) *hosted.User {
 	return u
 }
 
-func mustStore(tb testing.TB, w *papermem.Workspace, in papermem.PaperInput) *papermem.Paper {
-	tb.Helper()
-	p, _, err := w.StorePaper(ctx, in)
-	if err != nil {
-		tb.Fatalf("StorePaper(%q): %v", in.DOI, err)
-	}
-	return p
-}
-
-// link links a session to papers (and claims) or fails the test.
-func link(tb testing.TB, w *papermem.Workspace, session string, papers []string, claims ...int64) *papermem.SessionLinks {
-	tb.Helper()
-	res, err := w.LinkSession(ctx, papermem.SessionLink{SessionID: session, Papers: papers, Claims: claims})
-	if err != nil {
-		tb.Fatalf("LinkSession(%s): %v", session, err)
-	}
-	return res
-}
-
-// claimID returns the node id of the first claim recall finds for q.
-func claimID(t *testing.T, w *papermem.Workspace, q string) int64 {
-	t.Helper()
-	res, err := w.Recall(ctx, papermem.RecallRequest{Question: q})
-	if err != nil || len(res.Spans) == 0 {
-		t.Fatalf("Recall(%q) = %+v, %v", q, res, err)
-	}
-	return res.Spans[0].NodeID
-}
-
-// vitaminD is the root package tests' paper (memory_test.go).
-var vitaminD = papermem.PaperInput{
-	DOI:   "10.1000/VitD",
-	Title: "Vitamin D supplementation and fracture risk in older adults",
-	Text: `Abstract
-Vitamin D supplementation did not reduce fracture risk in adults over 70 years (hazard ratio 0.98, 95% CI 0.91-1.05).
-
-Methods
-We enrolled 25,000 participants in a randomised controlled trial across 12 countries.
-
-Results
-Supplementation increased serum 25-hydroxyvitamin D by 40% compared with placebo. Falls were not reduced.`,
-	Authors: []string{"A. Author", "B. Author"},
-	Year:    2021,
-	Domain:  "medicine",
-}
+// The root package tests' paper and helpers (internal/testutil).
+var (
+	mustStore = testutil.MustStore
+	link      = testutil.Link
+	claimID   = testutil.ClaimID
+	vitaminD  = testutil.VitaminD
+)
