@@ -278,9 +278,6 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	log := slog.New(slog.NewJSONHandler(stdout, nil))
 	c.api.Logger = log
-	if o := c.opts.Origins; o != nil && o.Contact == "" {
-		log.Warn("origins on without PAPERMEM_CONTACT_EMAIL: Unpaywall is not asked and Crossref answers slowly (docs/origins.md); PAPERMEM_ORIGINS=off works offline")
-	}
 	m, err := c.open(ctx, c.db, log)
 	if err != nil {
 		return err
@@ -293,6 +290,9 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 
 	if len(rest) > 0 {
 		return subcommand(ctx, m, rest, stdout)
+	}
+	if o := c.opts.Origins; o != nil && o.Contact == "" {
+		log.Warn("origins on without PAPERMEM_CONTACT_EMAIL: Unpaywall is not asked and Crossref answers slowly (docs/origins.md); PAPERMEM_ORIGINS=off works offline")
 	}
 	svc, err := hosted.New(m, &c.hosted)
 	if err != nil {
