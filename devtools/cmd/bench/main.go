@@ -15,15 +15,19 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/papermem/papermem"
@@ -88,6 +92,34 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
+// benchBatch is how many papers measure stores between counts.
+const benchBatch = 256
+
+// storeAll stores the papers with a worker per CPU and returns the nodes
+// they added.
+func storeAll(ctx context.Context, m *papermem.Memory, papers []papermem.PaperInput) (int, error) {
+	var added atomic.Int64
+	errs := make([]error, len(papers))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range jobs {
+				_, rep, err := m.StorePaper(ctx, papers[i])
+				if errs[i] = err; err == nil {
+					added.Add(int64(rep.NodesStored))
+				}
+			}
+		})
+	}
+	for i := range papers {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return int(added.Load()), errors.Join(errs...)
+}
+
 func measure(ctx context.Context, out io.Writer, path string, size int, docs []scifact.Doc, questions []string) error {
 	m, err := papermem.Open(ctx, path, nil)
 	if err != nil {
@@ -103,13 +135,23 @@ func measure(ctx context.Context, out io.Writer, path string, size int, docs []s
 		db.QueryRowContext(ctx, "SELECT count(*) FROM nodes").Scan(&n)
 		return n
 	}
+	// Papers are stored a batch at a time by a worker per CPU, and the
+	// nodes counted from the stores' reports as they go: counting the
+	// table after each paper made reaching a million nodes quadratic.
 	start := time.Now()
-	for i := 0; nodes() < size; i++ {
-		d := docs[i%len(docs)]
-		doi := fmt.Sprintf("10.0000/bench.%d.%s", i/len(docs), d.ID)
-		if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: doi, Title: d.Title, Text: d.Text}); err != nil {
+	stored := nodes()
+	for i := stored / 10; stored < size; {
+		batch := make([]papermem.PaperInput, benchBatch)
+		for j := range batch {
+			d := docs[(i+j)%len(docs)]
+			batch[j] = papermem.PaperInput{DOI: fmt.Sprintf("10.0000/bench.%d.%s", (i+j)/len(docs), d.ID), Title: d.Title, Text: d.Text}
+		}
+		i += len(batch)
+		added, err := storeAll(ctx, m, batch)
+		if err != nil {
 			return err
 		}
+		stored += added
 	}
 	n := nodes()
 	fmt.Fprintf(out, "-- %d nodes stored in %s\n", n, time.Since(start).Round(time.Second))
