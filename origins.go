@@ -28,8 +28,9 @@ type OriginOptions struct {
 
 	// Contact is the e-mail address the services ask callers for:
 	// Crossref's and OpenAlex's mailto, Unpaywall's email. Empty means
-	// Unpaywall is not asked (it requires one) and Crossref answers
-	// more slowly.
+	// none is sent: Unpaywall is asked without one (the public service
+	// refuses that, so open access then comes from OpenAlex and the
+	// paper alone) and Crossref answers more slowly.
 	Contact string
 
 	// Timeout bounds each request. Zero means DefaultOriginTimeout.

@@ -185,3 +185,20 @@ func TestOriginsRefresh(t *testing.T) {
 		t.Errorf("paper after the refresh: %+v, %v", p, err)
 	}
 }
+
+// TestOriginsNoContact checks that without a contact address nothing is
+// invented: no mailto or email goes out, and a stand-in Unpaywall is still
+// asked, so a DOI-only paper gets its open-access status.
+func TestOriginsNoContact(t *testing.T) {
+	o := fakeOrigins(t)
+	m := testutil.Open(t, &papermem.Options{Origins: &papermem.OriginOptions{CrossrefURL: o.URL, UnpaywallURL: o.URL,
+		OpenAlexURL: o.URL, ArxivURL: o.URL}})
+	if p := mustStore(t, m, papermem.PaperInput{DOI: fallsWork.DOI}); !p.OA || p.Title != fallsWork.Title {
+		t.Errorf("DOI-only paper without a contact address = %+v", *p)
+	}
+	for _, r := range o.Requests() {
+		if strings.Contains(r, "mailto=") || strings.Contains(r, "email=") {
+			t.Errorf("request %s carries a contact address", r)
+		}
+	}
+}

@@ -12,8 +12,9 @@
 // OpenAlex as the mailto parameter and in the User-Agent header
 // ("papermem/<version> (mailto:<contact>)"), which places the requests in
 // those services' polite pools; to Unpaywall as the email parameter, which
-// Unpaywall requires. Without a contact address Unpaywall is not asked at
-// all. Options.OpenAlexKey, when set, goes to OpenAlex only, as api_key.
+// Unpaywall requires: without a contact address it is asked with none
+// (the public Unpaywall refuses such requests, and the open-access status
+// then comes from OpenAlex alone; a stand-in may answer). Options.OpenAlexKey, when set, goes to OpenAlex only, as api_key.
 //
 // Every request is bounded: at most Options.Concurrency in flight per
 // service, Options.Timeout per attempt, Options.MaxBytes per body; 429,

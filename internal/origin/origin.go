@@ -98,9 +98,10 @@ type Options struct {
 
 	// Contact is the operator's e-mail address, sent to Crossref and
 	// OpenAlex as mailto (parameter and User-Agent) and to Unpaywall as
-	// email. Empty means none is sent, Unpaywall is not asked (it refuses
-	// requests without an address, and inventing one would be impolite),
-	// and Crossref gets DefaultPublicConcurrency unless Concurrency is set.
+	// email. Empty means none is sent (none is invented): Unpaywall is
+	// asked without one, which the public service refuses (a failure, not
+	// retried), and Crossref gets DefaultPublicConcurrency unless
+	// Concurrency is set.
 	Contact string
 	// OpenAlexKey is an OpenAlex API key, sent as api_key; empty means
 	// none (lookups by DOI are free without one).

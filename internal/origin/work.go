@@ -198,8 +198,7 @@ func (c *Client) openalexWork(ctx context.Context, doi string, fresh bool) (*ope
 	return &w, nil
 }
 
-// unpaywallWork asks Unpaywall for doi's record. Only called with a
-// contact address.
+// unpaywallWork asks Unpaywall for doi's record.
 func (c *Client) unpaywallWork(ctx context.Context, doi string, fresh bool) (*unpaywallWork, error) {
 	var w unpaywallWork
 	err := c.get(ctx, request{svc: c.unpaywall, path: "/v2/" + escapeDOI(doi), fresh: fresh}, func(b []byte) error {
@@ -516,12 +515,8 @@ func escapeDOI(doi string) string {
 }
 
 // unpaywallAsync asks Unpaywall about doi while the caller asks the other
-// services, and returns the function that waits for its answer: nil and
-// no error when Unpaywall is not asked (no contact address).
+// services, and returns the function that waits for its answer.
 func (c *Client) unpaywallAsync(ctx context.Context, doi string, fresh bool) func() (*unpaywallWork, error) {
-	if c.contact == "" {
-		return func() (*unpaywallWork, error) { return nil, nil }
-	}
 	type result struct {
 		w   *unpaywallWork
 		err error

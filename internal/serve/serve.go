@@ -292,7 +292,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return subcommand(ctx, m, rest, stdout)
 	}
 	if o := c.opts.Origins; o != nil && o.Contact == "" {
-		log.Warn("origins on without PAPERMEM_CONTACT_EMAIL: Unpaywall is not asked and Crossref answers slowly (docs/origins.md); PAPERMEM_ORIGINS=off works offline")
+		log.Warn("origins on without PAPERMEM_CONTACT_EMAIL: the public Unpaywall refuses requests and Crossref answers slowly (docs/origins.md); PAPERMEM_ORIGINS=off works offline")
 	}
 	svc, err := hosted.New(m, &c.hosted)
 	if err != nil {
