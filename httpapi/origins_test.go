@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/testutil"
 )
@@ -82,5 +83,15 @@ func TestOrigins(t *testing.T) {
 	r = e.do("GET", "/v1/papers/10.1000/other/exists", nil, a.auth()...)
 	if want(t, r, http.StatusOK, ""); !strings.Contains(string(r.body), `"exists":false`) {
 		t.Errorf("a refused paper was stored: %s", r.body)
+	}
+	// In a batch the DOI-only paper is refused alone; one with a title is
+	// stored though the origins fail.
+	r = e.do("POST", "/v1/papers/batch", map[string]any{"papers": []map[string]any{{"doi": "10.1000/other"},
+		{"doi": "10.1000/titled", "title": "A paper with its own title"}}}, a.auth()...)
+	want(t, r, http.StatusOK, "")
+	var rep api.BatchReport
+	if r.json(t, &rep); rep.Ingested != 1 || rep.Failed != 1 || len(rep.Errors) != 1 || rep.Errors[0].Index != 0 ||
+		rep.Errors[0].Code != "upstream_failed" || len(rep.DOIs) != 1 || rep.DOIs[0] != "10.1000/titled" {
+		t.Errorf("batch with failing origins = %+v", rep)
 	}
 }
