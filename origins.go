@@ -169,6 +169,11 @@ func (w *Workspace) fillFromOrigins(ctx context.Context, p *storedPaper, refresh
 		p.Type = work.Type
 	}
 	p.OA = p.OA || work.OA
+	if work.Partial && !work.Retracted {
+		// A service that may hold the notices failed: what is stored
+		// stands until one answers.
+		return nil
+	}
 	p.Retracted, p.Notices = work.Retracted, nil
 	for _, n := range work.Notices {
 		p.Notices = append(p.Notices, Notice{Type: n.Type, DOI: n.DOI, Date: n.Date})

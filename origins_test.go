@@ -202,3 +202,17 @@ func TestOriginsNoContact(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginsKeepRetraction checks that a refresh during which the
+// services holding the notices fail (Crossref, OpenAlex) while Unpaywall
+// answers does not clear a paper's retraction.
+func TestOriginsKeepRetraction(t *testing.T) {
+	o := fakeOrigins(t)
+	m := openWithOrigins(t, o)
+	mustStore(t, m, papermem.PaperInput{DOI: retractedWork.DOI, Text: "Vitamin D cures every fracture."})
+	o.FailPath("/works", 500)
+	p := mustStore(t, m, papermem.PaperInput{DOI: retractedWork.DOI, Refresh: true})
+	if !p.Retracted || len(p.Notices) != 1 {
+		t.Errorf("after a refresh with Crossref and OpenAlex failing: %+v, want still retracted with its notice", *p)
+	}
+}

@@ -33,6 +33,7 @@ type Origins struct {
 	works    map[string]OriginWork
 	files    map[string][]byte
 	fail     int
+	failPath string // Fail applies to paths with this prefix only ("": all)
 	requests []string
 }
 
@@ -60,10 +61,14 @@ func FakeOrigins(tb testing.TB, files map[string]string, works ...OriginWork) *O
 
 // Fail makes every later answer status (0: answer normally), with
 // Retry-After: 0.
-func (o *Origins) Fail(status int) {
+func (o *Origins) Fail(status int) { o.FailPath("", status) }
+
+// FailPath is Fail for the requests whose path begins with prefix alone
+// ("/works" is Crossref and OpenAlex, "/v2/" Unpaywall).
+func (o *Origins) FailPath(prefix string, status int) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.fail = status
+	o.fail, o.failPath = status, prefix
 }
 
 // SetWork adds or replaces a work.
@@ -84,6 +89,9 @@ func (o *Origins) serve(w http.ResponseWriter, r *http.Request) {
 	o.mu.Lock()
 	o.requests = append(o.requests, r.URL.EscapedPath()+"?"+r.URL.RawQuery)
 	fail := o.fail
+	if !strings.HasPrefix(r.URL.Path, o.failPath) {
+		fail = 0
+	}
 	o.mu.Unlock()
 	if fail != 0 {
 		w.Header().Set("Retry-After", "0") // retried at once: tests do not wait out backoffs
