@@ -70,5 +70,5 @@ func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, e
 
 // ingestPaperFile ingests a downloaded file as the full text of paper p.
 func (w *Workspace) ingestPaperFile(ctx context.Context, p *storedPaper, name string, body []byte) (*IngestReport, error) {
-	return w.IngestFile(ctx, name, bytes.NewReader(body), IngestOptions{DOI: p.DOI})
+	return w.IngestFile(ctx, name, bytes.NewReader(body), IngestOptions{DOI: p.DOI, stored: true})
 }

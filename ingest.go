@@ -25,6 +25,11 @@ type IngestOptions struct {
 	DOI string
 	// Title overrides the title found in the file. Empty means that one.
 	Title string
+
+	// stored is set by FetchPaper: the paper was looked up at its
+	// origins when it was stored, so ingesting its full text does not
+	// ask them again.
+	stored bool
 }
 
 // IngestFormat is a file format IngestFile reads and the file name
@@ -173,8 +178,10 @@ func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Do
 	if len(p.Authors) == 0 && len(doc.Authors) > 0 {
 		p.Authors = doc.Authors
 	}
-	if err := w.fillFromOrigins(ctx, p, false, false); err != nil {
-		return err
+	if !opts.stored {
+		if err := w.fillFromOrigins(ctx, p, false, false); err != nil {
+			return err
+		}
 	}
 	rep.DocID, rep.Kind = doi, KindPaper
 	return w.storePaper(ctx, p, text, doc.Sections, rep)
