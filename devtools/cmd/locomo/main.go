@@ -171,14 +171,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprint(tw, "overall\tmean tokens\t\n")
 	var lat []time.Duration
 	var missed []question
-	// byConv[budget][user] counts full recall's hits per conversation.
-	byConv := map[int]map[string]int{}
+	// byConv[mode][budget][user] counts each retrieval's hits per
+	// conversation: BM25 alone is the same-run baseline of full recall.
+	byConv := map[string]map[int]map[string]int{}
 	for _, mode := range modes {
 		if !slices.Contains(strings.Split(*modeList, ","), mode.name) {
 			continue
 		}
 		for _, b := range budgets {
 			hit := map[int]int{}
+			if byConv[mode.name] == nil {
+				byConv[mode.name] = map[int]map[string]int{}
+			}
+			perConv := map[string]int{}
+			byConv[mode.name][b] = perConv
 			tokens := 0
 			for _, q := range qs {
 				t0 := time.Now()
@@ -192,12 +198,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 				tokens += res.TotalTokens
 				if covers(res, q.evidence) {
 					hit[q.category]++
-					if mode.r == papermem.RetrievalHybrid {
-						if byConv[b] == nil {
-							byConv[b] = map[string]int{}
-						}
-						byConv[b][q.user]++
-					}
+					perConv[q.user]++
 				} else if mode.r == papermem.RetrievalHybrid && b == budgets[len(budgets)/2] {
 					missed = append(missed, q)
 				}
@@ -214,10 +215,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if slices.Contains(strings.Split(*modeList, ","), "full") {
-		if err := printByConversation(stdout, convs, qs, budgets, byConv); err != nil {
-			return err
-		}
+	if err := printByConversation(stdout, convs, qs, modes, budgets, byConv); err != nil {
+		return err
 	}
 	p50, p95 := percentiles(lat)
 	fmt.Fprintf(stdout, "\nfull recall latency over %d calls: p50 %s, p95 %s\n", len(lat), p50, p95)
@@ -280,30 +279,40 @@ func measureOffTopic(ctx context.Context, stdout io.Writer, w *papermem.Workspac
 	return evalcmd.WriteReturned(stdout, budget, []*evalcmd.Returned{off, in})
 }
 
-// printByConversation prints full recall's evidence recall for each
-// conversation and budget, and their mean: a conversation left out of
-// tuning is a held-out user, so the figures a change must raise are every
+// printByConversation prints each retrieval's evidence recall for each
+// conversation and budget, and their mean, BM25 alone beside full recall
+// as its same-run baseline: a conversation left out of tuning is a
+// held-out user, so the figures a change must raise are every
 // conversation's, not the pooled share.
-func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, budgets []int, hits map[int]map[string]int) error {
+func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, measured []struct {
+	name string
+	r    papermem.Retrieval
+}, budgets []int, hits map[string]map[int]map[string]int) error {
 	n := map[string]int{}
 	for _, q := range qs {
 		n[q.user]++
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "\nfull recall by conversation\tbudget\t")
+	fmt.Fprint(tw, "\nrecall by conversation\tbudget\t")
 	for _, c := range convs {
 		fmt.Fprintf(tw, "%s (n=%d)\t", c.SampleID, n[c.SampleID])
 	}
 	fmt.Fprint(tw, "mean\t\n")
-	for _, b := range budgets {
-		fmt.Fprintf(tw, "\t%d\t", b)
-		var sum float64
-		for _, c := range convs {
-			r := ratio(hits[b][c.SampleID], n[c.SampleID])
-			sum += r
-			fmt.Fprintf(tw, "%.3f\t", r)
+	for _, mode := range measured {
+		for _, b := range budgets {
+			perConv, ok := hits[mode.name][b]
+			if !ok {
+				continue // a mode -modes left out
+			}
+			fmt.Fprintf(tw, "%s\t%d\t", mode.name, b)
+			var sum float64
+			for _, c := range convs {
+				r := ratio(perConv[c.SampleID], n[c.SampleID])
+				sum += r
+				fmt.Fprintf(tw, "%.3f\t", r)
+			}
+			fmt.Fprintf(tw, "%.3f\t\n", sum/float64(len(convs)))
 		}
-		fmt.Fprintf(tw, "%.3f\t\n", sum/float64(len(convs)))
 	}
 	return tw.Flush()
 }
