@@ -163,6 +163,11 @@ func TestOriginsRetracted(t *testing.T) {
 	if err != nil || len(ps) < 2 || ps[0].DOI != "10.1000/sound" || !ps[len(ps)-1].Retracted {
 		t.Errorf("paper recall = %+v, %v; want the sound paper first and the retracted one flagged last", ps, err)
 	}
+	// The limit is taken after the retracted paper's demotion.
+	ps, err = m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: "vitamin D cures every fracture", Limit: 1})
+	if err != nil || len(ps) != 1 || ps[0].DOI != "10.1000/sound" {
+		t.Errorf("paper recall, limit 1 = %+v, %v; want the sound paper", ps, err)
+	}
 }
 
 // TestOriginsRefresh checks that a retraction published after a paper was

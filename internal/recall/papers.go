@@ -55,28 +55,40 @@ func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPa
 		if h.score*scale < MinSpanScore {
 			break
 		}
-		if _, seen := score[h.owner]; !seen && len(ids) < req.Limit {
+		if _, seen := score[h.owner]; !seen {
 			score[h.owner] = h.score * scale
 			ids = append(ids, h.owner)
 		}
 	}
-	byID, err := e.papersByID(ctx, req.Org, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ScoredPaper, 0, len(ids))
-	for _, id := range ids {
-		if p, ok := byID[id]; ok {
+	// The best req.Limit papers are read; a retracted one scores times
+	// retractedScale before the cut at MinSpanScore and the limit, so each
+	// one read makes room for the next paper in rank order.
+	out := make([]ScoredPaper, 0, min(len(ids), req.Limit))
+	for next, want := 0, req.Limit; want > 0 && next < len(ids); {
+		batch := ids[next:min(next+want, len(ids))]
+		next += len(batch)
+		byID, err := e.papersByID(ctx, req.Org, batch)
+		if err != nil {
+			return nil, err
+		}
+		want = 0
+		for _, id := range batch {
+			p, ok := byID[id]
+			if !ok {
+				continue
+			}
 			sp := ScoredPaper{Paper: *p, Score: score[id]}
 			if p.Retracted {
 				sp.Score *= retractedScale
+				want++
 			}
-			out = append(out, sp)
+			if sp.Score >= MinSpanScore {
+				out = append(out, sp)
+			}
 		}
 	}
-	// Retracted papers rank below sound ones (pack.go's retractedScale).
 	slices.SortStableFunc(out, func(a, b ScoredPaper) int { return cmp.Compare(b.Score, a.Score) })
-	return out, nil
+	return out[:min(len(out), req.Limit)], nil
 }
 
 // papersByID reads org's papers ids, by id.

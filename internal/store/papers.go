@@ -148,18 +148,21 @@ func deletePaper(ctx context.Context, q Querier, org string, id int64) error {
 	return err
 }
 
-// PapersByID returns org's paper rows ids, in no order.
+// listedColumns are paperColumns with the first character of the text
+// only: enough to tell whether the full text is in memory.
+const listedColumns = `id, doi, title, year, authors, oa, source_url, domain, journal, work_type, retracted, notices, substr(text, 1, 1)`
+
+// PapersByID returns org's paper rows ids, in no order, with the first
+// character of their text only.
 func PapersByID(ctx context.Context, q Querier, org string, ids []int64) ([]Paper, error) {
-	return scanPapers(q.QueryContext(ctx, `SELECT `+paperColumns+` FROM papers WHERE org_id = ? AND id IN (`+placeholders(len(ids))+`)`,
+	return scanPapers(q.QueryContext(ctx, `SELECT `+listedColumns+` FROM papers WHERE org_id = ? AND id IN (`+placeholders(len(ids))+`)`,
 		withIDs(ids, org)...))
 }
 
 // Papers lists org's papers, most recently stored or updated first, at
 // most limit of them, with the first character of their text only.
 func Papers(ctx context.Context, q Querier, org string, limit int) ([]Paper, error) {
-	// The first character of the text is enough to tell Cached.
-	return scanPapers(q.QueryContext(ctx, `SELECT id, doi, title, year, authors, oa, source_url, domain,
-			journal, work_type, retracted, notices, substr(text, 1, 1)
+	return scanPapers(q.QueryContext(ctx, `SELECT `+listedColumns+`
 		FROM papers WHERE org_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`, org, limit))
 }
 
