@@ -50,7 +50,7 @@ func (w *Workspace) Cite(ctx context.Context, doi, format string) (*Citation, er
 	}
 	work := citation.Work{Title: p.Title, Authors: p.Authors, Year: p.Year, URL: p.SourceURL,
 		Journal: p.Journal, Type: p.Type}
-	if !strings.HasPrefix(p.DOI, "local:") {
+	if !isLocalID(p.DOI) {
 		work.DOI = p.DOI
 	}
 	text, mediaType, err := citation.Format(work, f)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/papermem/papermem/internal/fetch"
@@ -109,7 +110,9 @@ func (w *Workspace) resolveAtOrigins(ctx context.Context, sourceURL, title strin
 	if o == nil {
 		return ""
 	}
-	if id := origin.ArxivID(sourceURL); id != "" {
+	if id := origin.ArxivID(sourceURL); id != "" && !strings.Contains(id, "/") {
+		// A new-style id (2101.00001) is its DOI's suffix; an old-style
+		// one (math.GT/0309136) is not, so Crossref decides for those.
 		return NormalizeDOI("10.48550/arXiv." + arxivVersion.ReplaceAllString(id, ""))
 	}
 	if title == "" {

@@ -117,15 +117,16 @@ func (in *PaperInput) resolveDOI(resolve func(title string) string) (string, err
 // else is stored whatever they answer. Errors: EINVALID, EUPSTREAM.
 func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *IngestReport, error) {
 	start := time.Now()
-	doi, err := in.resolveDOI(func(title string) string { return w.resolveAtOrigins(ctx, in.SourceURL, title) })
-	if err != nil {
-		return nil, nil, err
-	}
+	// The cheap checks first: resolving the DOI may ask Crossref.
 	if in.Year < 0 || in.Year > 9999 {
 		return nil, nil, Errorf(EINVALID, "year %d is out of range.", in.Year)
 	}
 	if !utf8.ValidString(in.Text) || !utf8.ValidString(in.Title) {
 		return nil, nil, Errorf(EINVALID, "Paper text must be UTF-8.")
+	}
+	doi, err := in.resolveDOI(func(title string) string { return w.resolveAtOrigins(ctx, in.SourceURL, title) })
+	if err != nil {
+		return nil, nil, err
 	}
 	old, err := w.paper(ctx, w.m.db, doi)
 	if err != nil && ErrorCode(err) != ENOTFOUND {

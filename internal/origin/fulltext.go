@@ -12,9 +12,8 @@ import (
 // likeliest first: Unpaywall's best location's PDF, its other locations'
 // PDFs, OpenAlex's best location's PDF, OpenAlex's open-access URL (which
 // may be a landing page rather than a PDF), and for an arXiv DOI
-// (10.48550/arXiv.<id>) {ArxivURL}/pdf/<id>; each URL once. Unpaywall is
-// asked only when Options.Contact is set; it and OpenAlex are asked at
-// the same time, through the cache. An empty list means no open-access
+// (10.48550/arXiv.<id>) {ArxivURL}/pdf/<id>; each URL once. Unpaywall and
+// OpenAlex are asked at the same time, through the cache. An empty list means no open-access
 // copy is known.
 //
 // Errors: ErrInvalid when doi is not a DOI; ErrUpstream when no URL is

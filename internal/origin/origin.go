@@ -1,6 +1,7 @@
 package origin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -141,9 +142,6 @@ type Options struct {
 	MinScore      float64
 	MinSimilarity float64
 
-	// HTTPClient sends the requests; nil means a client of its own. Its
-	// Timeout, if any, applies on top of Timeout.
-	HTTPClient *http.Client
 	// Cache keeps answers between calls; nil means none.
 	Cache Cache
 	// Logger receives cache failures and retries; nil means
@@ -195,23 +193,20 @@ func New(o Options) *Client {
 		arxivURL:    base(o.ArxivURL, DefaultArxivURL),
 		contact:     strings.TrimSpace(o.Contact),
 		openalexKey: o.OpenAlexKey,
-		timeout:     or(o.Timeout, DefaultTimeout),
-		maxBytes:    or(o.MaxBytes, DefaultMaxBytes),
-		retries:     or(o.Retries, DefaultRetries),
-		backoff:     or(o.Backoff, DefaultBackoff),
-		maxWait:     or(o.MaxRetryWait, DefaultMaxRetryWait),
-		minScore:    or(o.MinScore, DefaultMinScore),
-		minSim:      or(o.MinSimilarity, DefaultMinSimilarity),
-		http:        o.HTTPClient,
+		timeout:     cmp.Or(o.Timeout, DefaultTimeout),
+		maxBytes:    cmp.Or(o.MaxBytes, DefaultMaxBytes),
+		retries:     cmp.Or(o.Retries, DefaultRetries),
+		backoff:     cmp.Or(o.Backoff, DefaultBackoff),
+		maxWait:     cmp.Or(o.MaxRetryWait, DefaultMaxRetryWait),
+		minScore:    cmp.Or(o.MinScore, DefaultMinScore),
+		minSim:      cmp.Or(o.MinSimilarity, DefaultMinSimilarity),
 		cache:       o.Cache,
 		log:         o.Logger,
 	}
 	if c.retries < 0 {
 		c.retries = 0
 	}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
+	c.http = &http.Client{}
 	if c.log == nil {
 		c.log = slog.Default()
 	}
@@ -240,15 +235,6 @@ func base(u, def string) string {
 		u = def
 	}
 	return strings.TrimSuffix(u, "/")
-}
-
-// or is v, or def when v is zero.
-func or[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
 }
 
 // origin is a URL's scheme, host and port, the port made explicit.

@@ -1,6 +1,7 @@
 package origin
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -72,8 +73,8 @@ var retractions = map[string]bool{"retraction": true, "withdrawal": true, "remov
 // gives the metadata and notices; when Crossref does not know the DOI or
 // fails, OpenAlex gives the metadata and its retraction flag instead, and
 // when neither answers, Unpaywall's record is used. Unpaywall, asked at
-// the same time as Crossref when Options.Contact is set, gives the
-// open-access fields. Answers in the cache are used without a request.
+// the same time as Crossref (with Options.Contact as its email when set),
+// gives the open-access fields. Answers in the cache are used without a request.
 //
 // Errors: ErrInvalid when doi is not a DOI; ErrNotFound when every service
 // asked answered 404; ErrUpstream when no service answered and one failed.
@@ -337,9 +338,9 @@ type openalexWork struct {
 }
 
 func (ow *openalexWork) fill(w *Work) {
-	w.Title = cleanTitle(or(ow.Title, ow.DisplayName))
+	w.Title = cleanTitle(cmp.Or(ow.Title, ow.DisplayName))
 	for _, a := range ow.Authorships {
-		if n := strings.TrimSpace(or(a.Author.DisplayName, a.RawAuthorName)); n != "" {
+		if n := strings.TrimSpace(cmp.Or(a.Author.DisplayName, a.RawAuthorName)); n != "" {
 			w.Authors = append(w.Authors, n)
 		}
 	}
@@ -350,7 +351,7 @@ func (ow *openalexWork) fill(w *Work) {
 		}
 		w.License = pl.License
 	}
-	w.Type = or(ow.TypeCrossref, ow.Type)
+	w.Type = cmp.Or(ow.TypeCrossref, ow.Type)
 }
 
 // fillOA adds OpenAlex's open-access and retraction word to w.
@@ -394,7 +395,7 @@ func (uw *unpaywallWork) fill(w *Work) {
 	w.Title = cleanTitle(uw.Title)
 	for _, a := range uw.ZAuthors {
 		n := strings.TrimSpace(strings.TrimSpace(a.Given) + " " + strings.TrimSpace(a.Family))
-		if n = or(n, strings.TrimSpace(a.RawAuthorName)); n != "" {
+		if n = cmp.Or(n, strings.TrimSpace(a.RawAuthorName)); n != "" {
 			w.Authors = append(w.Authors, n)
 		}
 	}

@@ -61,7 +61,6 @@ type memCand struct {
 	Span
 	memID    int64
 	session  string
-	seq      float64
 	occurred string
 	tags     string  // JSON, decoded into Provenance once packed
 	meta     string  // JSON, decoded into Provenance once packed
@@ -479,7 +478,7 @@ func (e *Engine) loadMemories(ctx context.Context, org, user string, ids []int64
 		r, c := &rows[i], &loaded[i]
 		c.NodeID, c.Label, c.Text, c.Tokens = r.NodeID, LabelMemory, r.Text, r.Tokens
 		c.Provenance = Provenance{Kind: KindMemory, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
-		c.memID, c.session, c.seq, c.occurred, c.tags, c.meta = r.MemoryID, r.Session, r.Seq, r.OccurredAt, r.Tags, r.Metadata
+		c.memID, c.session, c.occurred, c.tags, c.meta = r.MemoryID, r.Session, r.OccurredAt, r.Tags, r.Metadata
 	}
 	e.memRows.put(org, user, loaded)
 	for i := range loaded {

@@ -155,7 +155,6 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	return c, fs.Args(), nil
 }
 
-// flagEnv reads a 0/1 switch.
 // originsEnv reads the origins' configuration: on unless PAPERMEM_ORIGINS
 // is "off", each service's base URL from its PAPERMEM_*_URL (an http or
 // https URL; empty means the public service), and the contact address.
@@ -192,6 +191,7 @@ func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.Origin
 	return o, nil
 }
 
+// flagEnv reads a 0/1 switch.
 func flagEnv(getenv func(string) string, name string) (bool, error) {
 	switch v := getenv(name); v {
 	case "", "0", "false":

@@ -140,7 +140,12 @@ func measure(ctx context.Context, out io.Writer, path string, size int, docs []s
 	// table after each paper made reaching a million nodes quadratic.
 	start := time.Now()
 	stored := nodes()
-	for i := stored / 10; stored < size; {
+	// A reused database (-dir) already holds papers 0 to i-1.
+	var i int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM papers").Scan(&i); err != nil {
+		return err
+	}
+	for stored < size {
 		batch := make([]papermem.PaperInput, benchBatch)
 		for j := range batch {
 			d := docs[(i+j)%len(docs)]
