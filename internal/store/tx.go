@@ -109,8 +109,10 @@ func (r row) Scan(dest ...any) error {
 	return err
 }
 
-// queryRow runs a query of one row through q. Every such query of this
-// package goes through it, so that no row is ErrNotFound wherever it is met.
+// queryRow runs a query of one row through q, so that no row is
+// ErrNotFound. The one-row queries the root and hosted call go through it;
+// a few internal ones (the search index's snapshots, prepared statements,
+// start-up checks) test sql.ErrNoRows themselves.
 func queryRow(ctx context.Context, q Querier, query string, args ...any) row {
 	return row{q.QueryRowContext(ctx, query, args...)}
 }
