@@ -1,14 +1,28 @@
-// Command bench measures recall latency at several memory sizes and sets it
-// against raw indexes, measured in the same run on the same data: a
-// sqlite-vec vec0 kNN over the same vectors and, when built with the tag
-// sqlite_fts5 (go-sqlite3 compiles FTS5 only with it), an FTS5
-// MATCH … ORDER BY rank LIMIT k over the same text.
+// Command bench grows one memory through several sizes and measures, at
+// each, what a research group's whole library asks of it (issue 29): the
+// ingest rate of the papers just stored, recall latency beside raw indexes
+// measured in the same run over the same text, bytes per node on disk, the
+// process's peak RSS and Go heap, and the time to the first recall after
+// reopening the memory.
 //
-//	go run ./devtools/cmd/bench [-sizes 10000,100000] [-queries 300]
+//	go run ./devtools/cmd/bench [-sizes 100000,300000,1600000] [-queries 300] [-raw-queries 40]
 //	go run -tags sqlite_fts5 ./devtools/cmd/bench   # adds the raw FTS5 row
 //
-// Documents are SciFact abstracts (../shared/eval/scifact), stored as often
-// as needed to reach each size; questions are SciFact claims.
+// Documents are SciFact abstracts (../shared/eval/scifact), stored again
+// under new DOIs as often as needed, a batch at a time by a worker per CPU;
+// each size stores only the papers past the ones already stored (with
+// -dir, a later run grows the same database). Questions are SciFact claims.
+//
+// The raw indexes live in a database file of their own (bench-raw.db next
+// to bench.db), so that the memory's file holds only what papermem wrote: a
+// sqlite-vec vec0 kNN over the offline embedder's vector of every node's
+// text, embedded by the bench (so the baseline does not depend on the
+// format papermem stores its vectors in), and, when built with the tag
+// sqlite_fts5 (go-sqlite3 compiles FTS5 only with it), an FTS5
+// MATCH … ORDER BY rank LIMIT k over the same text. The vec0 kNN is brute
+// force, seconds a question at a million nodes, so above -raw-above nodes
+// the raw rows ask only the first -raw-queries questions, and each ratio
+// sets a recall's p95 over those same questions against the raw row's.
 package main
 
 import (
@@ -23,6 +37,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,15 +57,32 @@ func main() {
 	}
 }
 
+// ingestGoal is issue 29's ingest goal, printed beside each band's rate.
+const ingestGoal = 900 // papers/s
+
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	data := fs.String("data", scifact.DefaultDir, "SciFact directory")
-	sizes := fs.String("sizes", "10000,100000", "memory sizes in nodes, comma-separated")
+	sizesFlag := fs.String("sizes", "100000,300000,1600000", "memory sizes in nodes, increasing, comma-separated; one database grows through them")
 	nq := fs.Int("queries", 300, "questions per measurement")
-	dir := fs.String("dir", "", "directory for the databases (default: a temporary one, removed)")
+	rawQ := fs.Int("raw-queries", 40, "questions for each raw row at sizes above -raw-above nodes (0: -queries)")
+	rawAbove := fs.Int("raw-above", 300_000, "size in nodes above which the raw rows ask only -raw-queries questions")
+	reopenN := fs.Int("reopen", 10, "recalls timed after the first one after reopening")
+	dir := fs.String("dir", "", "directory for the databases, kept for a later run to grow (default: a temporary one, removed)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var sizes []int
+	for _, s := range strings.Split(*sizesFlag, ",") {
+		size, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || size <= 0 || len(sizes) > 0 && size <= sizes[len(sizes)-1] {
+			return fmt.Errorf("bad size %q: sizes are positive and increasing", s)
+		}
+		sizes = append(sizes, size)
+	}
+	if *nq <= 0 || *rawQ < 0 || *reopenN < 0 {
+		return errors.New("-queries must be positive, -raw-queries and -reopen not negative")
 	}
 	stopProfile, err := evalcmd.StartCPUProfile(*cpuprofile)
 	if err != nil {
@@ -77,23 +109,168 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		}
 		defer os.RemoveAll(d)
 		*dir = d
+	} else if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
 	}
-	fmt.Fprintf(out, "%d questions per row; latencies in ms\n\n", len(questions))
-	fmt.Fprintf(out, "%-8s %-34s %8s %8s %10s\n", "nodes", "measurement", "p50", "p95", "p95 ratio")
-	for _, s := range strings.Split(*sizes, ",") {
-		size, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			return fmt.Errorf("bad size %q", s)
-		}
-		if err := measure(ctx, out, filepath.Join(*dir, fmt.Sprintf("bench-%d.db", size)), size, docs, questions); err != nil {
+	b, err := open(ctx, *dir, questions)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	fmt.Fprintf(out, "%d questions per row; latencies in ms; %d CPUs; memory %s, raw baselines %s\n",
+		len(questions), runtime.GOMAXPROCS(0), b.path, b.rawPath)
+	for _, size := range sizes {
+		if err := b.step(ctx, out, size, docs, *rawQ, *rawAbove, *reopenN); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// benchBatch is how many papers measure stores between counts.
+// bench is one memory growing through the sizes, with the raw baselines
+// in a database of their own.
+type bench struct {
+	path, rawPath string
+	m             *papermem.Memory
+	db            *sql.DB // the memory's file, read only: counts and node texts
+	raw           *sql.DB // the raw baselines: bench_vec, bench_fts, bench_filled
+	emb           papermem.Embedder
+	questions     []string
+	qvecs         [][]float32
+	ftsInsert     string                                    // the statement adding a node to bench_fts, "" without FTS5
+	ftsSearch     func(ctx context.Context, q string) error // nil without FTS5
+	ftsNote       string
+	papers        int // papers stored, numbered 0 to papers-1
+	nodes         int // nodes stored, counted from the stores' reports
+}
+
+func open(ctx context.Context, dir string, questions []string) (*bench, error) {
+	b := &bench{path: filepath.Join(dir, "bench.db"), rawPath: filepath.Join(dir, "bench-raw.db"),
+		emb: papermem.NewOfflineEmbedder(), questions: questions}
+	var err error
+	if b.m, err = papermem.Open(ctx, b.path, nil); err != nil {
+		return nil, err
+	}
+	if b.db, err = sql.Open("sqlite3", "file:"+b.path+"?mode=ro&_busy_timeout=10000"); err != nil {
+		b.close()
+		return nil, err
+	}
+	// sqlite-vec is registered for every connection by papermem.
+	if b.raw, err = sql.Open("sqlite3", "file:"+b.rawPath+"?_journal_mode=WAL&_synchronous=OFF&_busy_timeout=10000"); err != nil {
+		b.close()
+		return nil, err
+	}
+	if _, err := b.raw.ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS bench_vec USING vec0(
+			embedding float[%d] distance_metric=cosine);
+		CREATE TABLE IF NOT EXISTS bench_filled (last_id INTEGER NOT NULL);
+		INSERT INTO bench_filled SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM bench_filled)`, b.emb.Dim())); err != nil {
+		b.close()
+		return nil, err
+	}
+	if b.ftsInsert, b.ftsSearch, b.ftsNote, err = ftsBaseline(ctx, b.raw); err != nil {
+		b.close()
+		return nil, err
+	}
+	if b.qvecs, err = b.emb.Embed(ctx, questions); err != nil {
+		b.close()
+		return nil, err
+	}
+	// A reused database (-dir) already holds papers 0 to papers-1.
+	if err := b.db.QueryRowContext(ctx, "SELECT count(*) FROM papers").Scan(&b.papers); err != nil {
+		b.close()
+		return nil, err
+	}
+	if err := b.db.QueryRowContext(ctx, "SELECT count(*) FROM nodes").Scan(&b.nodes); err != nil {
+		b.close()
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *bench) close() {
+	if b.m != nil {
+		b.m.Close()
+	}
+	for _, db := range []*sql.DB{b.db, b.raw} {
+		if db != nil {
+			db.Close()
+		}
+	}
+}
+
+// step grows the memory to size nodes and measures it.
+func (b *bench) step(ctx context.Context, out io.Writer, size int, docs []scifact.Doc, rawQ, rawAbove, reopenN int) error {
+	papers0, nodes0 := b.papers, b.nodes
+	start := time.Now()
+	if err := b.grow(ctx, size, docs); err != nil {
+		return err
+	}
+	took := time.Since(start)
+	var n int
+	if err := b.db.QueryRowContext(ctx, "SELECT count(*) FROM nodes").Scan(&n); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\n== %s nodes (%s papers)\n", thousands(n), thousands(b.papers))
+	fmt.Fprintf(out, "ingest: +%s papers, +%s nodes in %.1f s: %s papers/s, %s nodes/s (goal ≥ %d papers/s)\n",
+		thousands(b.papers-papers0), thousands(b.nodes-nodes0), took.Seconds(),
+		thousands(int(float64(b.papers-papers0)/took.Seconds())), thousands(int(float64(b.nodes-nodes0)/took.Seconds())), ingestGoal)
+
+	start = time.Now()
+	filled, err := b.fillRaw(ctx)
+	if err != nil {
+		return fmt.Errorf("raw baselines: %w", err)
+	}
+	fmt.Fprintf(out, "raw baselines: +%s nodes embedded and indexed in %.1f s\n", thousands(filled), time.Since(start).Seconds())
+	mem, raw := fileSize(b.path), fileSize(b.rawPath)
+	fmt.Fprintf(out, "disk: %s (database + -wal) = %s bytes/node; the raw baselines' own file %s = %s bytes/node\n",
+		megabytes(mem), thousands(int(mem/int64(n))), megabytes(raw), thousands(int(raw/int64(n))))
+
+	k := len(b.questions)
+	if n > rawAbove && rawQ > 0 {
+		k = min(k, rawQ)
+	}
+	if err := b.recallRows(ctx, out, n, k); err != nil {
+		return err
+	}
+	if err := b.reopen(ctx, out, reopenN); err != nil {
+		return err
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	rss := "n/a (Linux only)"
+	if p := peakRSS(); p > 0 {
+		rss = megabytes(p)
+	}
+	fmt.Fprintf(out, "memory: peak RSS %s (the whole process: the raw baselines' scans and the embedding of their vectors included), Go heap in use after GC %s\n",
+		rss, megabytes(int64(ms.HeapInuse)))
+	return nil
+}
+
+// benchBatch is how many papers grow stores between counts.
 const benchBatch = 256
+
+// grow stores papers until the memory holds size nodes. Papers are stored
+// a batch at a time by a worker per CPU, and the nodes counted from the
+// stores' reports as they go: counting the table after each paper made
+// reaching a million nodes quadratic.
+func (b *bench) grow(ctx context.Context, size int, docs []scifact.Doc) error {
+	for b.nodes < size {
+		batch := make([]papermem.PaperInput, benchBatch)
+		for j := range batch {
+			i := b.papers + j
+			d := docs[i%len(docs)]
+			batch[j] = papermem.PaperInput{DOI: fmt.Sprintf("10.0000/bench.%d.%s", i/len(docs), d.ID), Title: d.Title, Text: d.Text}
+		}
+		added, err := storeAll(ctx, b.m, batch)
+		if err != nil {
+			return err
+		}
+		b.papers += len(batch)
+		b.nodes += added
+	}
+	return nil
+}
 
 // storeAll stores the papers with a worker per CPU and returns the nodes
 // they added.
@@ -120,141 +297,264 @@ func storeAll(ctx context.Context, m *papermem.Memory, papers []papermem.PaperIn
 	return int(added.Load()), errors.Join(errs...)
 }
 
-func measure(ctx context.Context, out io.Writer, path string, size int, docs []scifact.Doc, questions []string) error {
-	m, err := papermem.Open(ctx, path, nil)
-	if err != nil {
-		return err
+// rawBatch is how many nodes fillRaw embeds and inserts at a time.
+const rawBatch = 4096
+
+// fillRaw adds the nodes stored since the last fill to the raw baselines
+// and returns how many it added: their text to bench_fts, and to bench_vec
+// the offline embedder's vector of their text, which is what papermem
+// embeds (it stores it normalised, and perhaps quantised; vec0's cosine
+// needs neither).
+func (b *bench) fillRaw(ctx context.Context) (int, error) {
+	var last int64
+	if err := b.raw.QueryRowContext(ctx, "SELECT last_id FROM bench_filled").Scan(&last); err != nil {
+		return 0, err
 	}
-	defer m.Close()
-	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=10000")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	nodes := func() (n int) {
-		db.QueryRowContext(ctx, "SELECT count(*) FROM nodes").Scan(&n)
-		return n
-	}
-	// Papers are stored a batch at a time by a worker per CPU, and the
-	// nodes counted from the stores' reports as they go: counting the
-	// table after each paper made reaching a million nodes quadratic.
-	start := time.Now()
-	stored := nodes()
-	// A reused database (-dir) already holds papers 0 to i-1.
-	var i int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM papers").Scan(&i); err != nil {
-		return err
-	}
-	for stored < size {
-		batch := make([]papermem.PaperInput, benchBatch)
-		for j := range batch {
-			d := docs[(i+j)%len(docs)]
-			batch[j] = papermem.PaperInput{DOI: fmt.Sprintf("10.0000/bench.%d.%s", (i+j)/len(docs), d.ID), Title: d.Title, Text: d.Text}
+	filled := 0
+	for {
+		ids, texts, err := b.nodeTexts(ctx, last)
+		if err != nil || len(ids) == 0 {
+			return filled, err
 		}
-		i += len(batch)
-		added, err := storeAll(ctx, m, batch)
+		vecs, err := embedAll(ctx, b.emb, texts)
 		if err != nil {
+			return filled, err
+		}
+		tx, err := b.raw.BeginTx(ctx, nil)
+		if err != nil {
+			return filled, err
+		}
+		if err := insertRaw(ctx, tx, b.ftsInsert, ids, texts, vecs); err != nil {
+			tx.Rollback()
+			return filled, err
+		}
+		if err := tx.Commit(); err != nil {
+			return filled, err
+		}
+		last = ids[len(ids)-1]
+		filled += len(ids)
+	}
+}
+
+// nodeTexts returns up to rawBatch nodes after id after, in id order.
+func (b *bench) nodeTexts(ctx context.Context, after int64) ([]int64, []string, error) {
+	rows, err := b.db.QueryContext(ctx, "SELECT id, text FROM nodes WHERE id > ? ORDER BY id LIMIT ?", after, rawBatch)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	var texts []string
+	for rows.Next() {
+		var id int64
+		var text string
+		if err := rows.Scan(&id, &text); err != nil {
+			return nil, nil, err
+		}
+		ids, texts = append(ids, id), append(texts, text)
+	}
+	return ids, texts, rows.Err()
+}
+
+func insertRaw(ctx context.Context, tx *sql.Tx, ftsInsert string, ids []int64, texts []string, vecs [][]float32) error {
+	vec, err := tx.PrepareContext(ctx, "INSERT INTO bench_vec (rowid, embedding) VALUES (?, ?)")
+	if err != nil {
+		return err
+	}
+	defer vec.Close()
+	var fts *sql.Stmt
+	if ftsInsert != "" {
+		if fts, err = tx.PrepareContext(ctx, ftsInsert); err != nil {
 			return err
 		}
-		stored += added
+		defer fts.Close()
 	}
-	n := nodes()
-	fmt.Fprintf(out, "-- %d nodes stored in %s\n", n, time.Since(start).Round(time.Second))
+	for i, id := range ids {
+		if _, err := vec.ExecContext(ctx, id, floatBlob(vecs[i])); err != nil {
+			return err
+		}
+		if fts != nil {
+			if _, err := fts.ExecContext(ctx, id, texts[i]); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = tx.ExecContext(ctx, "UPDATE bench_filled SET last_id = ?", ids[len(ids)-1])
+	return err
+}
 
-	// The raw sqlite-vec baseline: a vec0 table holding the same vectors
-	// (sqlite-vec is registered for every connection by papermem).
-	if _, err := db.ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS bench_vec USING vec0(
-		embedding float[%d] distance_metric=cosine)`, papermem.DefaultDim)); err != nil {
-		return err
+// embedAll embeds texts with a worker per CPU.
+func embedAll(ctx context.Context, emb papermem.Embedder, texts []string) ([][]float32, error) {
+	vecs := make([][]float32, len(texts))
+	workers := runtime.GOMAXPROCS(0)
+	per := (len(texts) + workers - 1) / workers
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := min(w*per, len(texts)), min((w+1)*per, len(texts))
+		wg.Go(func() {
+			vs, err := emb.Embed(ctx, texts[lo:hi])
+			if err == nil && len(vs) != hi-lo {
+				err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vs), hi-lo)
+			}
+			errs[w] = err
+			copy(vecs[lo:hi], vs)
+		})
 	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO bench_vec (rowid, embedding)
-		SELECT node_id, embedding FROM node_vectors WHERE node_id NOT IN (SELECT rowid FROM bench_vec)`); err != nil {
-		return err
-	}
-	emb := papermem.NewOfflineEmbedder()
-	qvecs, err := emb.Embed(ctx, questions)
-	if err != nil {
-		return err
-	}
+	wg.Wait()
+	return vecs, errors.Join(errs...)
+}
 
+// The raw rows' names; each recall's p95 is set against one of them.
+const (
+	rowFTS  = "raw FTS5 MATCH, top 200"
+	rowVec0 = "raw sqlite-vec vec0 kNN, k=200"
+)
+
+// recallRows times the raw rows, over the first k questions, and the
+// recalls, over all, printing each recall's p95 beside its raw row's.
+func (b *bench) recallRows(ctx context.Context, out io.Writer, n, k int) error {
 	type row struct {
-		name string
-		fn   func(i int) error
+		name     string
+		raw      bool
+		baseline string // the raw row's name
+		short    string // and how the ratio calls it
+		fn       func(i int) error
 	}
 	recall := func(label string, r papermem.Retrieval) func(int) error {
 		return func(i int) error {
-			_, err := m.Recall(ctx, papermem.RecallRequest{Question: questions[i], Label: label, Retrieval: r})
+			_, err := b.m.Recall(ctx, papermem.RecallRequest{Question: b.questions[i], Label: label, Retrieval: r})
 			return err
 		}
 	}
-	rawFTS, note, err := ftsBaseline(ctx, db, questions)
-	if err != nil {
-		return err
-	}
-	rawVec := func(i int) error {
-		rows, err := db.QueryContext(ctx, `SELECT rowid, distance FROM bench_vec WHERE embedding MATCH ? AND k = 200`, floatBlob(qvecs[i]))
-		if err != nil {
-			return err
-		}
-		return drain(rows)
-	}
-	const fts, vec0 = "raw FTS5 MATCH, top 200", "raw sqlite-vec vec0 kNN, k=200"
-	measurements := []row{
-		{vec0, rawVec},
-		{"recall, BM25 only", recall("Any", papermem.RetrievalLexical)},
-		{"recall, vectors only", recall("Any", papermem.RetrievalVector)},
-		{"recall, hybrid (label Any)", recall("Any", papermem.RetrievalHybrid)},
-		{"recall, hybrid (label Claim)", recall("", papermem.RetrievalHybrid)},
-		{"paper recall, hybrid (limit 20)", func(i int) error {
-			_, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: questions[i]})
+	rows := []row{
+		{name: rowVec0, raw: true, fn: func(i int) error {
+			rows, err := b.raw.QueryContext(ctx, `SELECT rowid, distance FROM bench_vec WHERE embedding MATCH ? AND k = 200`, floatBlob(b.qvecs[i]))
+			if err != nil {
+				return err
+			}
+			return drain(rows)
+		}},
+		{"recall, BM25 only", false, rowFTS, "FTS5", recall("Any", papermem.RetrievalLexical)},
+		{"recall, vectors only", false, rowVec0, "vec0", recall("Any", papermem.RetrievalVector)},
+		{"recall, hybrid (label Any)", false, rowFTS, "FTS5", recall("Any", papermem.RetrievalHybrid)},
+		{"recall, hybrid (label Claim)", false, rowFTS, "FTS5", recall("", papermem.RetrievalHybrid)},
+		{"paper recall, hybrid (limit 20)", false, rowFTS, "FTS5", func(i int) error {
+			_, err := b.m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: b.questions[i]})
 			return err
 		}},
 	}
-	if rawFTS != nil {
-		measurements = slices.Insert(measurements, 0, row{fts, rawFTS})
+	if b.ftsSearch != nil {
+		rows = slices.Insert(rows, 0, row{name: rowFTS, raw: true, fn: func(i int) error { return b.ftsSearch(ctx, b.questions[i]) }})
 	}
-	// baseline names the raw row each recall's p95 is set against, and
-	// how the ratio calls it.
-	baseline := map[string][2]string{"recall, BM25 only": {fts, "FTS5"}, "recall, vectors only": {vec0, "vec0"},
-		"recall, hybrid (label Any)": {fts, "FTS5"}, "recall, hybrid (label Claim)": {fts, "FTS5"},
-		"paper recall, hybrid (limit 20)": {fts, "FTS5"}}
-	results := map[string][2]float64{}
-	for _, r := range measurements {
-		lat, err := timeAll(len(questions), r.fn)
+	if k < len(b.questions) {
+		fmt.Fprintf(out, "raw rows: the first %d of the %d questions (sqlite-vec's kNN is brute force); each ratio sets the recall's p95 over those %d against the raw row's\n",
+			k, len(b.questions), k)
+	}
+	fmt.Fprintf(out, "%-40s %9s %9s %11s\n", "measurement", "p50", "p95", "p95 ratio")
+	results := map[string][]float64{}
+	for _, r := range rows {
+		count := len(b.questions)
+		if r.raw {
+			count = k
+		}
+		lat, err := timeAll(count, r.fn)
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.name, err)
 		}
 		results[r.name] = lat
 		ratio := ""
-		if b, ok := results[baseline[r.name][0]]; ok {
-			ratio = fmt.Sprintf("%.2fx %s", lat[1]/b[1], baseline[r.name][1])
+		if base, ok := results[r.baseline]; ok {
+			ratio = fmt.Sprintf("%.2fx %s", percentile(lat[:len(base)], 95)/percentile(base, 95), r.short)
 		}
-		fmt.Fprintf(out, "%-8d %-34s %8.2f %8.2f %10s\n", n, r.name, lat[0], lat[1], ratio)
+		name := r.name
+		if r.raw && k < len(b.questions) {
+			name += fmt.Sprintf(" (%d q)", k)
+		}
+		fmt.Fprintf(out, "%-40s %9.2f %9.2f %11s\n", name, percentile(lat, 50), percentile(lat, 95), ratio)
 	}
-	if note != "" {
-		fmt.Fprintln(out, note)
+	if b.ftsNote != "" {
+		fmt.Fprintln(out, b.ftsNote)
 	}
 	return nil
 }
 
+// reopen closes the memory and opens it again on the same file, timing
+// Open, the first recall (which loads the in-process index) and the p50
+// of the next few. The file's pages stay in the OS's cache.
+func (b *bench) reopen(ctx context.Context, out io.Writer, next int) error {
+	if err := b.m.Close(); err != nil {
+		return err
+	}
+	// The closed memory's index is garbage now; free it so that the peak
+	// RSS does not hold it and the reopened one's at once.
+	b.m = nil
+	debug.FreeOSMemory()
+	start := time.Now()
+	m, err := papermem.Open(ctx, b.path, nil)
+	if err != nil {
+		return err
+	}
+	b.m = m
+	opened := time.Since(start)
+	first, err := timeOne(func() error {
+		_, err := m.Recall(ctx, papermem.RecallRequest{Question: b.questions[0]})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	lat := make([]float64, 0, next)
+	for i := range next {
+		d, err := timeOne(func() error {
+			_, err := m.Recall(ctx, papermem.RecallRequest{Question: b.questions[(i+1)%len(b.questions)]})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		lat = append(lat, d)
+	}
+	p50 := "-"
+	if next > 0 {
+		p50 = fmt.Sprintf("%.2f ms", percentile(lat, 50))
+	}
+	fmt.Fprintf(out, "reopen: Open %.0f ms, first recall (hybrid, label Claim; loads the in-process index) %.0f ms, p50 of the next %d %s\n",
+		float64(opened.Microseconds())/1000, first, next, p50)
+	return nil
+}
+
 // timeAll runs fn for every question once to warm up, then again timed,
-// and returns the p50 and p95 latencies in milliseconds.
-func timeAll(n int, fn func(int) error) ([2]float64, error) {
+// and returns the latencies in milliseconds, in question order.
+func timeAll(n int, fn func(int) error) ([]float64, error) {
 	for i := range n {
 		if err := fn(i); err != nil {
-			return [2]float64{}, err
+			return nil, err
 		}
 	}
 	lat := make([]float64, n)
 	for i := range n {
-		t := time.Now()
-		if err := fn(i); err != nil {
-			return [2]float64{}, err
+		d, err := timeOne(func() error { return fn(i) })
+		if err != nil {
+			return nil, err
 		}
-		lat[i] = float64(time.Since(t).Microseconds()) / 1000
+		lat[i] = d
 	}
-	slices.Sort(lat)
-	return [2]float64{lat[n/2], lat[min(n-1, n*95/100)]}, nil
+	return lat, nil
+}
+
+// timeOne returns how long fn took, in milliseconds.
+func timeOne(fn func() error) (float64, error) {
+	t := time.Now()
+	err := fn()
+	return float64(time.Since(t).Microseconds()) / 1000, err
+}
+
+// percentile returns the p-th percentile of lat, as the n*p/100-th
+// smallest.
+func percentile(lat []float64, p int) float64 {
+	s := slices.Sorted(slices.Values(lat))
+	return s[min(len(s)-1, len(s)*p/100)]
 }
 
 func drain(rows *sql.Rows) error {
@@ -270,4 +570,26 @@ func floatBlob(v []float32) []byte {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
 	return b
+}
+
+// fileSize returns the size of the database at path and its -wal.
+func fileSize(path string) int64 {
+	var n int64
+	for _, p := range []string{path, path + "-wal"} {
+		if fi, err := os.Stat(p); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+// thousands writes n with commas between thousands.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
