@@ -112,12 +112,12 @@ func EchoVector(ctx context.Context, q Querier, probe []float32) (echo []float32
 	return blobVector(b), n, err
 }
 
-// CheckVectors has sqlite-vec score the probe against itself, and returns
-// its version and the number of vectors stored.
+// CheckVectors has sqlite-vec score the probe against the probe as it is
+// stored (encoded and decoded, vectors.go), both in sqlite-vec's float32
+// format, and returns its version and the number of vectors stored.
 func CheckVectors(ctx context.Context, q Querier, probe []float32) (version string, n int, err error) {
-	b := vectorBlob(probe)
 	err = queryRow(ctx, q, `SELECT vec_version(), (SELECT count(*) FROM node_vectors),
-			vec_distance_cosine(?, ?)`, b, b).Scan(&version, &n, new(float64))
+			vec_distance_cosine(?, ?)`, float32Blob(probe), float32Blob(blobVector(vectorBlob(probe)))).Scan(&version, &n, new(float64))
 	return version, n, err
 }
 

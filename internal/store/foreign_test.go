@@ -332,8 +332,8 @@ func ownerless(t *testing.T, db *store.DB, label string, nodes []int64) {
 	other := map[string]string{"lab-a": "lab-b", "lab-b": "lab-a"}[label]
 	stray := plantNode(t, db, other, "", "paper", 0)
 	for _, id := range append(slices.Clone(nodes), stray) {
-		if _, err := db.Write.ExecContext(ctx, `INSERT INTO node_vectors (node_id, org_id, embedding, bits)
-			SELECT ?, ?, embedding, bits FROM node_vectors WHERE node_id = (SELECT min(node_id) FROM node_vectors)`, id, label); err != nil {
+		if _, err := db.Write.ExecContext(ctx, `INSERT INTO node_vectors (node_id, org_id, embedding)
+			SELECT ?, ?, embedding FROM node_vectors WHERE node_id = (SELECT min(node_id) FROM node_vectors)`, id, label); err != nil {
 			t.Fatal(err)
 		}
 	}

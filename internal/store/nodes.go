@@ -123,18 +123,15 @@ func insertNodes(ctx context.Context, q Querier, o Owner, ns []Node, from, to in
 }
 
 // insertVectors stores vecs[i], the vector of org's node ids[i], in its
-// float32 encoding (vectors.go), many rows a statement. The bits column is
-// retired and gets an empty value: nothing has read it since the in-memory
-// index took the signs from the float vectors, and it stays only so that
-// servers of earlier builds, which still write it, run beside this one.
+// stored format (vectors.go), many rows a statement.
 func insertVectors(ctx context.Context, q Querier, org string, ids []int64, vecs [][]float32) error {
 	for len(ids) > 0 {
 		k := min(len(ids), rowsPerInsert)
-		args := make([]any, 0, 4*k)
+		args := make([]any, 0, 3*k)
 		for i := range k {
-			args = append(args, ids[i], org, vectorBlob(vecs[i]), []byte{})
+			args = append(args, ids[i], org, vectorBlob(vecs[i]))
 		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO node_vectors (node_id, org_id, embedding, bits) VALUES `+valueRows(k, 4), args...); err != nil {
+		if _, err := q.ExecContext(ctx, `INSERT INTO node_vectors (node_id, org_id, embedding) VALUES `+valueRows(k, 3), args...); err != nil {
 			return err
 		}
 		ids, vecs = ids[k:], vecs[k:]

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -12,8 +13,8 @@ import (
 // TestPutNodes stores more nodes than one statement takes, the last with
 // a parent among the earlier ones, and checks that the ids come back in
 // the nodes' order (each id's row has the seq given) and that every vector
-// is stored under its node's id, with an empty value in the retired bits
-// column.
+// is stored under its node's id, in the stored format (4 bytes of scale
+// and one a component).
 func TestPutNodes(t *testing.T) {
 	ctx := context.Background()
 	db, err := Open(ctx, testdb.Path(t), SyncNormal)
@@ -46,16 +47,12 @@ func TestPutNodes(t *testing.T) {
 		var seq int
 		var parent sql.NullInt64
 		var blob []byte
-		var bits int
-		if err := tx.QueryRowContext(ctx, `SELECT n.seq, n.parent_id, v.embedding, length(v.bits) FROM nodes n JOIN node_vectors v ON v.node_id = n.id
-			WHERE n.org_id = ? AND n.id = ?`, "lab", id).Scan(&seq, &parent, &blob, &bits); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT n.seq, n.parent_id, v.embedding FROM nodes n JOIN node_vectors v ON v.node_id = n.id
+			WHERE n.org_id = ? AND n.id = ?`, "lab", id).Scan(&seq, &parent, &blob); err != nil {
 			t.Fatalf("node %d (id %d): %v", i, id, err)
 		}
-		if v := blobVector(blob); seq != i || len(v) != 2 || v[0] != float32(i) {
-			t.Errorf("id %d: seq %d, vector %v, want seq and first component %d", id, seq, v, i)
-		}
-		if bits != 0 {
-			t.Errorf("id %d: %d bytes in the retired bits column", id, bits)
+		if want := vectorBlob([]float32{float32(i), 1}); seq != i || !bytes.Equal(blob, want) {
+			t.Errorf("id %d: seq %d, vector % x, want seq %d and % x", id, seq, blob, i, want)
 		}
 		if parent.Valid != (i == n-1) || (parent.Valid && parent.Int64 != ids[3]) {
 			t.Errorf("id %d: parent %v", id, parent)

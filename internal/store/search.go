@@ -86,7 +86,7 @@ type IndexedNode struct {
 	Text                                   string
 	Title                                  string    // its paper's title, for nodes of papers; "" otherwise
 	Section                                string    // the heading (path) of the section it comes from
-	Vector                                 []float32 // as stored
+	Vector                                 []float32 // as stored: decoded from its int8 quantisation (vectors.go)
 }
 
 // Nodes calls fn for each node of the workspace that has a vector and an

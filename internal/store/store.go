@@ -194,12 +194,19 @@ const createMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations(
 		name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`
 
 // Migrate applies, in name order, every embedded migration of engine not
-// yet recorded in schema_migrations, each in its own transaction. On
-// SQLite a migration's retired statements are left out; on PostgreSQL a
+// yet recorded in schema_migrations, each in its own transaction, which
+// some begin by converting rows in Go (conversions). On SQLite a
+// migration's retired statements are left out; on PostgreSQL a
 // transaction-scoped advisory lock on the schema makes concurrent
 // migrators (servers starting together) take turns, each finding what the
 // one before it applied.
 func Migrate(ctx context.Context, db *sql.DB, engine Engine) error {
+	return migrateBefore(ctx, db, engine, "")
+}
+
+// migrateBefore is Migrate applying only the migrations named before stop,
+// all of them when stop is "": the schema of an earlier build, for tests.
+func migrateBefore(ctx context.Context, db *sql.DB, engine Engine, stop string) error {
 	if err := inMigration(ctx, db, engine, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, createMigrations)
 		return err
@@ -213,6 +220,9 @@ func Migrate(ctx context.Context, db *sql.DB, engine Engine) error {
 	sort.Strings(names)
 	known := map[string]bool{}
 	for _, name := range names {
+		if stop != "" && path.Base(name) >= stop {
+			break
+		}
 		if err := inMigration(ctx, db, engine, func(tx *sql.Tx) error { return apply(ctx, tx, engine, name) }); err != nil {
 			return fmt.Errorf("migrate %s: %w", path.Base(name), err)
 		}
@@ -266,7 +276,16 @@ func inMigration(ctx context.Context, db *sql.DB, engine Engine, fn func(*sql.Tx
 	return tx.Commit()
 }
 
-// apply runs migration name in tx unless it is recorded, and records it.
+// conversions holds, by engine and migration ("sqlite/0013_….sql"), what
+// Go code does in the migration's transaction before its statements run:
+// rewriting rows in a way the engines' SQL cannot.
+var conversions = map[string]func(context.Context, *sql.Tx, Engine) error{
+	"sqlite/0013_compact_vectors.sql":   compactVectors,
+	"postgres/0005_compact_vectors.sql": compactVectors,
+}
+
+// apply runs migration name in tx unless it is recorded, with its
+// conversion (conversions) first, and records it.
 func apply(ctx context.Context, tx *sql.Tx, engine Engine, name string) error {
 	base := path.Base(name)
 	var n int
@@ -279,6 +298,11 @@ func apply(ctx context.Context, tx *sql.Tx, engine Engine, name string) error {
 	body, err := migrations.ReadFile(name)
 	if err != nil {
 		return err
+	}
+	if convert := conversions[string(engine)+"/"+base]; convert != nil {
+		if err := convert(ctx, tx, engine); err != nil {
+			return err
+		}
 	}
 	script := string(body)
 	if engine == SQLite {

@@ -1,17 +1,106 @@
 package store
 
-// The stored format of a node's vector, on both engines: its float32
-// components little-endian (sqlite-vec's float32 format) in
-// node_vectors.embedding. Callers hand this package []float32 and get
-// []float32 back.
+// The stored format of a node's vector, on both engines
+// (node_vectors.embedding, since migration 0013 on SQLite and 0005 on
+// PostgreSQL): the vector quantised to int8 with one scale, as the
+// in-process search index (internal/nodeindex, appendInt8) quantises it,
+// 4+dim bytes:
+//
+//	bytes 0–3      the scale s, a float32, little-endian: max|v[i]|/127
+//	               (0 for a zero vector)
+//	bytes 4…4+dim  q[i], one int8 a component: v[i]·(127/max|v[i]|)
+//	               rounded half away from zero, in float32, so |q[i]| ≤ 127;
+//	               except that a component above zero that rounds to 0 is
+//	               -128 (0x80), a value the rounding never gives
+//
+// It decodes to s·q[i], and a -128 to s/4. The index ranks with the int8
+// components, their scale and the vector's sign bits (v[i] > 0, its
+// Hamming prefilter): the decoded vector quantises again to the same q[i]
+// and the same scale, and -128 keeps the sign of a small positive
+// component that the int8 value alone would lose (about 1% of the offline
+// embedder's components on SciFact abstracts); s/4 is positive, and inside
+// (0, s/2), where the component was. So the index holds exactly what it
+// held of the float vector.
+//
+// Before, the format was the float32 components little-endian (sqlite-vec's
+// float32 format), 4·dim bytes; migration 0013 (0005) rewrote every row
+// (compactVectors). Callers hand this package []float32 and get []float32
+// back.
 
 import (
+	"context"
+	"database/sql"
 	"encoding/binary"
+	"fmt"
 	"math"
 )
 
-// vectorBlob is v in sqlite-vec's float32 little-endian format.
+// positiveZero is the stored value of a component above zero that rounds
+// to 0: the int8 quantisation never gives -128.
+const positiveZero = -128
+
+// vectorBlob is v in the stored format: its int8 quantisation and scale.
 func vectorBlob(v []float32) []byte {
+	b := make([]byte, 4+len(v))
+	q, scale := quantize(v)
+	binary.LittleEndian.PutUint32(b, math.Float32bits(scale))
+	for i, x := range q {
+		if x == 0 && v[i] > 0 {
+			x = positiveZero
+		}
+		b[4+i] = byte(x)
+	}
+	return b
+}
+
+// blobVector decodes a vectorBlob.
+func blobVector(b []byte) []float32 {
+	if len(b) < 4 {
+		return nil
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
+	v := make([]float32, len(b)-4)
+	for i, x := range b[4:] {
+		if q := int8(x); q == positiveZero {
+			v[i] = scale / 4
+		} else {
+			v[i] = scale * float32(q)
+		}
+	}
+	return v
+}
+
+// quantize returns v quantised to int8 and the scale s with v[i] ≈ s·q[i],
+// computed as internal/nodeindex's appendInt8 computes them: the stored
+// format keeps exactly what the index takes from a vector.
+func quantize(v []float32) ([]int8, float32) {
+	q := make([]int8, len(v))
+	var top float32
+	for _, x := range v {
+		top = max(top, x, -x)
+	}
+	if top == 0 {
+		return q, 0
+	}
+	f := 127 / top
+	for i, x := range v {
+		// Round half away from zero, in float32: |x·f| ≤ 127, so adding ½
+		// is exact.
+		y := x * f
+		if y < 0 {
+			y -= 0.5
+		} else {
+			y += 0.5
+		}
+		q[i] = int8(y)
+	}
+	return q, top / 127
+}
+
+// float32Blob is v in sqlite-vec's float32 format: its components
+// little-endian, the format vectors were stored in before migration 0013
+// (0005).
+func float32Blob(v []float32) []byte {
 	b := make([]byte, 4*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
@@ -19,11 +108,67 @@ func vectorBlob(v []float32) []byte {
 	return b
 }
 
-// blobVector decodes a vectorBlob.
-func blobVector(b []byte) []float32 {
+// blobFloat32 decodes a float32Blob.
+func blobFloat32(b []byte) []float32 {
 	v := make([]float32, len(b)/4)
 	for i := range v {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return v
+}
+
+// compactBatch is how many rows compactVectors rewrites a statement on
+// PostgreSQL, a read of as many on either engine.
+const compactBatch = 1000
+
+// compactVectors rewrites, in tx, every node vector stored in the float32
+// format into the stored format (vectors.go), in node id order, a batch at
+// a time: the conversion of SQLite's migration 0013 and PostgreSQL's 0005,
+// run before their statement. It rewrites every workspace's rows, by node
+// id, as Reembed does. A row whose length is not a multiple of 4 is not a
+// float32 vector: the migration fails, naming its node.
+func compactVectors(ctx context.Context, tx *sql.Tx, e Engine) error {
+	var update *sql.Stmt
+	if e == SQLite { // a statement a row: SQLite runs in process
+		var err error
+		if update, err = tx.PrepareContext(ctx, `UPDATE node_vectors SET embedding = ? WHERE node_id = ?`); err != nil {
+			return err
+		}
+		defer update.Close()
+	}
+	last := int64(math.MinInt64)
+	for {
+		rows, err := tx.QueryContext(ctx, `SELECT node_id, embedding FROM node_vectors WHERE node_id > ? ORDER BY node_id LIMIT ?`, last, compactBatch)
+		type row struct {
+			id   int64
+			blob []byte
+		}
+		batch, err := collect(rows, err, func(rows *sql.Rows, r *row) error { return rows.Scan(&r.id, &r.blob) })
+		if err != nil {
+			return fmt.Errorf("compact node vectors: %w", err)
+		}
+		if len(batch) == 0 {
+			return nil
+		}
+		ids, blobs := make([]int64, len(batch)), make([][]byte, len(batch))
+		for i, r := range batch {
+			if len(r.blob)%4 != 0 {
+				return fmt.Errorf("compact node vectors: node %d has a vector of %d bytes, not float32 components", r.id, len(r.blob))
+			}
+			ids[i], blobs[i] = r.id, vectorBlob(blobFloat32(r.blob))
+			if update != nil {
+				if _, err := update.ExecContext(ctx, blobs[i], r.id); err != nil {
+					return fmt.Errorf("compact node vectors: %w", err)
+				}
+			}
+		}
+		if update == nil { // PostgreSQL: one round trip a batch
+			if _, err := tx.ExecContext(ctx, `UPDATE node_vectors AS v SET embedding = x.embedding
+				FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BYTEA[])) AS x(node_id, embedding)
+				WHERE v.node_id = x.node_id`, ids, blobs); err != nil {
+				return fmt.Errorf("compact node vectors: %w", err)
+			}
+		}
+		last = batch[len(batch)-1].id
+	}
 }

@@ -1,0 +1,27 @@
+-- Node vectors in a compact format (issue 29). node_vectors.embedding held
+-- a node's vector as its float32 components little-endian, 4·dim bytes
+-- (2,464 for the offline embedder's 616 dimensions, so that a 4 KiB page
+-- held one row); it now holds the int8 quantisation that the search index
+-- ranks with, with its scale, 4+dim bytes (620):
+--
+--   bytes 0-3      the scale s, float32 little-endian: max|v[i]|/127
+--   bytes 4..4+dim one int8 a component, v[i]/s rounded half away from
+--                  zero; -128 for a component above zero that rounds to 0
+--
+-- decoded as s·q[i] (s/4 for -128); internal/store/vectors.go says why.
+-- SQL cannot quantise a float32 blob, so before this statement, in the
+-- same transaction, Go code (compactVectors in internal/store) rewrites
+-- every row in the new format, a batch of node ids at a time.
+-- The pages freed stay in the file, for new rows, until a VACUUM
+-- (docs/operations.md). The rows are updated, not deleted: the
+-- node_vectors_deleted trigger does not fire, and the workspaces' versions
+-- stay as they are, since the search index holds the same int8 vectors.
+--
+-- bits, each vector's sign bits, has been written empty and read by
+-- nothing since the search index took the signs from the vectors; it went
+-- on only so that older servers could run beside newer ones, which this
+-- migration ends: an older server refuses to open the database (it does
+-- not know this migration), and one already running fails to write
+-- vectors (it writes bits) and to load new ones into its index (it reads
+-- 4+dim bytes as (4+dim)/4 float32 components, not its dimensions).
+ALTER TABLE node_vectors DROP COLUMN bits;
