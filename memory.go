@@ -81,8 +81,8 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	if o.MaxIngestBytes <= 0 {
 		o.MaxIngestBytes = DefaultMaxIngestBytes
 	}
-	if o.IndexMaxNodes <= 0 {
-		o.IndexMaxNodes = DefaultIndexMaxNodes
+	if o.IndexMaxBytes <= 0 {
+		o.IndexMaxBytes = DefaultIndexMaxBytes
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -113,6 +113,12 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
+	index, err := nodeindex.New(files.Read, nodeindex.Config{Dim: dim, MaxBytes: o.IndexMaxBytes, Dir: indexDir(path, files.Engine, o.IndexDir),
+		Logger: o.Logger, TitleLabel: LabelPaper, TitledKind: KindPaper})
+	if err != nil {
+		files.Close()
+		return nil, Errorf(EINVALID, "The search index directory cannot be used: %v.", err)
+	}
 	m := &Memory{
 		db:             files.Reader(),
 		database:       files,
@@ -120,7 +126,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		path:           path,
 		sync:           o.Sync,
 		embedder:       o.Embedder,
-		index:          nodeindex.New(files.Read, nodeindex.Config{Dim: dim, MaxNodes: o.IndexMaxNodes, TitleLabel: LabelPaper, TitledKind: KindPaper}),
+		index:          index,
 		fetcher:        o.Fetcher,
 		maxIngestBytes: o.MaxIngestBytes,
 		dbTimeout:      max(o.DBTimeout, 0),
@@ -133,10 +139,25 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	m.origins = newOrigins(m, o.Origins, o.MaxIngestBytes)
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		m.writer.Close()
+		index.Close()
 		files.Close()
 		return nil, err
 	}
 	return m, nil
+}
+
+// indexDir is the directory of the search index's files (Options.IndexDir)
+// for the database at path.
+func indexDir(path string, engine store.Engine, dir string) string {
+	switch {
+	case dir == "off":
+		return ""
+	case dir != "":
+		return dir
+	case path == store.Memory || engine != store.SQLite:
+		return ""
+	}
+	return path + "-index"
 }
 
 // Close runs the writes already queued (and writes the usage a hosted
@@ -146,7 +167,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 func (m *Memory) Close() error {
 	err := m.meter.Flush(context.Background())
 	m.writer.Close()
-	return errors.Join(err, m.database.Close())
+	return errors.Join(err, m.index.Close(), m.database.Close())
 }
 
 // StorageMode is "memory" for an in-memory database, "postgres" for a

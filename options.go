@@ -17,7 +17,7 @@ const (
 	MaxRecallDOIs         = 100         // most DOIs a recall may be scoped to (RecallRequest.DOIs)
 	DefaultMaxIngestBytes = 25 << 20    // largest file IngestFile reads
 	DefaultPassageTokens  = 200         // largest passage made from a section
-	DefaultIndexMaxNodes  = 2_000_000   // nodes kept in the in-process search index (~1.6 KB each)
+	DefaultIndexMaxBytes  = 1 << 30     // memory of the in-process search index over all workspaces
 	DefaultSync           = SyncNormal  // durability of a commit (see Options.Sync)
 	DefaultWriteQueue     = 1024        // writes that may wait for their turn at once
 	DefaultWriteWait      = 10 * time.Second
@@ -65,11 +65,19 @@ type Options struct {
 	// DefaultMaxIngestBytes.
 	MaxIngestBytes int64
 
-	// IndexMaxNodes bounds the in-process search index: when the
-	// workspaces loaded hold more nodes, those used least recently are
-	// dropped and reloaded from the database when next searched. Zero means
-	// DefaultIndexMaxNodes.
-	IndexMaxNodes int
+	// IndexMaxBytes bounds the memory of the in-process search index:
+	// when the workspaces loaded take more, those used least recently are
+	// dropped and loaded again (from IndexDir, else from the database)
+	// when next searched. The vectors of a persisted index are on disk and
+	// do not count. Zero means DefaultIndexMaxBytes.
+	IndexMaxBytes int64
+
+	// IndexDir is where the search index keeps its files between runs, so
+	// that a restart reads them instead of every node: a directory one
+	// process owns at a time (another one keeps its index in memory only).
+	// Empty means the database file's path with "-index" appended, and no
+	// directory for ":memory:" or PostgreSQL; "off" means none.
+	IndexDir string
 
 	// Now returns the current time. Nil means time.Now.
 	Now func() time.Time

@@ -204,8 +204,8 @@ func (w *Workspace) recallError(err error) error {
 }
 
 // Warm loads the in-process search index of every workspace, up to
-// Options.IndexMaxNodes nodes, so that no recall pays for it: 2–4 s per
-// 100k nodes. A server calls it once after Open, in the background;
+// Options.IndexMaxBytes, so that no recall pays for it: 2–4 s per 100k
+// nodes from the database, much less from the index's files (IndexDir). A server calls it once after Open, in the background;
 // recalls meanwhile wait for the workspace they search. It returns when
 // ctx is done, with ctx's error.
 func (m *Memory) Warm(ctx context.Context) error { return m.index.Warm(ctx) }

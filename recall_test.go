@@ -437,10 +437,10 @@ func TestRecallFollowsWrites(t *testing.T) {
 }
 
 // TestRecallAfterEviction bounds the search index to one node
-// (Options.IndexMaxNodes): searching a workspace drops the other's part,
+// (Options.IndexMaxBytes): searching a workspace drops the other's part,
 // which recall reloads, with the same spans, when it searches it again.
 func TestRecallAfterEviction(t *testing.T) {
-	m := testutil.Open(t, &papermem.Options{IndexMaxNodes: 1})
+	m := testutil.Open(t, &papermem.Options{IndexMaxBytes: 1})
 	for _, org := range []string{"lab-a", "lab-b"} {
 		mustStore(t, m.Workspace(org), papermem.PaperInput{DOI: "10.1/" + org, Title: "Sleep and memory in " + org,
 			Text: "Sleep deprivation reduced recall accuracy by 30% in adults. Naps restored it within a week."})

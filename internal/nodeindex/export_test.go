@@ -29,3 +29,31 @@ func (p *Part) Dead() int {
 	defer p.mu.RUnlock()
 	return p.ndead
 }
+
+// Read returns how many entries the part read from its files when loaded.
+func (p *Part) Read() int {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.read
+}
+
+// WaitSnapshots returns once the snapshots being written are.
+func (x *Index) WaitSnapshots() { x.saving.Wait() }
+
+// Abandon releases the index's directory without writing anything, as a
+// process killed would.
+func (x *Index) Abandon() {
+	x.saving.Wait()
+	if x.lock != nil {
+		x.lock.Close()
+	}
+	x.dir = ""
+}
+
+// SetSnapshotMin sets the fewest new entries that make a snapshot due,
+// until the returned function is called.
+func SetSnapshotMin(n int) (restore func()) {
+	old := snapshotMin
+	snapshotMin = n
+	return func() { snapshotMin = old }
+}

@@ -21,10 +21,15 @@
 package nodeindex
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
+	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -38,9 +43,16 @@ import (
 type Config struct {
 	// Dim is the number of dimensions of every vector.
 	Dim int
-	// MaxNodes bounds the entries kept over all parts: beyond it the least
-	// recently used parts are dropped, and loaded again when next used.
-	MaxNodes int
+	// MaxBytes bounds the memory the parts take over all workspaces:
+	// beyond it the least recently used parts are dropped, and loaded
+	// again when next used. The vectors of a persisted part are on disk
+	// and do not count.
+	MaxBytes int64
+	// Dir, when set, is the directory where the index keeps its parts
+	// between runs (persist.go).
+	Dir string
+	// Logger reports what fails in the background (writing snapshots).
+	Logger *slog.Logger
 	// TitleLabel is the label of the nodes whose text begins with their
 	// paper's title (papermem.LabelPaper): the title's words count twice.
 	TitleLabel string
@@ -54,15 +66,20 @@ type Config struct {
 // from db. An *Index is safe for concurrent use.
 type Index struct {
 	db         *sql.DB
-	dim        int // vector dimensions
-	words      int // uint64 words per bit vector
-	maxNodes   int // entries kept over all parts before the least recently used go
+	dim        int   // vector dimensions
+	words      int   // uint64 words per bit vector
+	maxBytes   int64 // memory kept over all parts before the least recently used go
 	titleLabel string
 	titledKind string
+	dir        string   // where parts persist; "" for none
+	lock       *os.File // holds dir's lock
+	log        *slog.Logger
+	saving     sync.WaitGroup // snapshots being written
 
-	mu   sync.Mutex
-	orgs map[string]*Part
-	uses int64 // counts part calls, to order parts by last use
+	mu    sync.Mutex
+	orgs  map[string]*Part
+	files map[string]*sync.Mutex // serialises the use of each workspace's files
+	uses  int64                  // counts part calls, to order parts by last use
 }
 
 // Part is one workspace's part of the index. A *Part is safe for
@@ -74,18 +91,22 @@ type Part struct {
 	dim, words int          // as the Index's
 	lastUse    int64        // Index.uses at the part's last use; guarded by Index.mu
 	size       atomic.Int64 // len(ids), readable without mu
+	mem        atomic.Int64 // the part's memory in bytes (heapBytes), readable without mu
+	saving     atomic.Bool  // a snapshot is being written
 
 	mu      sync.RWMutex
 	version int64 // vec_version this part reflects; -1 before the first load
 	deletes int64 // del_version this part reflects
 	maxID   int64
+	saved   int // entries the part's last snapshot holds
+	read    int // entries read from the part's files when it was loaded
 	ids     []int64
 	owners  []int64 // the owner id (paper, document, …) of each entry
 	meta    []nodeMeta
 	dead    []bool
 	ndead   int
 	bits    []uint64  // len(ids)*words: the sign bits of each vector
-	vecs    []int8    // len(ids)*dim: each vector as int8…
+	vecs    *vecStore // each vector as int8…
 	scales  []float32 // …times its scale
 	lex     lexicon
 	labels  map[collection]lexStats // BM25 statistics of each label's nodes, by collection
@@ -102,16 +123,88 @@ type nodeMeta struct {
 	label, kind, user, domain, sectionType int32
 }
 
-// New returns an empty index over the database read through db.
-func New(db *sql.DB, c Config) *Index {
-	return &Index{db: db, dim: c.Dim, words: (c.Dim + 63) / 64, maxNodes: c.MaxNodes, titleLabel: c.TitleLabel,
-		titledKind: c.TitledKind,
-		orgs:       map[string]*Part{}}
+// New returns an empty index over the database read through db. With
+// c.Dir set, it takes that directory's lock; when another process holds
+// it, the index keeps its parts in memory only.
+func New(db *sql.DB, c Config) (*Index, error) {
+	x := &Index{db: db, dim: c.Dim, words: (c.Dim + 63) / 64, maxBytes: c.MaxBytes, titleLabel: c.TitleLabel,
+		titledKind: c.TitledKind, log: cmp.Or(c.Logger, slog.Default()),
+		orgs: map[string]*Part{}, files: map[string]*sync.Mutex{}}
+	if c.Dir != "" {
+		lock, ok, err := lockDir(c.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			x.dir, x.lock = c.Dir, lock
+		} else {
+			x.log.Debug("another process holds the search index directory: this one keeps its index in memory", "dir", c.Dir)
+		}
+	}
+	return x, nil
 }
 
 // ErrOtherEmbedder is why Part fails when the database holds a vector of
 // another dimension than the index's: another embedder made it.
 var ErrOtherEmbedder = errors.New("another embedder made it")
+
+// Close writes the snapshot of every loaded part that gained entries
+// since its last, and releases the index's directory. Searches must have
+// returned.
+func (x *Index) Close() error {
+	x.saving.Wait()
+	if x.dir == "" {
+		return nil
+	}
+	x.mu.Lock()
+	orgs := maps.Clone(x.orgs)
+	x.mu.Unlock()
+	var errs []error
+	for org, p := range orgs {
+		errs = append(errs, x.snapshot(org, p, func(p *Part) bool { return len(p.ids) > p.saved }))
+	}
+	errs = append(errs, x.lock.Close()) // and with it the lock
+	x.dir = ""
+	return errors.Join(errs...)
+}
+
+// fileLock returns the lock of org's files.
+func (x *Index) fileLock(org string) *sync.Mutex {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	l := x.files[org]
+	if l == nil {
+		l = new(sync.Mutex)
+		x.files[org] = l
+	}
+	return l
+}
+
+// snapshot writes p's snapshot when due(p) holds, under org's file lock.
+func (x *Index) snapshot(org string, p *Part, due func(*Part) bool) error {
+	l := x.fileLock(org)
+	l.Lock()
+	defer l.Unlock()
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if !due(p) {
+		return nil
+	}
+	return x.save(org, p)
+}
+
+// snapshotLater writes p's snapshot in the background when it is due.
+func (x *Index) snapshotLater(org string, p *Part) {
+	if x.dir == "" || !p.saving.CompareAndSwap(false, true) {
+		return
+	}
+	x.saving.Go(func() {
+		defer p.saving.Store(false)
+		if err := x.snapshot(org, p, (*Part).snapshotDue); err != nil {
+			x.log.Error("search index snapshot", "workspace", org, "err", err)
+		}
+	})
+}
 
 // Part returns workspace org's part, brought up to date with the database
 // (empty for a workspace not registered).
@@ -132,8 +225,8 @@ func (x *Index) Part(ctx context.Context, org string) (*Part, error) {
 	return p, nil
 }
 
-// Warm loads the part of every registered workspace, up to Config.MaxNodes
-// entries. It returns when ctx is done, with ctx's error.
+// Warm loads the part of every registered workspace, up to Config.MaxBytes.
+// It returns when ctx is done, with ctx's error.
 func (x *Index) Warm(ctx context.Context) error {
 	orgs, err := store.WorkspaceIDs(ctx, x.db)
 	if err != nil {
@@ -148,16 +241,18 @@ func (x *Index) Warm(ctx context.Context) error {
 }
 
 // evict drops the least recently used parts, but never keep's, while the
-// parts hold more than maxNodes entries. A search still using a dropped
-// part finishes with it; the next one reloads the workspace.
+// parts take more than maxBytes, writing the snapshot of each that gained
+// entries since its last. A search still using a dropped part finishes
+// with it; the next one reloads the workspace.
 func (x *Index) evict(keep string) {
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	var total int64
 	for _, p := range x.orgs {
-		total += p.size.Load()
+		total += p.mem.Load()
 	}
-	for total > int64(x.maxNodes) {
+	var victims []string
+	dropped := map[string]*Part{}
+	for total > x.maxBytes {
 		victim := ""
 		for org, p := range x.orgs {
 			if org != keep && (victim == "" || p.lastUse < x.orgs[victim].lastUse) {
@@ -165,15 +260,26 @@ func (x *Index) evict(keep string) {
 			}
 		}
 		if victim == "" {
-			return // keep alone is over the bound: it stays
+			break // keep alone is over the bound: it stays
 		}
-		total -= x.orgs[victim].size.Load()
+		total -= x.orgs[victim].mem.Load()
+		victims, dropped[victim] = append(victims, victim), x.orgs[victim]
 		delete(x.orgs, victim)
+	}
+	x.mu.Unlock()
+	if x.dir == "" {
+		return
+	}
+	for _, org := range victims {
+		if err := x.snapshot(org, dropped[org], func(p *Part) bool { return len(p.ids) > p.saved }); err != nil {
+			x.log.Error("search index snapshot", "workspace", org, "err", err)
+		}
 	}
 }
 
 // sync brings part p of workspace org up to date with the database. It
-// reads one snapshot, so what it loads is consistent.
+// reads one snapshot, so what it loads is consistent. A persisted part is
+// read from its files on first use, then catches up.
 func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 	version, err := store.NodesVersion(ctx, x.db, org)
 	if err != nil {
@@ -184,6 +290,11 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 	p.mu.RUnlock()
 	if current {
 		return nil
+	}
+	if x.dir != "" {
+		l := x.fileLock(org) // before p.mu, as snapshot takes them
+		l.Lock()
+		defer l.Unlock()
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -202,6 +313,14 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 	if p.version < 0 && testhook.IndexLoad != nil {
 		testhook.IndexLoad()
 	}
+	if p.vecs == nil {
+		p.vecs = newVecStore(p.dim, nil, 0)
+		if x.dir != "" {
+			if err := x.restore(org, p, version, deletes); err != nil {
+				return err
+			}
+		}
+	}
 	if err := x.load(ctx, snap, p); err != nil {
 		return err
 	}
@@ -211,41 +330,83 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 		}
 	}
 	if p.ndead > len(p.ids)/4 {
-		p.ids, p.owners, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, 0, 0
-		p.bits, p.vecs, p.scales, p.lex, p.labels = nil, nil, nil, lexicon{}, nil
-		if err := x.load(ctx, snap, p); err != nil {
+		if err := x.rebuild(ctx, snap, org, p); err != nil {
 			return err
 		}
 	}
+	if err := p.vecs.flush(); err != nil {
+		return err
+	}
 	p.version, p.deletes = version, deletes
 	p.size.Store(int64(len(p.ids)))
+	p.mem.Store(p.heapBytes())
+	if p.snapshotDue() {
+		x.snapshotLater(org, p)
+	}
 	return nil
+}
+
+// rebuild loads p again from the snapshot, without its dead entries. A
+// persisted part's .idx file goes first, since it describes the entries
+// its .vec file is about to lose.
+func (x *Index) rebuild(ctx context.Context, snap *store.NodeSnapshot, org string, p *Part) error {
+	if x.dir != "" {
+		idx, _ := partFiles(x.dir, org)
+		if err := os.Remove(idx); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("index snapshot: %w", err)
+		}
+	}
+	p.reset()
+	p.saved = 0
+	if err := p.vecs.reset(); err != nil {
+		return err
+	}
+	return x.load(ctx, snap, p)
+}
+
+// heapBytes estimates the memory p takes. The caller holds p.mu.
+func (p *Part) heapBytes() int64 {
+	n := int64(len(p.ids))
+	perEntry := int64(8+8+20+1+4+4) + 8*int64(p.words) // ids, owners, meta, dead, scales, length; bits
+	return n*perEntry + p.vecs.heapBytes() + p.lex.heapBytes()
 }
 
 // load appends the nodes of the snapshot that p has not seen.
 func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) error {
+	q := make([]int8, 0, x.dim)
 	return snap.Nodes(ctx, p.maxID, x.titledKind, func(n store.IndexedNode) error {
 		if len(n.Vector) != x.dim {
 			return fmt.Errorf("node %d has a vector of %d dimensions, not %d: %w", n.ID, len(n.Vector), x.dim, ErrOtherEmbedder)
 		}
-		m := nodeMeta{p.nameID(n.Label), p.nameID(n.Kind), p.nameID(n.User), p.nameID(n.Domain), p.nameID(n.SectionType)}
-		p.ids = append(p.ids, n.ID)
-		p.owners = append(p.owners, n.Owner)
-		p.meta = append(p.meta, m)
-		p.dead = append(p.dead, false)
-		var scale float32
-		p.vecs, scale = appendInt8(p.vecs, n.Vector)
-		p.scales = append(p.scales, scale)
-		p.bits = appendSigns(p.bits, n.Vector, x.words)
-		if n.Label == x.titleLabel {
-			p.lex.add(int32(len(p.ids)-1), n.User, n.Text, n.Title, "")
-		} else {
-			p.lex.add(int32(len(p.ids)-1), n.User, n.Text, "", nodeContext(n.Title, n.Section))
-		}
-		p.count(len(p.ids)-1, 1)
-		p.maxID = n.ID
-		return nil
+		var err error
+		q, err = p.add(n, n.Label == x.titleLabel, q)
+		return err
 	})
+}
+
+// add appends node n, whose text begins with its paper's title when
+// titled, using q as scratch, which it returns.
+func (p *Part) add(n store.IndexedNode, titled bool, q []int8) ([]int8, error) {
+	var scale float32
+	q, scale = appendInt8(q[:0], n.Vector)
+	if err := p.vecs.add(q); err != nil {
+		return q, err
+	}
+	m := nodeMeta{p.nameID(n.Label), p.nameID(n.Kind), p.nameID(n.User), p.nameID(n.Domain), p.nameID(n.SectionType)}
+	p.ids = append(p.ids, n.ID)
+	p.owners = append(p.owners, n.Owner)
+	p.meta = append(p.meta, m)
+	p.dead = append(p.dead, false)
+	p.scales = append(p.scales, scale)
+	p.bits = appendSigns(p.bits, n.Vector, p.words)
+	if titled {
+		p.lex.add(int32(len(p.ids)-1), n.User, n.Text, n.Title, "")
+	} else {
+		p.lex.add(int32(len(p.ids)-1), n.User, n.Text, "", nodeContext(n.Title, n.Section))
+	}
+	p.count(len(p.ids)-1, 1)
+	p.maxID = n.ID
+	return q, nil
 }
 
 // nodeContext is the context field of a node (see lexicon.add): the

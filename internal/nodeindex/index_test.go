@@ -74,9 +74,31 @@ func openDB(tb testing.TB, path string) *store.DB {
 }
 
 // newIndex returns an index over db for papermem's offline embedder,
-// holding at most maxNodes entries.
-func newIndex(db *store.DB, maxNodes int) *nodeindex.Index {
-	return nodeindex.New(db.Read, nodeindex.Config{Dim: papermem.DefaultDim, MaxNodes: maxNodes, TitleLabel: papermem.LabelPaper, TitledKind: papermem.KindPaper})
+// taking at most maxBytes of memory, and closes it when tb ends.
+func newIndex(tb testing.TB, db *store.DB, maxBytes int64) *nodeindex.Index {
+	return newIndexIn(tb, db, maxBytes, "")
+}
+
+// newIndexIn is newIndex persisted in dir.
+func newIndexIn(tb testing.TB, db *store.DB, maxBytes int64, dir string) *nodeindex.Index {
+	tb.Helper()
+	x, err := nodeindex.New(db.Read, nodeindex.Config{Dim: papermem.DefaultDim, MaxBytes: maxBytes, Dir: dir,
+		TitleLabel: papermem.LabelPaper, TitledKind: papermem.KindPaper})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { x.Close() })
+	return x
+}
+
+// nearest is p.Nearest, failing tb on an error.
+func nearest(tb testing.TB, p *nodeindex.Part, q nodeindex.Query, qv []float32) []nodeindex.Hit {
+	tb.Helper()
+	hs, err := p.Nearest(q, qv)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return hs
 }
 
 // shared selects the shared nodes of every label, as workspace recall does.
@@ -104,7 +126,7 @@ func TestWarm(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	x := newIndex(openDB(t, path), papermem.DefaultIndexMaxNodes)
+	x := newIndex(t, openDB(t, path), papermem.DefaultIndexMaxBytes)
 	if err := x.Warm(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +140,7 @@ func TestWarm(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := newIndex(openDB(t, path), papermem.DefaultIndexMaxNodes).Warm(cancelled); err == nil {
+	if err := newIndex(t, openDB(t, path), papermem.DefaultIndexMaxBytes).Warm(cancelled); err == nil {
 		t.Fatal("Warm with a cancelled context returned nil")
 	}
 }
@@ -149,7 +171,7 @@ func TestIndexSeesAnyDeletion(t *testing.T) {
 	if rows.Close(); len(nodes) == 0 {
 		t.Fatal("paper 10.1/s1 has no nodes")
 	}
-	x := newIndex(db, papermem.DefaultIndexMaxNodes)
+	x := newIndex(t, db, papermem.DefaultIndexMaxBytes)
 	find := func() int {
 		n := 0
 		for _, h := range part(t, x, papermem.DefaultWorkspace).Lexical(shared(200), "marker qv1z") {
@@ -182,12 +204,7 @@ func TestIndexEviction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	db := openDB(t, path)
-	var perWorkspace int
-	if err := db.Read.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = 'lab-a'`).Scan(&perWorkspace); err != nil {
-		t.Fatal(err)
-	}
-	x := newIndex(db, perWorkspace+1) // room for one workspace, not two
+	x := newIndex(t, openDB(t, path), 1) // room for one workspace, not two
 	const question = "does sleep deprivation reduce recall"
 	qv, err := papermem.NewOfflineEmbedder().Embed(ctx, []string{question})
 	if err != nil {
@@ -195,7 +212,7 @@ func TestIndexEviction(t *testing.T) {
 	}
 	search := func(org string) [2][]nodeindex.Hit {
 		p := part(t, x, org)
-		hits := [2][]nodeindex.Hit{p.Lexical(shared(200), question), p.Nearest(shared(200), qv[0])}
+		hits := [2][]nodeindex.Hit{p.Lexical(shared(200), question), nearest(t, p, shared(200), qv[0])}
 		if len(hits[0]) == 0 || len(hits[1]) == 0 {
 			t.Fatalf("%s: nothing found: %v", org, hits)
 		}
@@ -234,10 +251,13 @@ func TestQueryOwners(t *testing.T) {
 	}
 	slices.Sort(ids)
 	a, b := ids[0], ids[1]
-	p := part(t, newIndex(db, 1000), papermem.DefaultWorkspace)
+	p := part(t, newIndex(t, db, papermem.DefaultIndexMaxBytes), papermem.DefaultWorkspace)
 	const question = "does sleep deprivation reduce recall"
 	all := p.Lexical(shared(100), question)
-	qv := p.Mean(all)
+	qv, err := p.Mean(all)
+	if err != nil {
+		t.Fatal(err)
+	}
 	scoped := shared(100)
 	scoped.Kind, scoped.Owners = papermem.KindPaper, []int64{b}
 	owners := func(ns []nodeindex.Node) map[int64]int {
@@ -267,7 +287,7 @@ func TestQueryOwners(t *testing.T) {
 	}
 	for name, ns := range map[string][]nodeindex.Node{
 		"Lexical":  nodes(p.Lexical(scoped, question)),
-		"Nearest":  nodes(p.Nearest(scoped, qv)),
+		"Nearest":  nodes(nearest(t, p, scoped, qv)),
 		"Siblings": p.Siblings(ofB, scoped),
 		"Owned":    p.Owned(papermem.KindPaper, b, scoped),
 		"WeightedBM25": func() []nodeindex.Node {
@@ -286,7 +306,7 @@ func TestQueryOwners(t *testing.T) {
 		t.Errorf("Owned of paper %d scoped to paper %d: %v", a, b, ns)
 	}
 	scoped.Owners = []int64{}
-	if hs, ns := p.Lexical(scoped, question), p.Nearest(scoped, qv); len(hs) != 0 || len(ns) != 0 {
+	if hs, ns := p.Lexical(scoped, question), nearest(t, p, scoped, qv); len(hs) != 0 || len(ns) != 0 {
 		t.Errorf("empty owners admitted %v and %v", hs, ns)
 	}
 }
@@ -298,12 +318,12 @@ func BenchmarkIndexLoad(b *testing.B) {
 	db := openDB(b, path)
 	var nodes int
 	for b.Loop() {
-		nodes = part(b, newIndex(db, papermem.DefaultIndexMaxNodes), papermem.DefaultWorkspace).Size()
+		nodes = part(b, newIndex(b, db, papermem.DefaultIndexMaxBytes), papermem.DefaultWorkspace).Size()
 	}
 	b.ReportMetric(float64(nodes), "nodes")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(nodes), "µs/node")
 	// The heap a loaded part holds, per node.
-	x := newIndex(db, papermem.DefaultIndexMaxNodes)
+	x := newIndex(b, db, papermem.DefaultIndexMaxBytes)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -336,7 +356,7 @@ func TestScopedStatistics(t *testing.T) {
 	if err != nil || len(ids) != 1 {
 		t.Fatalf("paper ids %v, %v", ids, err)
 	}
-	x := newIndex(db, 1000)
+	x := newIndex(t, db, papermem.DefaultIndexMaxBytes)
 	const question = "does a fish diet improve recall of words"
 	for _, label := range []string{"", papermem.LabelClaim, papermem.LabelPaper} {
 		scoped := shared(100)
@@ -409,7 +429,7 @@ func TestIndexTenancy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			lex, near := p.Lexical(shared(50), q), p.Nearest(shared(50), qv[0])
+			lex, near := p.Lexical(shared(50), q), nearest(t, p, shared(50), qv[0])
 			owners := map[int64]bool{}
 			for _, h := range append(lex, near...) {
 				owners[h.Owner] = true
@@ -425,15 +445,11 @@ func TestIndexTenancy(t *testing.T) {
 		}
 		return out
 	}
-	want := search(part(t, newIndex(aloneDB, 1000), "small"))
+	want := search(part(t, newIndex(t, aloneDB, papermem.DefaultIndexMaxBytes), "small"))
 	if want[0].Owners == 0 || want[0].Owners > len(small) {
 		t.Fatalf("the small workspace alone found %d owners", want[0].Owners)
 	}
-	var bigNodes int
-	if err := bothDB.Read.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = 'big'`).Scan(&bigNodes); err != nil {
-		t.Fatal(err)
-	}
-	x := newIndex(bothDB, bigNodes+1) // room for the big workspace or the small one, not both
+	x := newIndex(t, bothDB, 1) // room for the workspace last searched alone
 	if got := search(part(t, x, "small")); !cmp.Equal(want, got) {
 		t.Fatalf("small workspace beside others (-alone +beside):\n%s", cmp.Diff(want, got))
 	}

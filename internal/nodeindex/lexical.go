@@ -20,6 +20,13 @@ type lexicon struct {
 	stats    map[string]lexStats // by collection: user id, "" for shared nodes
 	tokens   map[string]int32    // token → term index, to fold and stem each word once
 	scratch  []int32             // term indexes of the entry being added
+	count    int64               // postings over all terms
+}
+
+// heapBytes estimates the memory the lexicon takes: its postings, lengths,
+// and about 64 bytes for each term in the maps.
+func (l *lexicon) heapBytes() int64 {
+	return 8*l.count + 4*int64(len(l.length)) + int64(len(l.postings))*(24+64) + int64(len(l.tokens))*64
 }
 
 // posting is one entry containing a term, with the term's count there.
@@ -72,6 +79,7 @@ func (l *lexicon) add(entry int32, user, text, title, context string) {
 			j++
 		}
 		l.postings[ids[i]] = append(l.postings[ids[i]], posting{entry, int32(j - i)})
+		l.count++
 		i = j
 	}
 	l.length = append(l.length, int32(n))

@@ -68,7 +68,7 @@ func TestBM25MatchesFTS5(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := openDB(t, path)
-	x := newIndex(db, papermem.DefaultIndexMaxNodes)
+	x := newIndex(t, db, papermem.DefaultIndexMaxBytes)
 	org := papermem.DefaultWorkspace
 	var compareLabel func(stage, label string)
 	compare := func(stage string) {
@@ -160,7 +160,7 @@ func BenchmarkBM25Stage(b *testing.B) {
 	if err := db.Read.QueryRowContext(ctx, `SELECT count(*) FROM nodes WHERE org_id = ?`, org).Scan(&nodes); err != nil {
 		b.Fatal(err)
 	}
-	x := newIndex(db, papermem.DefaultIndexMaxNodes)
+	x := newIndex(b, db, papermem.DefaultIndexMaxBytes)
 	q := shared(200)
 	// The stage as recall runs it: the index brought up to date (one
 	// version query), then the search.

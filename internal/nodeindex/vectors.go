@@ -72,67 +72,81 @@ const prefilterFactor = 4
 // Nearest returns up to q.K nodes admitted by q with the highest cosine
 // similarity to qv (unit length, of the index's dimensions), best first,
 // each with a positive similarity; among equal scores the lower id ranks
-// first.
-func (p *Part) Nearest(q Query, qv []float32) []Hit {
+// first. It fails only when a persisted part's vector file cannot be read.
+func (p *Part) Nearest(q Query, qv []float32) ([]Hit, error) {
 	if !slices.ContainsFunc(qv, func(x float32) bool { return x != 0 }) {
-		return nil // nothing to compare: the text has no features
+		return nil, nil // nothing to compare: the text has no features
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	f, ok := p.filter(q)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	query := appendSigns(nil, qv, p.words)
 	best := make(topHits, 0, q.K)
+	buf := newVecBuf(p.dim)
 	for _, e := range p.hamming(query, &f, prefilterFactor*q.K) {
-		if s := p.cosine(e, qv); s > 0 {
+		s, err := p.cosine(e, qv, buf)
+		if err != nil {
+			return nil, err
+		}
+		if s > 0 {
 			best.push(hit{int32(e), s}, q.K)
 		}
 	}
-	return p.hits(best)
+	return p.hits(best), nil
 }
 
 // Cosine returns the cosine similarity of node id's vector with unit
 // vector qv, and false when id is not in the part.
-func (p *Part) Cosine(id int64, qv []float32) (float64, bool) {
+func (p *Part) Cosine(id int64, qv []float32) (float64, bool, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	e, ok := p.entry(id)
 	if !ok {
-		return 0, false
+		return 0, false, nil
 	}
-	return p.cosine(e, qv), true
+	c, err := p.cosine(e, qv, newVecBuf(p.dim))
+	return c, err == nil, err
 }
 
 // cosine returns the cosine similarity of entry e's vector with unit
-// vector qv.
-func (p *Part) cosine(e int, qv []float32) float64 {
-	row := p.vecs[e*len(qv) : (e+1)*len(qv)]
+// vector qv, reading the vector into buf when it is on disk.
+func (p *Part) cosine(e int, qv []float32, buf *vecBuf) (float64, error) {
+	row, err := p.vecs.read(e, buf)
+	if err != nil {
+		return 0, err
+	}
 	var dot float32
 	for i, x := range row {
 		dot += float32(x) * qv[i]
 	}
-	return float64(dot * p.scales[e])
+	return float64(dot * p.scales[e]), nil
 }
 
 // Mean returns the mean vector of the nodes of hs, as the index holds
 // them (of its dimensions): the sum of the vectors of those in the part
 // over len(hs).
-func (p *Part) Mean(hs []Hit) []float32 {
+func (p *Part) Mean(hs []Hit) ([]float32, error) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	mean := make([]float32, p.dim)
+	buf := newVecBuf(p.dim)
 	for _, h := range hs {
 		e, ok := p.entry(h.ID)
 		if !ok {
 			continue
 		}
-		for i, x := range p.vecs[e*p.dim : (e+1)*p.dim] {
+		row, err := p.vecs.read(e, buf)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range row {
 			mean[i] += float32(x) * p.scales[e] / float32(len(hs))
 		}
 	}
-	return mean
+	return mean, nil
 }
 
 // distances recycles hamming's per-entry distances.

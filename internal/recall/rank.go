@@ -105,13 +105,16 @@ func (e *Engine) vector(ctx context.Context, p *nodeindex.Part, q query, text st
 		return nil, err
 	}
 	if len(lex) > 0 {
-		fb := p.Mean(lex[:min(rocchioNodes, len(lex))])
+		fb, err := p.Mean(lex[:min(rocchioNodes, len(lex))])
+		if err != nil {
+			return nil, err
+		}
 		for i := range qv {
 			qv[i] += rocchioWeight * fb[i]
 		}
 		nodeindex.Normalize(qv)
 	}
-	return p.Nearest(q.indexQuery(), qv), nil
+	return p.Nearest(q.indexQuery(), qv)
 }
 
 // embedQuery embeds a question. With a WeightedEmbedder each word counts by

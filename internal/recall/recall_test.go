@@ -46,8 +46,11 @@ func openEngine(t testing.TB, path string) (*recall.Engine, *store.Reader) {
 	}
 	t.Cleanup(func() { db.Close() })
 	emb := wordvec.New()
-	ix := nodeindex.New(db.Read, nodeindex.Config{Dim: emb.Dim(), MaxNodes: papermem.DefaultIndexMaxNodes,
+	ix, err := nodeindex.New(db.Read, nodeindex.Config{Dim: emb.Dim(), MaxBytes: papermem.DefaultIndexMaxBytes,
 		TitleLabel: papermem.LabelPaper, TitledKind: papermem.KindPaper})
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := db.Reader()
 	// The offline embedder weighs words, so Embed goes unused.
 	return recall.New(recall.Config{Index: ix, Store: r, Embed: emb.Embed, Weighted: emb}), r

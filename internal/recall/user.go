@@ -328,7 +328,7 @@ func (e *Engine) memorySource(ctx context.Context, p *nodeindex.Part, user, text
 	} else {
 		var qv []float32
 		if qv, err = e.embedQuery(ctx, p, user, text); err == nil {
-			hits = p.Nearest(nodeindex.Query{User: user, Label: LabelMemory, K: memVectorPool}, qv)
+			hits, err = p.Nearest(nodeindex.Query{User: user, Label: LabelMemory, K: memVectorPool}, qv)
 		}
 	}
 	out := make([]memHit, len(hits))
@@ -355,11 +355,18 @@ func (e *Engine) memoryCandidates(ctx context.Context, p *nodeindex.Part, user s
 	if err != nil {
 		return nil, err
 	}
-	vec := p.Nearest(nodeindex.Query{User: user, Label: LabelMemory, K: memVectorPool}, qv)
+	vec, err := p.Nearest(nodeindex.Query{User: user, Label: LabelMemory, K: memVectorPool}, qv)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]memHit, 0, len(best)+len(vec))
 	seen := make(map[int64]bool, len(best)+len(vec))
 	for _, h := range best {
-		if cos, ok := p.Cosine(h.ID, qv); ok {
+		cos, ok, err := p.Cosine(h.ID, qv)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			out = append(out, memHit{id: h.ID, lex: h.Score, cos: max(cos, 0)})
 			seen[h.ID] = true
 		}

@@ -112,9 +112,12 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	}
 	c.opts.MaxIngestBytes = int64(upload)
 	c.fetch.MaxBytes = int64(upload)
-	if c.opts.IndexMaxNodes, err = intEnv(getenv, "PAPERMEM_INDEX_MAX_NODES"); err != nil {
+	maxBytes, err := intEnv(getenv, "PAPERMEM_INDEX_MAX_BYTES")
+	if err != nil {
 		return nil, nil, err
 	}
+	c.opts.IndexMaxBytes = int64(maxBytes)
+	c.opts.IndexDir = getenv("PAPERMEM_INDEX_DIR")
 	if c.opts.Reindex, err = flagEnv(getenv, "PAPERMEM_REINDEX"); err != nil {
 		return nil, nil, err
 	}

@@ -227,7 +227,7 @@ func TestConfigErrors(t *testing.T) {
 		"BadRateLimit":           {nil, map[string]string{"PAPERMEM_RATE_LIMIT": "many"}},
 		"NegativeAuthRateLimit":  {nil, map[string]string{"PAPERMEM_AUTH_RATE_LIMIT": "-3"}},
 		"BadUploadSize":          {nil, map[string]string{"PAPERMEM_MAX_UPLOAD_BYTES": "1e9"}},
-		"BadIndexBound":          {nil, map[string]string{"PAPERMEM_INDEX_MAX_NODES": "lots"}},
+		"BadIndexBound":          {nil, map[string]string{"PAPERMEM_INDEX_MAX_BYTES": "lots"}},
 		"ShortJWTSecret":         {nil, map[string]string{"PAPERMEM_JWT_SECRET": "short"}},
 		"ModelMissing":           {nil, map[string]string{"PAPERMEM_EMBEDDINGS_URL": "http://127.0.0.1:1/v1/embeddings"}},
 		"UnknownFlag":            {[]string{"-port", "80"}, nil},
@@ -261,7 +261,8 @@ func TestConfigFromEnvironment(t *testing.T) {
 		"PAPERMEM_AUTH_RATE_LIMIT":     "5",
 		"PAPERMEM_MAX_UPLOAD_BYTES":    "1048576",
 		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1",
-		"PAPERMEM_INDEX_MAX_NODES":     "500000",
+		"PAPERMEM_INDEX_MAX_BYTES":     "500000",
+		"PAPERMEM_INDEX_DIR":           "/tmp/index",
 		"PAPERMEM_SYNC":                "full",
 		"PAPERMEM_WRITE_QUEUE":         "64",
 		"PAPERMEM_WRITE_WAIT":          "2s",
@@ -272,9 +273,9 @@ func TestConfigFromEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(c.addr, c.db, string(c.api.JWTSecret), c.api.FounderEmails, c.hosted.Payments != nil, c.api.DevAuth,
-		c.api.RateLimit, c.api.SharedLimits, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxNodes, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, c.api.TrustedProxies, len(rest))
+		c.api.RateLimit, c.api.SharedLimits, c.api.AuthRateLimit, c.opts.MaxIngestBytes, c.fetch.AllowPrivate, c.fetch.MaxBytes, c.opts.IndexMaxBytes, c.opts.IndexDir, c.opts.Sync, c.api.BackupDir, c.opts.WriteQueue, c.opts.WriteWait, c.api.TrustedProxies, len(rest))
 	want := fmt.Sprint("localhost:9999", "/tmp/x.db", strings.Repeat("s", 32), []string{"a@x.org", "b@x.org"}, true, true,
-		120, true, 5, int64(1048576), true, int64(1048576), 500000, "full", "/tmp/backups", 64, 2*time.Second,
+		120, true, 5, int64(1048576), true, int64(1048576), int64(500000), "/tmp/index", "full", "/tmp/backups", 64, 2*time.Second,
 		[]netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("::1/128"), netip.MustParsePrefix("127.0.0.1/32")}, 0)
 	if got != want {
 		t.Fatalf("config\n got %s\nwant %s", got, want)

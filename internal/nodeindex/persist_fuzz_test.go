@@ -1,0 +1,45 @@
+package nodeindex
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/papermem/papermem/internal/store"
+)
+
+// FuzzDecode feeds decode snapshots with bytes changed: it must fail or
+// give a part whose arrays agree, never panic or allocate beyond the
+// input's size.
+func FuzzDecode(f *testing.F) {
+	const dim = 16
+	p := &Part{dim: dim, words: 1, vecs: newVecStore(dim, nil, 0)}
+	var q []int8
+	for i, text := range []string{"Sleep loss lowers recall.", "Naps restore memory within a week.", "Vitamin D and bone density."} {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32((i+1)*(j%5)) - 4
+		}
+		var err error
+		if q, err = p.add(store.IndexedNode{ID: int64(10 + i), Owner: int64(i / 2), Label: "Claim", Kind: "paper", Text: text,
+			Title: "Sleep", Section: "Results", Vector: v}, i == 0, q); err != nil {
+			f.Fatal(err)
+		}
+	}
+	p.dead[1], p.ndead = true, 1
+	var b bytes.Buffer
+	if err := p.encode(&b); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got := &Part{dim: dim, words: 1}
+		if got.decode(bytes.NewReader(data), int64(len(data))) != nil {
+			return
+		}
+		n := len(got.ids)
+		if len(got.owners) != n || len(got.meta) != n || len(got.dead) != n || len(got.scales) != n ||
+			len(got.bits) != n*got.words || len(got.lex.length) != n {
+			t.Fatalf("decoded arrays of different lengths from %q", data)
+		}
+	})
+}
