@@ -13,7 +13,8 @@ import (
 // TestCompactVectors builds a database as the build before the compact
 // vector format left it (float32 vectors and the bits column, in two
 // workspaces, one node deleted), opens it, and checks that the migration
-// rewrote every row in the compact format, that the search index reads
+// rewrote every row in the compact format, that a deletion still moves the
+// workspace's versions, that the search index reads
 // each workspace's nodes with vectors that quantise as the float32 ones
 // did (the same int8 components, scale and sign bits: the same ranking),
 // that the workspaces' versions did not move, that bits is gone, and
@@ -95,6 +96,14 @@ func TestCompactVectors(t *testing.T) {
 	}
 	if _, err := db.Read.ExecContext(ctx, `SELECT bits FROM node_vectors`); err == nil {
 		t.Error("node_vectors.bits is still there")
+	}
+	// The trigger of the table built anew counts a deletion.
+	if _, err := db.Write.ExecContext(ctx, `DELETE FROM node_vectors WHERE org_id = ? AND node_id = ?`, "lab-b", gone+1); err != nil {
+		t.Fatal(err)
+	}
+	delete(want, gone+1)
+	if got, want := workspaceVersions(t, db.Read), "lab-a 2/1; lab-b 2/1; "; versions != "lab-a 2/1; lab-b 1/0; " || got != want {
+		t.Errorf("versions after a deletion in lab-b: %s, want %s (were %s)", got, want, versions)
 	}
 
 	// A new vector, stored by this build, beside the converted ones.

@@ -39,6 +39,7 @@ import (
 	"net"
 	"net/url"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -194,8 +195,8 @@ const createMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations(
 		name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`
 
 // Migrate applies, in name order, every embedded migration of engine not
-// yet recorded in schema_migrations, each in its own transaction, which
-// some begin by converting rows in Go (conversions). On SQLite a
+// yet recorded in schema_migrations, each in its own transaction, with
+// their steps in Go (goSteps). On SQLite a
 // migration's retired statements are left out; on PostgreSQL a
 // transaction-scoped advisory lock on the schema makes concurrent
 // migrators (servers starting together) take turns, each finding what the
@@ -276,16 +277,19 @@ func inMigration(ctx context.Context, db *sql.DB, engine Engine, fn func(*sql.Tx
 	return tx.Commit()
 }
 
-// conversions holds, by engine and migration ("sqlite/0013_….sql"), what
-// Go code does in the migration's transaction before its statements run:
-// rewriting rows in a way the engines' SQL cannot.
-var conversions = map[string]func(context.Context, *sql.Tx, Engine) error{
-	"sqlite/0013_compact_vectors.sql":   compactVectors,
-	"postgres/0005_compact_vectors.sql": compactVectors,
+// goSteps are the steps of migrations that Go code takes, by name: a
+// line "-- go: name" of a migration runs the step there, between the
+// statements before and after it, in the migration's transaction. They
+// rewrite rows in a way the engines' SQL cannot.
+var goSteps = map[string]func(context.Context, *sql.Tx, Engine) error{
+	"compactVectors": compactVectors,
 }
 
-// apply runs migration name in tx unless it is recorded, with its
-// conversion (conversions) first, and records it.
+// goStep matches a line that runs a Go step (goSteps).
+var goStep = regexp.MustCompile(`(?m)^-- go: (\w+)\n`)
+
+// apply runs migration name in tx unless it is recorded, with its Go
+// steps, and records it.
 func apply(ctx context.Context, tx *sql.Tx, engine Engine, name string) error {
 	base := path.Base(name)
 	var n int
@@ -299,11 +303,6 @@ func apply(ctx context.Context, tx *sql.Tx, engine Engine, name string) error {
 	if err != nil {
 		return err
 	}
-	if convert := conversions[string(engine)+"/"+base]; convert != nil {
-		if err := convert(ctx, tx, engine); err != nil {
-			return err
-		}
-	}
 	script := string(body)
 	if engine == SQLite {
 		for _, stmt := range retired[base] {
@@ -312,6 +311,19 @@ func apply(ctx context.Context, tx *sql.Tx, engine Engine, name string) error {
 			}
 			script = strings.Replace(script, stmt, "", 1)
 		}
+	}
+	for _, m := range goStep.FindAllStringSubmatchIndex(script, -1) {
+		step := goSteps[script[m[2]:m[3]]]
+		if step == nil {
+			return fmt.Errorf("no Go step %s", script[m[2]:m[3]])
+		}
+		if _, err := tx.ExecContext(ctx, script[:m[0]]); err != nil {
+			return err
+		}
+		if err := step(ctx, tx, engine); err != nil {
+			return err
+		}
+		script = script[m[1]:]
 	}
 	if _, err := tx.ExecContext(ctx, script); err != nil {
 		return err

@@ -117,58 +117,46 @@ func blobFloat32(b []byte) []float32 {
 	return v
 }
 
-// compactBatch is how many rows compactVectors rewrites a statement on
-// PostgreSQL, a read of as many on either engine.
-const compactBatch = 1000
+// compactBatch is how many rows compactVectors reads a statement.
+const compactBatch = 1024
 
-// compactVectors rewrites, in tx, every node vector stored in the float32
-// format into the stored format (vectors.go), in node id order, a batch at
-// a time: the conversion of SQLite's migration 0013 and PostgreSQL's 0005,
-// run before their statement. It rewrites every workspace's rows, by node
-// id, as Reembed does. A row whose length is not a multiple of 4 is not a
-// float32 vector: the migration fails, naming its node.
-func compactVectors(ctx context.Context, tx *sql.Tx, e Engine) error {
-	var update *sql.Stmt
-	if e == SQLite { // a statement a row: SQLite runs in process
-		var err error
-		if update, err = tx.PrepareContext(ctx, `UPDATE node_vectors SET embedding = ? WHERE node_id = ?`); err != nil {
-			return err
-		}
-		defer update.Close()
+// compactVectors copies every row of node_vectors, whose vectors are in the
+// float32 format, into node_vectors_compact in the stored format
+// (vectors.go), in node id order, a batch at a time, many rows a
+// statement: the Go step of SQLite's migration 0013 and PostgreSQL's 0005.
+// It copies every workspace's rows, each with its own org_id. A row whose
+// length is not a multiple of 4 is not a float32 vector: the migration
+// fails, naming its node.
+func compactVectors(ctx context.Context, tx *sql.Tx, _ Engine) error {
+	type row struct {
+		id   int64
+		org  string
+		blob []byte
 	}
 	last := int64(math.MinInt64)
 	for {
-		rows, err := tx.QueryContext(ctx, `SELECT node_id, embedding FROM node_vectors WHERE node_id > ? ORDER BY node_id LIMIT ?`, last, compactBatch)
-		type row struct {
-			id   int64
-			blob []byte
-		}
-		batch, err := collect(rows, err, func(rows *sql.Rows, r *row) error { return rows.Scan(&r.id, &r.blob) })
+		rows, err := tx.QueryContext(ctx, `SELECT node_id, org_id, embedding FROM node_vectors WHERE node_id > ? ORDER BY node_id LIMIT ?`, last, compactBatch)
+		batch, err := collect(rows, err, func(rows *sql.Rows, r *row) error { return rows.Scan(&r.id, &r.org, &r.blob) })
 		if err != nil {
 			return fmt.Errorf("compact node vectors: %w", err)
 		}
 		if len(batch) == 0 {
 			return nil
 		}
-		ids, blobs := make([]int64, len(batch)), make([][]byte, len(batch))
-		for i, r := range batch {
-			if len(r.blob)%4 != 0 {
-				return fmt.Errorf("compact node vectors: node %d has a vector of %d bytes, not float32 components", r.id, len(r.blob))
-			}
-			ids[i], blobs[i] = r.id, vectorBlob(blobFloat32(r.blob))
-			if update != nil {
-				if _, err := update.ExecContext(ctx, blobs[i], r.id); err != nil {
-					return fmt.Errorf("compact node vectors: %w", err)
+		last = batch[len(batch)-1].id
+		for len(batch) > 0 {
+			k := min(len(batch), rowsPerInsert)
+			args := make([]any, 0, 3*k)
+			for _, r := range batch[:k] {
+				if len(r.blob)%4 != 0 {
+					return fmt.Errorf("compact node vectors: node %d has a vector of %d bytes, not float32 components", r.id, len(r.blob))
 				}
+				args = append(args, r.id, r.org, vectorBlob(blobFloat32(r.blob)))
 			}
-		}
-		if update == nil { // PostgreSQL: one round trip a batch
-			if _, err := tx.ExecContext(ctx, `UPDATE node_vectors AS v SET embedding = x.embedding
-				FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BYTEA[])) AS x(node_id, embedding)
-				WHERE v.node_id = x.node_id`, ids, blobs); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO node_vectors_compact (node_id, org_id, embedding) VALUES `+valueRows(k, 3), args...); err != nil {
 				return fmt.Errorf("compact node vectors: %w", err)
 			}
+			batch = batch[k:]
 		}
-		last = batch[len(batch)-1].id
 	}
 }

@@ -1,10 +1,19 @@
--- Node vectors in a compact format (issue 29): SQLite's 0013, which says
--- what the format is and why. Before this statement, in the same
--- transaction, Go code (compactVectors in internal/store) rewrites every
--- row in the new format, a batch of node ids at a time. The
--- old row versions are dead tuples, and their vectors (2,464 bytes, kept
--- out of line in the table's TOAST table) dead TOAST rows: autovacuum makes
--- the space reusable, VACUUM FULL node_vectors gives it back to the system
--- (docs/operations.md). Dropping bits changes the catalogue only: a row
--- keeps its empty value (one byte) until it is next written.
-ALTER TABLE node_vectors DROP COLUMN bits;
+-- Node vectors in a compact format, without the bits column (issue 29):
+-- SQLite's 0013, which says what the format is and why. The table is built
+-- anew and Go code (the step below, compactVectors in internal/store)
+-- copies every row into it in the new format; dropping the old table gives
+-- its space (its vectors of 2,464 bytes were kept in its TOAST table) back
+-- to the system at commit, and deletes no row: the node_vectors_deleted
+-- trigger does not fire. The function it calls stays as 0001 made it.
+CREATE TABLE node_vectors_compact (
+	node_id   BIGINT PRIMARY KEY,
+	org_id    TEXT COLLATE "C" NOT NULL,
+	embedding BYTEA NOT NULL
+);
+-- go: compactVectors
+DROP TABLE node_vectors;
+ALTER TABLE node_vectors_compact RENAME TO node_vectors;
+ALTER INDEX node_vectors_compact_pkey RENAME TO node_vectors_pkey;
+CREATE INDEX node_vectors_org ON node_vectors (org_id, node_id);
+CREATE TRIGGER node_vectors_deleted AFTER DELETE ON node_vectors
+	FOR EACH ROW EXECUTE FUNCTION node_vectors_deleted();
