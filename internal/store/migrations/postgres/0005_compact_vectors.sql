@@ -2,9 +2,12 @@
 -- SQLite's 0013, which says what the format is and why. The table is built
 -- anew and Go code (the step below, compactVectors in internal/store)
 -- copies every row into it in the new format; dropping the old table gives
--- its space (its vectors of 2,464 bytes were kept in its TOAST table) back
--- to the system at commit, and deletes no row: the node_vectors_deleted
--- trigger does not fire. The function it calls stays as 0001 made it.
+-- its space back to the system at commit, and deletes no row: the
+-- node_vectors_deleted trigger does not fire. The function it calls stays as 0001 made it.
+-- Writes to the old table wait from the start (an older server still
+-- running, whose rows the copy would miss), and fail once it is dropped;
+-- reads wait only for the drop.
+LOCK TABLE node_vectors IN EXCLUSIVE MODE;
 CREATE TABLE node_vectors_compact (
 	node_id   BIGINT PRIMARY KEY,
 	org_id    TEXT COLLATE "C" NOT NULL,
