@@ -110,8 +110,17 @@ type Part struct {
 	scales  []float32 // …times its scale
 	lex     lexicon
 	labels  map[collection]lexStats // BM25 statistics of each label's nodes, by collection
+	dfs     memo[dfKey, int]        // document frequencies counted for the part as it is
+	filters memo[filterKey, []uint64] // the entries each filter admits (admitted)
 	names   []string                // the meta values, by name id
 	nameIDs map[string]int32        // and back
+}
+
+// newPart returns an empty part, not loaded yet.
+func newPart(dim, words int) *Part {
+	p := &Part{dim: dim, words: words, version: -1}
+	p.dfs.limit, p.filters.limit = 1<<16, 16
+	return p
 }
 
 // collection names the nodes of one label in one user's collection ("" for
@@ -212,7 +221,7 @@ func (x *Index) Part(ctx context.Context, org string) (*Part, error) {
 	x.mu.Lock()
 	p := x.orgs[org]
 	if p == nil {
-		p = &Part{dim: x.dim, words: x.words, version: -1}
+		p = newPart(x.dim, x.words)
 		x.orgs[org] = p
 	}
 	x.uses++
@@ -337,6 +346,8 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 	if err := p.vecs.flush(); err != nil {
 		return err
 	}
+	p.dfs.clear()
+	p.filters.clear()
 	p.version, p.deletes = version, deletes
 	p.size.Store(int64(len(p.ids)))
 	p.mem.Store(p.heapBytes())
@@ -623,6 +634,38 @@ func (p *Part) admits(i int, f *entryFilter) bool {
 		(f.sectionTypes == nil || slices.Contains(f.sectionTypes, m.sectionType)) &&
 		(f.owners == nil || hasOwner(f.owners, p.owners[i]))
 }
+
+// filterKey is an entryFilter without owners, as admitted caches it.
+type filterKey struct {
+	user, label, notLabel, kind, domain int32
+	sectionTypes                        string
+}
+
+// admitted returns the entries f admits as a bitmap (entry e is bit e%64
+// of word e/64), kept for the part as it is unless f names owners, which
+// vary from one search to the next. The caller holds p.mu.
+func (p *Part) admitted(f *entryFilter) []uint64 {
+	key := filterKey{f.user, f.label, f.notLabel, f.kind, f.domain, fmt.Sprint(f.sectionTypes)}
+	cached := f.owners == nil
+	if cached {
+		if b, ok := p.filters.get(key); ok {
+			return b
+		}
+	}
+	b := make([]uint64, (len(p.ids)+63)/64)
+	for e := range p.ids {
+		if p.admits(e, f) {
+			b[e/64] |= 1 << (e % 64)
+		}
+	}
+	if cached {
+		p.filters.put(key, b)
+	}
+	return b
+}
+
+// has reports whether bitmap b holds entry e.
+func has(b []uint64, e int) bool { return b[e/64]&(1<<(e%64)) != 0 }
 
 // hasOwner reports whether the sorted owners hold owner.
 func hasOwner(owners []int64, owner int64) bool {

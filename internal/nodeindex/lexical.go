@@ -132,15 +132,20 @@ func (p *Part) onlyCollection(user string) bool {
 
 // docFreq returns how many live entries of the collection of user (a name
 // id) contain term, only those of label unless it is anyName; all is
-// onlyCollection's answer for that user.
+// onlyCollection's answer for that user. Counts that need a pass over the
+// term's postings are kept in the part's dfCache until it changes.
 func (p *Part) docFreq(term string, user, label int32, all bool) int {
 	id, ok := p.lex.terms[term]
 	if !ok {
 		return 0
 	}
 	ps := p.lex.postings[id]
-	if all {
+	if all && label == anyName {
 		return len(ps)
+	}
+	key := dfKey{id, user, label}
+	if df, ok := p.dfs.get(key); ok {
+		return df
 	}
 	df := 0
 	for _, x := range ps {
@@ -148,7 +153,44 @@ func (p *Part) docFreq(term string, user, label int32, all bool) int {
 			df++
 		}
 	}
+	p.dfs.put(key, df)
 	return df
+}
+
+// dfKey names a document frequency: a term's, in a collection, of a label
+// or anyName.
+type dfKey struct{ term, user, label int32 }
+
+// memo keeps what searches computed from a part as it is: the part clears
+// it whenever its entries change. Searches share it under the part's read
+// lock, so it has its own lock. Beyond limit values it starts again empty.
+type memo[K comparable, V any] struct {
+	mu    sync.Mutex
+	m     map[K]V
+	limit int
+}
+
+func (c *memo[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *memo[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.limit {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
+}
+
+// clear empties the memo.
+func (c *memo[K, V]) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
 }
 
 // scopeStats returns the BM25 statistics of the entries scope admits: a
@@ -220,7 +262,8 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 	if !ok || k <= 0 {
 		return nil
 	}
-	all := p.onlyCollection(q.User)
+	every := p.onlyCollection(q.User) // every posting counts, whatever q's label
+	all := every
 	if f.label != anyName {
 		st, all = p.labels[collection{f.user, f.label}], false
 	}
@@ -253,7 +296,7 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 			idf = 1e-6
 		}
 		for _, x := range p.lex.postings[id] {
-			if !all && !p.counts(x.entry, f.user) {
+			if !every && !p.counts(x.entry, f.user) {
 				continue
 			}
 			if acc[x.entry] == 0 {
@@ -263,8 +306,9 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 		}
 	}
 	best := make(topHits, 0, k)
+	admitted := p.admitted(&f)
 	for _, e := range touched {
-		if p.admits(int(e), &f) {
+		if has(admitted, int(e)) {
 			best.push(hit{e, acc[e]}, k)
 		}
 	}
@@ -306,6 +350,7 @@ func (p *Part) WeightedBM25(q Query, ts []Term, share float64) ([]Hit, map[int64
 	}
 	acc := borrowAcc(len(p.ids))
 	selected := make([]bool, len(p.ids))
+	admitted := p.admitted(&f)
 	var touched []int32
 	defer func() { returnAcc(acc, touched) }()
 	for i, t := range ts {
@@ -315,7 +360,7 @@ func (p *Part) WeightedBM25(q Query, ts []Term, share float64) ([]Hit, map[int64
 		}
 		selects := !selective || dfs[i] <= share*n
 		for _, x := range p.lex.postings[id] {
-			if !p.admits(int(x.entry), &f) {
+			if !has(admitted, int(x.entry)) {
 				continue
 			}
 			if acc[x.entry] == 0 {

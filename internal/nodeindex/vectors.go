@@ -164,8 +164,9 @@ func (p *Part) hamming(query []uint64, f *entryFilter, n int) []int {
 	}
 	dist := (*buf)[:len(p.ids)]
 	hist := make([]int, 64*w+1)
+	admitted := p.admitted(f)
 	for i := range p.ids {
-		if !p.admits(i, f) {
+		if !has(admitted, i) {
 			dist[i] = -1
 			continue
 		}
