@@ -109,11 +109,11 @@ type Part struct {
 	vecs    *vecStore // each vector as int8…
 	scales  []float32 // …times its scale
 	lex     lexicon
-	labels  map[collection]lexStats // BM25 statistics of each label's nodes, by collection
-	dfs     memo[dfKey, int]        // document frequencies counted for the part as it is
+	labels  map[collection]lexStats   // BM25 statistics of each label's nodes, by collection
+	dfs     memo[dfKey, int]          // document frequencies counted for the part as it is
 	filters memo[filterKey, []uint64] // the entries each filter admits (admitted)
-	names   []string                // the meta values, by name id
-	nameIDs map[string]int32        // and back
+	names   []string                  // the meta values, by name id
+	nameIDs map[string]int32          // and back
 }
 
 // newPart returns an empty part, not loaded yet.
