@@ -3,6 +3,7 @@ package nodeindex
 import (
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -150,33 +151,51 @@ func (p *Part) Mean(hs []Hit) ([]float32, error) {
 }
 
 // distances recycles hamming's per-entry distances.
-var distances = sync.Pool{New: func() any { return new([]int32) }}
+var distances = sync.Pool{New: func() any { return new([]uint16) }}
+
+// notAdmitted is the distance hamming gives an entry its filter leaves out.
+const notAdmitted = math.MaxUint16
+
+// scanChunk is the fewest entries a goroutine of hamming's scan takes: a
+// large part is scanned by as many goroutines as there are CPUs.
+const scanChunk = 1 << 16
 
 // hamming returns the (about) n entries admitted by f nearest to query in
-// Hamming distance: a histogram of distances finds the cut-off, so
-// selection is linear. The caller holds p.mu.
+// Hamming distance, in entry order: a histogram of distances finds the
+// cut-off, so selection is linear; among the entries at the cut-off, the
+// first ones are taken. The caller holds p.mu.
 func (p *Part) hamming(query []uint64, f *entryFilter, n int) []int {
-	w := len(query)
-	buf := distances.Get().(*[]int32)
+	return p.hammingBy(query, f, n, max(1, min(runtime.GOMAXPROCS(0), len(p.ids)/scanChunk)))
+}
+
+// hammingBy is hamming with the scan split among workers goroutines.
+func (p *Part) hammingBy(query []uint64, f *entryFilter, n, workers int) []int {
+	size := len(p.ids)
+	buf := distances.Get().(*[]uint16)
 	defer distances.Put(buf)
-	if len(*buf) < len(p.ids) {
-		*buf = make([]int32, len(p.ids))
+	if len(*buf) < size {
+		*buf = make([]uint16, size)
 	}
-	dist := (*buf)[:len(p.ids)]
-	hist := make([]int, 64*w+1)
+	dist := (*buf)[:size]
 	admitted := p.admitted(f)
-	for i := range p.ids {
-		if !has(admitted, i) {
-			dist[i] = -1
-			continue
+	hists := make([][]int, workers)
+	per := (size + workers - 1) / workers
+	var wg sync.WaitGroup
+	for k := range workers {
+		hists[k] = make([]int, 64*len(query)+1)
+		lo, hi := k*per, min(size, (k+1)*per)
+		if workers == 1 {
+			p.distances(query, admitted, dist, hists[k], lo, hi)
+			break
 		}
-		d := 0
-		row := p.bits[i*w : i*w+w]
-		for j, qw := range query {
-			d += bits.OnesCount64(qw ^ row[j])
+		wg.Go(func() { p.distances(query, admitted, dist, hists[k], lo, hi) })
+	}
+	wg.Wait()
+	hist := hists[0]
+	for _, h := range hists[1:] {
+		for d, c := range h {
+			hist[d] += c
 		}
-		dist[i] = int32(d)
-		hist[d]++
 	}
 	cut, total := 0, 0
 	for cut < len(hist) && total+hist[cut] <= n {
@@ -188,7 +207,7 @@ func (p *Part) hamming(query []uint64, f *entryFilter, n int) []int {
 	var out []int
 	for i, d := range dist {
 		switch {
-		case d < 0:
+		case d == notAdmitted:
 		case int(d) < cut:
 			out = append(out, i)
 		case int(d) == cut && room > 0:
@@ -197,6 +216,26 @@ func (p *Part) hamming(query []uint64, f *entryFilter, n int) []int {
 		}
 	}
 	return out
+}
+
+// distances sets dist[i] to the Hamming distance of entry i's bits from
+// query, for entries lo to hi-1, notAdmitted for those not in admitted,
+// and counts the distances in hist.
+func (p *Part) distances(query, admitted []uint64, dist []uint16, hist []int, lo, hi int) {
+	w := len(query)
+	for i := lo; i < hi; i++ {
+		if !has(admitted, i) {
+			dist[i] = notAdmitted
+			continue
+		}
+		d := 0
+		row := p.bits[i*w : i*w+w]
+		for j, qw := range query {
+			d += bits.OnesCount64(qw ^ row[j])
+		}
+		dist[i] = uint16(d)
+		hist[d]++
+	}
 }
 
 // Normalize scales v to unit length in place, as the vectors the index
