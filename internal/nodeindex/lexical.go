@@ -1,8 +1,10 @@
 package nodeindex
 
 import (
+	"cmp"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -21,6 +23,22 @@ type lexicon struct {
 	tokens   map[string]int32    // token → term index, to fold and stem each word once
 	scratch  []int32             // term indexes of the entry being added
 	count    int64               // postings over all terms
+	bounds   []termBound         // by term index
+}
+
+// termBound bounds what a term can add to an entry's BM25 score: its
+// largest count in an entry and the length of its shortest entry (see
+// maxScore). Deletions leave it as it was, an upper bound still.
+type termBound struct{ maxTF, minLen int32 }
+
+// bound widens the bound of term id for a posting of count tf in an
+// entry of length n.
+func (l *lexicon) bound(id, tf, n int32) {
+	for int(id) >= len(l.bounds) {
+		l.bounds = append(l.bounds, termBound{0, math.MaxInt32})
+	}
+	b := &l.bounds[id]
+	b.maxTF, b.minLen = max(b.maxTF, tf), min(b.minLen, n)
 }
 
 // heapBytes estimates the memory the lexicon takes: its postings, lengths,
@@ -79,6 +97,7 @@ func (l *lexicon) add(entry int32, user, text, title, context string) {
 			j++
 		}
 		l.postings[ids[i]] = append(l.postings[ids[i]], posting{entry, int32(j - i)})
+		l.bound(ids[i], int32(j-i), int32(n))
 		l.count++
 		i = j
 	}
@@ -104,8 +123,15 @@ const (
 // saturation is BM25's term-frequency factor of posting x for a collection
 // whose entries have avgdl tokens on average.
 func (l *lexicon) saturation(x posting, avgdl float64) float64 {
-	tf := float64(x.tf)
-	return tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(l.length[x.entry])/avgdl))
+	return saturation(x.tf, l.length[x.entry], avgdl)
+}
+
+// saturation is BM25's term-frequency factor of a term counted tf times in
+// an entry of n tokens, for a collection whose entries have avgdl tokens
+// on average. It grows with tf and shrinks with n.
+func saturation(tf, n int32, avgdl float64) float64 {
+	f := float64(tf)
+	return f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(n)/avgdl))
 }
 
 // remove takes a deleted entry of user's collection out of the statistics;
@@ -276,9 +302,7 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 		return nil
 	}
 	n, avgdl := float64(st.docs), float64(st.tokens)/float64(st.docs)
-	acc := borrowAcc(len(p.ids))
-	var touched []int32
-	defer func() { returnAcc(acc, touched) }()
+	var cs []cursor
 	for _, w := range words {
 		term := ftsterm.Term(w)
 		id, ok := p.lex.terms[term]
@@ -295,24 +319,100 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 		if idf <= 0 {
 			idf = 1e-6
 		}
-		for _, x := range p.lex.postings[id] {
-			if !every && !p.counts(x.entry, f.user) {
-				continue
-			}
-			if acc[x.entry] == 0 {
-				touched = append(touched, x.entry)
-			}
-			acc[x.entry] += idf * p.lex.saturation(x, avgdl)
-		}
+		b := p.lex.bounds[id]
+		cs = append(cs, cursor{ps: p.lex.postings[id], idf: idf, ub: idf * saturation(b.maxTF, b.minLen, avgdl)})
 	}
+	return p.hits(p.maxScore(cs, k, avgdl, p.admitted(&f)))
+}
+
+// cursor walks the postings of one word of a BM25 query.
+type cursor struct {
+	ps  []posting
+	pos int
+	idf float64
+	ub  float64 // the most the word adds to an entry's score
+}
+
+// maxScore returns the k entries of admitted with the best BM25 scores
+// for the words of cs, by MaxScore (Turtle and Flood, 1995), as Lucene
+// and PISA rank: the postings are walked together in entry order, and
+// once the k best so far score above θ, the words whose upper bounds
+// together stay under θ no longer propose entries; they are looked up (by
+// binary search) only for the entries the other words propose, and an
+// entry that can no longer pass θ is left before they all are. The
+// entries and scores are exactly those of scoring every posting: an
+// entry's score is summed over the words in the query's order.
+func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) topHits {
+	order := make([]int, len(cs)) // by upper bound, least first
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs[a].ub, cs[b].ub) })
+	prefix := make([]float64, len(cs)) // prefix[i]: the bounds of order[:i+1]
+	sum := 0.0
+	for i, t := range order {
+		sum += cs[t].ub
+		prefix[i] = sum
+	}
+	// below reports whether a score of at most x cannot pass θ; the margin
+	// covers rounding, since scores are summed in another order.
+	theta := math.Inf(-1)
+	below := func(x float64) bool { return x < theta-1e-9*math.Abs(theta) }
 	best := make(topHits, 0, k)
-	admitted := p.admitted(&f)
-	for _, e := range touched {
-		if has(admitted, int(e)) {
-			best.push(hit{e, acc[e]}, k)
+	contrib := make([]float64, len(cs))
+	ne := 0 // order[:ne] are the words that no longer propose entries
+	for {
+		d := int32(math.MaxInt32)
+		for _, t := range order[ne:] {
+			if c := &cs[t]; c.pos < len(c.ps) {
+				d = min(d, c.ps[c.pos].entry)
+			}
+		}
+		if d == math.MaxInt32 {
+			break
+		}
+		clear(contrib)
+		est := 0.0
+		for _, t := range order[ne:] {
+			if c := &cs[t]; c.pos < len(c.ps) && c.ps[c.pos].entry == d {
+				contrib[t] = c.idf * p.lex.saturation(c.ps[c.pos], avgdl)
+				est += contrib[t]
+				c.pos++
+			}
+		}
+		if !has(admitted, int(d)) {
+			continue
+		}
+		passes := true
+		for j := ne - 1; j >= 0 && passes; j-- {
+			if below(est + prefix[j]) {
+				passes = false
+				break
+			}
+			c := &cs[order[j]]
+			c.pos += sort.Search(len(c.ps)-c.pos, func(i int) bool { return c.ps[c.pos+i].entry >= d })
+			if c.pos < len(c.ps) && c.ps[c.pos].entry == d {
+				contrib[order[j]] = c.idf * p.lex.saturation(c.ps[c.pos], avgdl)
+				est += contrib[order[j]]
+				c.pos++
+			}
+		}
+		if !passes {
+			continue
+		}
+		score := 0.0
+		for _, x := range contrib {
+			score += x
+		}
+		best.push(hit{d, score}, k)
+		if len(best) == k {
+			theta = best[0].score
+			for ne < len(order) && below(prefix[ne]) {
+				ne++
+			}
 		}
 	}
-	return p.hits(best)
+	return best
 }
 
 // Term is a word of a weighted search, as FTS5 and the index make terms

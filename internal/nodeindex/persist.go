@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -342,12 +343,17 @@ func (l *lexicon) decode(d *decoder, n int) {
 		}
 	}
 	l.tokens = map[string]int32{}
-	for _, ps := range l.postings {
+	if len(l.length) != n {
+		return
+	}
+	for id, ps := range l.postings {
+		l.bound(int32(id), 0, math.MaxInt32) // a term whose entries are all gone keeps a bound
 		for _, x := range ps {
 			if x.entry < 0 || int(x.entry) >= n {
 				d.err = errors.New("index snapshot posting out of range")
 				return
 			}
+			l.bound(int32(id), x.tf, l.length[x.entry])
 		}
 	}
 }

@@ -1,0 +1,75 @@
+package nodeindex
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/papermem/papermem/internal/ftsterm"
+)
+
+// TestMaxScoreExact checks that MaxScore finds exactly the entries and
+// scores of scoring every posting, on texts drawn from a small vocabulary
+// with a skewed frequency (so that some words are common, others rare),
+// for queries of one to eight words, several k and a filter.
+func TestMaxScoreExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vocab := make([]string, 300)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%dq", i)
+	}
+	word := func() string { return vocab[int(float64(len(vocab))*rng.Float64()*rng.Float64()*rng.Float64())] }
+	p := newPart(8, 1)
+	const size = 5000
+	for e := range size {
+		var text []byte
+		for range 3 + rng.IntN(40) {
+			text = fmt.Appendf(text, "%s ", word())
+		}
+		p.lex.add(int32(e), "", string(text), "", "")
+	}
+	avgdl := float64(p.lex.stats[""].tokens) / float64(size)
+	admitted := make([]uint64, (size+63)/64)
+	for e := range size {
+		if e%7 != 3 {
+			admitted[e/64] |= 1 << (e % 64)
+		}
+	}
+	for q := range 200 {
+		var cs []cursor
+		for range 1 + q%8 {
+			id, ok := p.lex.terms[ftsterm.Term(word())]
+			if !ok {
+				continue
+			}
+			idf := 0.1 + rng.Float64()*3
+			b := p.lex.bounds[id]
+			cs = append(cs, cursor{ps: p.lex.postings[id], idf: idf, ub: idf * saturation(b.maxTF, b.minLen, avgdl)})
+		}
+		k := []int{1, 10, 200}[q%3]
+		want := make(map[int32]float64)
+		for _, c := range cs {
+			for _, x := range c.ps {
+				want[x.entry] += c.idf * p.lex.saturation(x, avgdl)
+			}
+		}
+		ref := make(topHits, 0, k)
+		for e, s := range want {
+			if has(admitted, int(e)) {
+				ref.push(hit{e, s}, k)
+			}
+		}
+		got := p.maxScore(slices.Clone(cs), k, avgdl, admitted)
+		sortHits := func(h topHits) []hit {
+			out := slices.Clone(h)
+			slices.SortFunc(out, func(a, b hit) int { return cmpHits(b, a) })
+			return out
+		}
+		if !cmp.Equal(sortHits(ref), sortHits(got), cmp.AllowUnexported(hit{})) {
+			t.Fatalf("query %d (%d words, k %d):\n%s", q, len(cs), k, cmp.Diff(sortHits(ref), sortHits(got), cmp.AllowUnexported(hit{})))
+		}
+	}
+}
