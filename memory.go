@@ -113,7 +113,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	index, err := nodeindex.New(files.Read, nodeindex.Config{Dim: dim, MaxBytes: o.IndexMaxBytes, Dir: indexDir(path, files.Engine, o.IndexDir),
+	index, err := nodeindex.New(files.Read, nodeindex.Config{Dim: dim, Embedder: o.Embedder.Name(), MaxBytes: o.IndexMaxBytes, Dir: indexDir(path, files.Engine, o.IndexDir),
 		Logger: o.Logger, TitleLabel: LabelPaper, TitledKind: KindPaper})
 	if err != nil {
 		files.Close()

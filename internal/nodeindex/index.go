@@ -43,6 +43,9 @@ import (
 type Config struct {
 	// Dim is the number of dimensions of every vector.
 	Dim int
+	// Embedder names the embedder of the vectors, which a part's files
+	// must name to be read (persist.go).
+	Embedder string
 	// MaxBytes bounds the memory the parts take over all workspaces:
 	// beyond it the least recently used parts are dropped, and loaded
 	// again when next used. The vectors of a persisted part are on disk
@@ -71,6 +74,7 @@ type Index struct {
 	maxBytes   int64 // memory kept over all parts before the least recently used go
 	titleLabel string
 	titledKind string
+	embedder   string   // Config.Embedder
 	dir        string   // where parts persist; "" for none
 	lock       *os.File // holds dir's lock
 	log        *slog.Logger
@@ -137,7 +141,7 @@ type nodeMeta struct {
 // it, the index keeps its parts in memory only.
 func New(db *sql.DB, c Config) (*Index, error) {
 	x := &Index{db: db, dim: c.Dim, words: (c.Dim + 63) / 64, maxBytes: c.MaxBytes, titleLabel: c.TitleLabel,
-		titledKind: c.TitledKind, log: cmp.Or(c.Logger, slog.Default()),
+		titledKind: c.TitledKind, embedder: c.Embedder, log: cmp.Or(c.Logger, slog.Default()),
 		orgs: map[string]*Part{}, files: map[string]*sync.Mutex{}}
 	if c.Dir != "" {
 		lock, ok, err := lockDir(c.Dir)

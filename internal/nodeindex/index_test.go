@@ -81,8 +81,13 @@ func newIndex(tb testing.TB, db *store.DB, maxBytes int64) *nodeindex.Index {
 
 // newIndexIn is newIndex persisted in dir.
 func newIndexIn(tb testing.TB, db *store.DB, maxBytes int64, dir string) *nodeindex.Index {
+	return newIndexOf(tb, db, maxBytes, dir, "offline")
+}
+
+// newIndexOf is newIndexIn for vectors of the named embedder.
+func newIndexOf(tb testing.TB, db *store.DB, maxBytes int64, dir, embedder string) *nodeindex.Index {
 	tb.Helper()
-	x, err := nodeindex.New(db.Read, nodeindex.Config{Dim: papermem.DefaultDim, MaxBytes: maxBytes, Dir: dir,
+	x, err := nodeindex.New(db.Read, nodeindex.Config{Dim: papermem.DefaultDim, Embedder: embedder, MaxBytes: maxBytes, Dir: dir,
 		TitleLabel: papermem.LabelPaper, TitledKind: papermem.KindPaper})
 	if err != nil {
 		tb.Fatal(err)

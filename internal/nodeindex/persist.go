@@ -28,7 +28,8 @@ import (
 // The database stays the record. A part read from its files catches up as
 // any part does: node ids are never reused, so the rows above its highest
 // id are those it lacks, and del_version says whether some it holds were
-// deleted. An .idx file that fails its checksum or format, whose .vec file
+// deleted. An .idx file that fails its checksum or format, that names
+// another embedder (a re-embedded database keeps its node ids), whose .vec file
 // is shorter than it counts, or that reflects versions the database has
 // not reached (a database restored from an older copy) is ignored, and the
 // part is loaded from the database; a .vec file longer than its .idx counts
@@ -97,7 +98,7 @@ func (x *Index) save(org string, p *Part) error {
 	}
 	defer os.Remove(tmp.Name()) // after the rename, a no-op
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	if err := p.encode(w); err != nil {
+	if err := p.encode(w, x.embedder); err != nil {
 		tmp.Close()
 		return fmt.Errorf("index snapshot: %w", err)
 	}
@@ -163,7 +164,7 @@ func (x *Index) read(path string, vec *os.File, p *Part, version, deletes int64)
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || p.decode(bufio.NewReaderSize(f, 1<<20), st.Size()) != nil {
+	if err != nil || p.decode(bufio.NewReaderSize(f, 1<<20), st.Size(), x.embedder) != nil {
 		return false
 	}
 	st, err = vec.Stat()
@@ -178,11 +179,13 @@ func (p *Part) reset() {
 	p.names, p.nameIDs = nil, nil
 }
 
-// encode writes p in the .idx format: the magic, then p's fields, then a
-// CRC-32 (Castagnoli) of everything before it.
-func (p *Part) encode(w io.Writer) error {
+// encode writes p, whose vectors embedder made, in the .idx format: the
+// magic, then the embedder's name and p's fields, then a CRC-32
+// (Castagnoli) of everything before it.
+func (p *Part) encode(w io.Writer, embedder string) error {
 	e := &encoder{w: w, crc: crc32.New(castagnoli)}
 	e.bytes([]byte(idxMagic))
+	e.strings([]string{embedder})
 	e.ints(int64(p.dim), int64(p.words), p.version, p.deletes, p.maxID, int64(p.ndead), int64(len(p.ids)))
 	put(e, p.ids)
 	put(e, p.owners)
@@ -208,12 +211,17 @@ func (p *Part) encode(w io.Writer) error {
 }
 
 // decode reads what encode wrote, size bytes, into p, which must be new,
-// and checks the checksum and p's dimensions.
-func (p *Part) decode(r io.Reader, size int64) error {
+// and checks the checksum, p's dimensions and that embedder made the
+// vectors (a database re-embedded with vectors of the same dimensions
+// keeps its node ids).
+func (p *Part) decode(r io.Reader, size int64, embedder string) error {
 	crc := crc32.New(castagnoli)
 	d := &decoder{r: io.TeeReader(r, crc), crc: crc, left: size}
 	if string(d.bytes(len(idxMagic))) != idxMagic {
 		return errors.New("not an index snapshot of this format")
+	}
+	if e := d.strings(); d.err == nil && (len(e) != 1 || e[0] != embedder) {
+		return errors.New("index snapshot of another embedder's vectors")
 	}
 	var dim, words, ndead, n int64
 	d.ints(&dim, &words, &p.version, &p.deletes, &p.maxID, &ndead, &n)

@@ -27,13 +27,13 @@ func FuzzDecode(f *testing.F) {
 	}
 	p.dead[1], p.ndead = true, 1
 	var b bytes.Buffer
-	if err := p.encode(&b); err != nil {
+	if err := p.encode(&b, "offline"); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got := &Part{dim: dim, words: 1}
-		if got.decode(bytes.NewReader(data), int64(len(data))) != nil {
+		if got.decode(bytes.NewReader(data), int64(len(data)), "offline") != nil {
 			return
 		}
 		n := len(got.ids)

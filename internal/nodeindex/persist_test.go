@@ -207,6 +207,26 @@ func TestDamagedIndexFiles(t *testing.T) {
 	}
 }
 
+// TestIndexFilesOfAnotherEmbedder checks that a part's files are not read
+// by an index of another embedder's vectors of the same dimensions (a
+// database re-embedded keeps its node ids).
+func TestIndexFilesOfAnotherEmbedder(t *testing.T) {
+	_, path, _, claims := scifactMemory(t, 30)
+	db := openDB(t, path)
+	dir := t.TempDir()
+	org := papermem.DefaultWorkspace
+	x := newIndexIn(t, db, papermem.DefaultIndexMaxBytes, dir)
+	want := searcher(t, claims)(part(t, x, org))
+	x.Close()
+	p := part(t, newIndexOf(t, db, papermem.DefaultIndexMaxBytes, dir, "another"), org)
+	if p.Read() != 0 {
+		t.Fatalf("read %d entries of another embedder's files", p.Read())
+	}
+	if got := searcher(t, claims)(p); !cmp.Equal(want, got) {
+		t.Fatalf("(-first +second):\n%s", cmp.Diff(want, got))
+	}
+}
+
 // TestIndexDirectoryLock checks that one index at a time owns a
 // directory: another keeps its parts in memory, with the same answers, and
 // leaves the files alone.
