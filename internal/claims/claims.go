@@ -43,13 +43,33 @@ var email = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.-]+|\{[\w\s,.-]+\}@`)
 // correspondence lines.
 var boilerplate = regexp.MustCompile(`(?i)(copyright|©|\(c\) \d{4}|all rights reserved|licensed under|creative commons|proceedings of|conference on|association for computational|corresponding author|e-?mail:|\barxiv:\d|preprint|funded by|grant (no\.?|number)|acknowledg)`)
 
+// boilerplateCores holds a literal that each of boilerplate's alternatives
+// contains, lower-cased: a sentence that holds none of them cannot match,
+// so the regexp, which tries every position, runs only on those that do.
+var boilerplateCores = []string{"copyright", "©", "(c) ", "all rights reserved", "licensed under", "creative commons",
+	"proceedings of", "conference on", "association for computational", "corresponding author", "mail:", "arxiv:",
+	"preprint", "funded by", "grant ", "acknowledg"}
+
+// isBoilerplate reports whether boilerplate matches s. Its pre-check folds
+// case as the pattern's (?i) does: ToLower, and the long s (ſ), which
+// folds to s but is lower case already.
+func isBoilerplate(s string) bool {
+	lower := strings.ToLower(strings.ReplaceAll(s, "ſ", "s"))
+	for _, c := range boilerplateCores {
+		if strings.Contains(lower, c) {
+			return boilerplate.MatchString(s)
+		}
+	}
+	return false
+}
+
 // fragment reports whether s is not a sentence of prose: it holds an
 // e-mail address or a boilerplate phrase, or it has fewer than minWords
 // words that begin with a letter, or fewer than minProseShare of those
 // begin with a lower-case one (a title, a list of names or affiliations,
 // a table's row).
 func fragment(s string) bool {
-	if email.MatchString(s) || boilerplate.MatchString(s) {
+	if strings.Contains(s, "@") && email.MatchString(s) || isBoilerplate(s) {
 		return true
 	}
 	words, lower := 0, 0

@@ -62,3 +62,18 @@ func FuzzIsClaim(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBoilerplate checks that the literal pre-check never hides a match
+// of the boilerplate pattern.
+func FuzzBoilerplate(f *testing.F) {
+	for _, s := range []string{"Copyright 2020 the authors.", "(C) 2019 Elsevier", "E-Mail: a@b.c", "see arXiv:1234.5678",
+		"Grant No. 42", "GRANT NUMBER 7", "ACKNOWLEDGEMENTS", "© IEEE", "Proceedings Of ACL", "We thank the reviewers.", "xarxiv:1",
+		"PROCEEDINGſ OF", "\u212Anowledged", "ACKNOWLEDG"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isBoilerplate(s), boilerplate.MatchString(s); got != want {
+			t.Errorf("isBoilerplate(%q) = %v, the pattern says %v", s, got, want)
+		}
+	})
+}
