@@ -206,6 +206,7 @@ func (b *bench) step(ctx context.Context, out io.Writer, size int, docs []scifac
 		return err
 	}
 	took := time.Since(start)
+	rssIngest := peakRSS()
 	var n int
 	if err := b.db.QueryRowContext(ctx, "SELECT count(*) FROM nodes").Scan(&n); err != nil {
 		return err
@@ -221,6 +222,7 @@ func (b *bench) step(ctx context.Context, out io.Writer, size int, docs []scifac
 		return fmt.Errorf("raw baselines: %w", err)
 	}
 	fmt.Fprintf(out, "raw baselines: +%s nodes embedded and indexed in %.1f s\n", thousands(filled), time.Since(start).Seconds())
+	rssRaw := peakRSS()
 	mem, raw := fileSize(b.path), fileSize(b.rawPath)
 	fmt.Fprintf(out, "disk: %s (database + -wal) = %s bytes/node; the raw baselines' own file %s = %s bytes/node\n",
 		megabytes(mem), thousands(int(mem/int64(n))), megabytes(raw), thousands(int(raw/int64(n))))
@@ -232,18 +234,20 @@ func (b *bench) step(ctx context.Context, out io.Writer, size int, docs []scifac
 	if err := b.recallRows(ctx, out, n, k); err != nil {
 		return err
 	}
+	rssRows := peakRSS()
 	if err := b.reopen(ctx, out, reopenN); err != nil {
 		return err
 	}
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	// ru_maxrss only grows: taken after each phase, it shows which raised it.
 	rss := "n/a (Linux only)"
 	if p := peakRSS(); p > 0 {
-		rss = megabytes(p)
+		rss = fmt.Sprintf("%s (after the ingest %s, the raw baselines' fill %s, the recall rows %s, reopening %s; the whole process, the raw baselines' embedding and scans included)",
+			megabytes(p), megabytes(rssIngest), megabytes(rssRaw), megabytes(rssRows), megabytes(p))
 	}
-	fmt.Fprintf(out, "memory: peak RSS %s (the whole process: the raw baselines' scans and the embedding of their vectors included), Go heap in use after GC %s\n",
-		rss, megabytes(int64(ms.HeapInuse)))
+	fmt.Fprintf(out, "memory: peak RSS %s, Go heap in use after GC %s\n", rss, megabytes(int64(ms.HeapInuse)))
 	return nil
 }
 
