@@ -1,9 +1,9 @@
 // Command bench grows one memory through several sizes and measures, at
 // each, what a research group's whole library asks of it (issue 29): the
 // ingest rate of the papers just stored, recall latency beside raw indexes
-// measured in the same run over the same text, bytes per node on disk, the
-// process's peak RSS and Go heap, and the time to the first recall after
-// reopening the memory.
+// measured in the same run over the same text, bytes per node on disk (the
+// database, its -wal and its search index files), the process's peak RSS
+// and Go heap, and the time to the first recall after reopening the memory.
 //
 //	go run ./devtools/cmd/bench [-sizes 100000,300000,1600000] [-queries 300] [-raw-queries 40]
 //	go run -tags sqlite_fts5 ./devtools/cmd/bench   # adds the raw FTS5 row
@@ -33,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -223,9 +224,9 @@ func (b *bench) step(ctx context.Context, out io.Writer, size int, docs []scifac
 	}
 	fmt.Fprintf(out, "raw baselines: +%s nodes embedded and indexed in %.1f s\n", thousands(filled), time.Since(start).Seconds())
 	rssRaw := peakRSS()
-	mem, raw := fileSize(b.path), fileSize(b.rawPath)
-	fmt.Fprintf(out, "disk: %s (database + -wal) = %s bytes/node; the raw baselines' own file %s = %s bytes/node\n",
-		megabytes(mem), thousands(int(mem/int64(n))), megabytes(raw), thousands(int(raw/int64(n))))
+	mem, index, raw := fileSize(b.path), dirSize(b.path+"-index"), fileSize(b.rawPath)
+	fmt.Fprintf(out, "disk: %s (database + -wal %s, search index files %s) = %s bytes/node; the raw baselines' own file %s = %s bytes/node\n",
+		megabytes(mem+index), megabytes(mem), megabytes(index), thousands(int((mem+index)/int64(n))), megabytes(raw), thousands(int(raw/int64(n))))
 
 	k := len(b.questions)
 	if n > rawAbove && rawQ > 0 {
@@ -523,7 +524,7 @@ func (b *bench) reopen(ctx context.Context, out io.Writer, next int) error {
 	if next > 0 {
 		p50 = fmt.Sprintf("%.2f ms", percentile(lat, 50))
 	}
-	fmt.Fprintf(out, "reopen: Open %.0f ms, first recall (hybrid, label Claim; loads the in-process index) %.0f ms, p50 of the next %d %s\n",
+	fmt.Fprintf(out, "reopen: Open %.0f ms, first recall (hybrid, label Claim; loads the search index) %.0f ms, p50 of the next %d %s\n",
 		float64(opened.Microseconds())/1000, first, next, p50)
 	return nil
 }
@@ -584,6 +585,22 @@ func fileSize(path string) int64 {
 			n += fi.Size()
 		}
 	}
+	return n
+}
+
+// dirSize returns the size of the files in dir, the search index files
+// papermem keeps by default in <database>-index (Options.IndexDir), when
+// they are written there; 0 when dir is missing.
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
 	return n
 }
 

@@ -28,7 +28,7 @@ func TestRun(t *testing.T) {
 	if err := run(ctx, append(args, "-sizes", "3000,6000"), &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ingest: +", "papers/s", "bytes/node", "raw sqlite-vec vec0 kNN", "vec0 kNN, k=200 (2 q)",
+	for _, want := range []string{"ingest: +", "papers/s", "bytes/node", "search index files", "raw sqlite-vec vec0 kNN", "vec0 kNN, k=200 (2 q)",
 		"the first 2 of the 4 questions", "x vec0", "paper recall", "reopen: Open", "first recall", "peak RSS", "Go heap in use"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
