@@ -34,7 +34,7 @@ func (p *Part) Dead() int {
 func (p *Part) Read() int {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	return p.read
+	return p.fromFiles
 }
 
 // WaitSnapshots returns once the snapshots being written are.

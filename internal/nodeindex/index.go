@@ -98,26 +98,26 @@ type Part struct {
 	mem        atomic.Int64 // the part's memory in bytes (heapBytes), readable without mu
 	saving     atomic.Bool  // a snapshot is being written
 
-	mu      sync.RWMutex
-	version int64 // vec_version this part reflects; -1 before the first load
-	deletes int64 // del_version this part reflects
-	maxID   int64
-	saved   int // entries the part's last snapshot holds
-	read    int // entries read from the part's files when it was loaded
-	ids     []int64
-	owners  []int64 // the owner id (paper, document, …) of each entry
-	meta    []nodeMeta
-	dead    []bool
-	ndead   int
-	bits    []uint64  // len(ids)*words: the sign bits of each vector
-	vecs    *vecStore // each vector as int8…
-	scales  []float32 // …times its scale
-	lex     lexicon
-	labels  map[collection]lexStats   // BM25 statistics of each label's nodes, by collection
-	dfs     memo[dfKey, int]          // document frequencies counted for the part as it is
-	filters memo[filterKey, []uint64] // the entries each filter admits (admitted)
-	names   []string                  // the meta values, by name id
-	nameIDs map[string]int32          // and back
+	mu        sync.RWMutex
+	version   int64 // vec_version this part reflects; -1 before the first load
+	deletes   int64 // del_version this part reflects
+	maxID     int64
+	saved     int // entries the part's last snapshot holds
+	fromFiles int // entries read from the part's files when it was loaded
+	ids       []int64
+	owners    []int64 // the owner id (paper, document, …) of each entry
+	meta      []nodeMeta
+	dead      []bool
+	ndead     int
+	bits      []uint64  // len(ids)*words: the sign bits of each vector
+	vecs      *vecStore // each vector as int8…
+	scales    []float32 // …times its scale
+	lex       lexicon
+	labels    map[collection]lexStats   // BM25 statistics of each label's nodes, by collection
+	dfs       memo[dfKey, int]          // document frequencies counted for the part as it is
+	filters   memo[filterKey, []uint64] // the entries each filter admits (admitted)
+	names     []string                  // the meta values, by name id
+	nameIDs   map[string]int32          // and back
 }
 
 // newPart returns an empty part, not loaded yet.

@@ -3,6 +3,7 @@ package nodeindex
 import (
 	"bufio"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -10,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"syscall"
 )
 
@@ -66,11 +68,20 @@ func lockDir(dir string) (f *os.File, ok bool, err error) {
 	return f, true, nil
 }
 
-// partFiles returns the paths of org's files in dir.
+// partFiles returns the paths of org's files in dir. A workspace id is a
+// file name already (papermem.ValidWorkspaceID); any other string is
+// written in hexadecimal, so that no id names a file outside dir.
 func partFiles(dir, org string) (idx, vec string) {
-	base := filepath.Join(dir, org)
+	name := org
+	if !safeName.MatchString(org) {
+		name = "_" + hex.EncodeToString([]byte(org)) // no safe name begins with _
+	}
+	base := filepath.Join(dir, name)
 	return base + ".idx", base + ".vec"
 }
+
+// safeName matches the workspace ids that are file names as they are.
+var safeName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // snapshotDue reports whether p has gained enough entries since its last
 // snapshot to write another. The caller holds p.mu.
@@ -92,7 +103,7 @@ func (x *Index) save(org string, p *Part) error {
 		return fmt.Errorf("index vector file: %w", err)
 	}
 	idx, _ := partFiles(x.dir, org)
-	tmp, err := os.CreateTemp(x.dir, org+".idx.*")
+	tmp, err := os.CreateTemp(x.dir, filepath.Base(idx)+".*")
 	if err != nil {
 		return fmt.Errorf("index snapshot: %w", err)
 	}
@@ -136,10 +147,11 @@ func (x *Index) restore(org string, p *Part, version, deletes int64) error {
 		return fmt.Errorf("index vector file: %w", err)
 	}
 	n := 0
-	if ok := x.read(idx, f, p, version, deletes); ok {
+	if ok := x.readIdx(idx, f, p, version, deletes); ok {
 		n = len(p.ids)
 	} else {
 		p.reset()
+		p.version, p.deletes = -1, 0
 	}
 	if err := f.Truncate(int64(n) * int64(p.dim)); err != nil {
 		f.Close()
@@ -150,14 +162,14 @@ func (x *Index) restore(org string, p *Part, version, deletes int64) error {
 		return fmt.Errorf("index vector file: %w", err)
 	}
 	p.vecs = newVecStore(p.dim, f, n)
-	p.saved, p.read = n, n
+	p.saved, p.fromFiles = n, n
 	return nil
 }
 
-// read fills p from the .idx file at path, and reports whether it is
+// readIdx fills p from the .idx file at path, and reports whether it is
 // sound, reflects versions the database has reached, and counts no more
 // entries than vec holds.
-func (x *Index) read(path string, vec *os.File, p *Part, version, deletes int64) bool {
+func (x *Index) readIdx(path string, vec *os.File, p *Part, version, deletes int64) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false

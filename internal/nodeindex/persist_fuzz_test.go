@@ -2,6 +2,7 @@ package nodeindex
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 
 	"github.com/papermem/papermem/internal/store"
@@ -42,4 +43,20 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded arrays of different lengths from %q", data)
 		}
 	})
+}
+
+// TestPartFiles checks that every workspace id names files inside the
+// index's directory, and distinct ids distinct files.
+func TestPartFiles(t *testing.T) {
+	seen := map[string]string{}
+	for _, org := range []string{"default", "lab-a", "../etc/passwd", "..", ".", "a/b", "A", "_41", "lab_a", ""} {
+		idx, vec := partFiles("/idx", org)
+		if filepath.Dir(idx) != "/idx" || filepath.Dir(vec) != "/idx" {
+			t.Errorf("workspace %q: files %s, %s outside the directory", org, idx, vec)
+		}
+		if other, ok := seen[idx]; ok {
+			t.Errorf("workspaces %q and %q share %s", org, other, idx)
+		}
+		seen[idx] = org
+	}
 }
