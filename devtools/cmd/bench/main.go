@@ -224,9 +224,6 @@ func (b *bench) step(ctx context.Context, out io.Writer, size int, docs []scifac
 	}
 	fmt.Fprintf(out, "raw baselines: +%s nodes embedded and indexed in %.1f s\n", thousands(filled), time.Since(start).Seconds())
 	rssRaw := peakRSS()
-	mem, index, raw := fileSize(b.path), dirSize(b.path+"-index"), fileSize(b.rawPath)
-	fmt.Fprintf(out, "disk: %s (database + -wal %s, search index files %s) = %s bytes/node; the raw baselines' own file %s = %s bytes/node\n",
-		megabytes(mem+index), megabytes(mem), megabytes(index), thousands(int((mem+index)/int64(n))), megabytes(raw), thousands(int(raw/int64(n))))
 
 	k := len(b.questions)
 	if n > rawAbove && rawQ > 0 {
@@ -239,6 +236,11 @@ func (b *bench) step(ctx context.Context, out io.Writer, size int, docs []scifac
 	if err := b.reopen(ctx, out, reopenN); err != nil {
 		return err
 	}
+	// On disk after reopening: Close checkpointed the WAL and wrote the
+	// search index files of this size.
+	mem, index, raw := fileSize(b.path), dirSize(b.path+"-index"), fileSize(b.rawPath)
+	fmt.Fprintf(out, "disk: %s (database + -wal %s, search index files %s) = %s bytes/node; the raw baselines' own file %s = %s bytes/node\n",
+		megabytes(mem+index), megabytes(mem), megabytes(index), thousands(int((mem+index)/int64(n))), megabytes(raw), thousands(int(raw/int64(n))))
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
