@@ -371,6 +371,14 @@ func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) to
 		if d == math.MaxInt32 {
 			break
 		}
+		if !has(admitted, int(d)) {
+			for _, t := range order[ne:] {
+				if c := &cs[t]; c.pos < len(c.ps) && c.ps[c.pos].entry == d {
+					c.pos++
+				}
+			}
+			continue
+		}
 		clear(contrib)
 		est := 0.0
 		for _, t := range order[ne:] {
@@ -379,9 +387,6 @@ func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) to
 				est += contrib[t]
 				c.pos++
 			}
-		}
-		if !has(admitted, int(d)) {
-			continue
 		}
 		passes := true
 		for j := ne - 1; j >= 0 && passes; j-- {
