@@ -4,7 +4,7 @@
 // under the build tag sqlite_fts5, so these run when asked for:
 //
 //	go test -tags sqlite_fts5 -run 'FTS5|BM25' ./...
-//	go test -tags sqlite_fts5 -run '^$' -bench BM25Stage ./internal/nodeindex [-args -benchdb /tmp/x/bench-100000.db]
+//	go test -tags sqlite_fts5 -run '^$' -bench BM25Stage ./internal/nodeindex [-args -benchdb /tmp/x/bench.db]
 
 package nodeindex_test
 
