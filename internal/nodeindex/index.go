@@ -403,7 +403,7 @@ func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) err
 // titled, using q as scratch, which it returns.
 func (p *Part) add(n store.IndexedNode, titled bool, q []int8) ([]int8, error) {
 	var scale float32
-	q, scale = appendInt8(q[:0], n.Vector)
+	q, scale = store.AppendInt8(q[:0], n.Vector)
 	if err := p.vecs.add(q); err != nil {
 		return q, err
 	}

@@ -38,34 +38,6 @@ func appendSigns(dst []uint64, v []float32, n int) []uint64 {
 	return dst
 }
 
-// appendInt8 appends v quantised to int8 and returns the scale s with
-// v[i] ≈ s·q[i].
-func appendInt8(dst []int8, v []float32) ([]int8, float32) {
-	var top float32
-	for _, x := range v {
-		top = max(top, x, -x)
-	}
-	if top == 0 {
-		return append(dst, make([]int8, len(v))...), 0
-	}
-	f := 127 / top
-	n := len(dst)
-	dst = append(dst, make([]int8, len(v))...)
-	out := dst[n:]
-	for i, x := range v {
-		// Round half away from zero, as math.Round, in float32: |x·f| ≤ 127,
-		// so adding ½ is exact.
-		y := x * f
-		if y < 0 {
-			y -= 0.5
-		} else {
-			y += 0.5
-		}
-		out[i] = int8(y)
-	}
-	return dst, top / 127
-}
-
 // prefilterFactor is how many Hamming candidates are rescored for each
 // result wanted.
 const prefilterFactor = 4

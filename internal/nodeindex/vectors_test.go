@@ -21,29 +21,6 @@ func randomUnit(rnd *rand.Rand, n int) []float32 {
 	return v
 }
 
-// TestAppendInt8Rounds checks the int8 quantisation against math.Round on
-// random unit vectors, and that the scale restores each component within
-// half a step.
-func TestAppendInt8Rounds(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(3, 4))
-	for range 200 {
-		v := randomUnit(rnd, 64)
-		q, scale := appendInt8(nil, v)
-		var top float32
-		for _, x := range v {
-			top = max(top, x, -x)
-		}
-		for i, x := range v {
-			if want := int8(math.Round(float64(x * (127 / top)))); q[i] != want {
-				t.Fatalf("component %d = %v: got %d, want %d", i, x, q[i], want)
-			}
-			if d := math.Abs(float64(float32(q[i])*scale - x)); d > float64(scale)/2+1e-7 {
-				t.Fatalf("component %d = %v restored as %v", i, x, float32(q[i])*scale)
-			}
-		}
-	}
-}
-
 // TestAppendSigns checks the sign bits of vectors whose dimensions fill
 // their words or not: bit i%64 of word i/64 is set when component i is
 // positive, and the words after the last component are zero.

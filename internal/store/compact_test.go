@@ -132,8 +132,8 @@ func TestCompactVectors(t *testing.T) {
 			if !ok {
 				return fmt.Errorf("%s: node %d read, not stored", org, n.ID)
 			}
-			q, scale := quantize(v)
-			gotQ, gotScale := quantize(n.Vector)
+			q, scale := AppendInt8(nil, v)
+			gotQ, gotScale := AppendInt8(nil, n.Vector)
 			if len(gotQ) != len(q) || gotScale != scale {
 				return fmt.Errorf("%s: node %d: %d components × %g, the float32 vector %d × %g", org, n.ID, len(gotQ), gotScale, len(q), scale)
 			}

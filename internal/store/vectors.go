@@ -3,7 +3,7 @@ package store
 // The stored format of a node's vector, on both engines
 // (node_vectors.embedding, since migration 0013 on SQLite and 0005 on
 // PostgreSQL): the vector quantised to int8 with one scale, as the
-// in-process search index (internal/nodeindex, appendInt8) quantises it,
+// in-process search index (internal/nodeindex) quantises it (AppendInt8),
 // 4+dim bytes:
 //
 //	bytes 0–3      the scale s, a float32, little-endian: max|v[i]|/127
@@ -42,7 +42,7 @@ const positiveZero = -128
 // vectorBlob is v in the stored format: its int8 quantisation and scale.
 func vectorBlob(v []float32) []byte {
 	b := make([]byte, 4+len(v))
-	q, scale := quantize(v)
+	q, scale := AppendInt8(nil, v)
 	binary.LittleEndian.PutUint32(b, math.Float32bits(scale))
 	for i, x := range q {
 		if x == 0 && v[i] > 0 {
@@ -70,31 +70,35 @@ func blobVector(b []byte) []float32 {
 	return v
 }
 
-// quantize returns v quantised to int8 and the scale s with v[i] ≈ s·q[i],
-// computed as internal/nodeindex's appendInt8 computes them: the stored
-// format keeps exactly what the index takes from a vector.
-func quantize(v []float32) ([]int8, float32) {
-	q := make([]int8, len(v))
+// AppendInt8 appends v quantised to int8 and returns the scale s with
+// v[i] ≈ s·q[i]: s = max|v[i]|/127 (0 for a zero vector), and each
+// component rounded half away from zero, as math.Round, in float32. It is
+// the one quantisation of the stored format and of the in-process search
+// index (internal/nodeindex), so the store keeps exactly what the index
+// takes from a vector.
+func AppendInt8(dst []int8, v []float32) ([]int8, float32) {
 	var top float32
 	for _, x := range v {
 		top = max(top, x, -x)
 	}
 	if top == 0 {
-		return q, 0
+		return append(dst, make([]int8, len(v))...), 0
 	}
 	f := 127 / top
+	n := len(dst)
+	dst = append(dst, make([]int8, len(v))...)
+	out := dst[n:]
 	for i, x := range v {
-		// Round half away from zero, in float32: |x·f| ≤ 127, so adding ½
-		// is exact.
+		// |x·f| ≤ 127, so adding ½ is exact.
 		y := x * f
 		if y < 0 {
 			y -= 0.5
 		} else {
 			y += 0.5
 		}
-		q[i] = int8(y)
+		out[i] = int8(y)
 	}
-	return q, top / 127
+	return dst, top / 127
 }
 
 // float32Blob is v in sqlite-vec's float32 format: its components

@@ -68,8 +68,8 @@ func TestVectorRoundTrip(t *testing.T) {
 			t.Fatalf("%d dimensions stored in %d bytes", len(v), len(b))
 		}
 		got := blobVector(b)
-		q, scale := quantize(v)
-		gotQ, gotScale := quantize(got)
+		q, scale := AppendInt8(nil, v)
+		gotQ, gotScale := AppendInt8(nil, got)
 		if !slices.Equal(gotQ, q) || gotScale != scale {
 			t.Fatalf("quantised again: %v × %g, want %v × %g", gotQ, gotScale, q, scale)
 		}
@@ -101,5 +101,32 @@ func unit(v []float32) {
 	}
 	for i := range v {
 		v[i] = float32(float64(v[i]) / math.Sqrt(s))
+	}
+}
+
+// TestAppendInt8Rounds checks the int8 quantisation against math.Round on
+// random unit vectors, and that the scale restores each component within
+// half a step.
+func TestAppendInt8Rounds(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		v := make([]float32, 64)
+		for i := range v {
+			v[i] = float32(rnd.NormFloat64())
+		}
+		unit(v)
+		q, scale := AppendInt8(nil, v)
+		var top float32
+		for _, x := range v {
+			top = max(top, x, -x)
+		}
+		for i, x := range v {
+			if want := int8(math.Round(float64(x * (127 / top)))); q[i] != want {
+				t.Fatalf("component %d = %v: got %d, want %d", i, x, q[i], want)
+			}
+			if d := math.Abs(float64(float32(q[i])*scale - x)); d > float64(scale)/2+1e-7 {
+				t.Fatalf("component %d = %v restored as %v", i, x, float32(q[i])*scale)
+			}
+		}
 	}
 }
