@@ -46,7 +46,11 @@ var (
 )
 
 // idxMagic begins every .idx file; the digit is the format's version.
-const idxMagic = "papermem node index 1\n"
+const idxMagic = "papermem node index 2\n"
+
+// postingsBlock is about the size of the blocks of postings in an .idx
+// file, in bytes.
+const postingsBlock = 1 << 16
 
 // lockDir takes the lock of dir, creating it; ok is false when another
 // process holds it.
@@ -300,17 +304,27 @@ func (l *lexicon) encode(e *encoder) {
 	}
 	offsets = append(offsets, total)
 	put(e, offsets)
-	flat := make([]int32, 0, 2*min(total, 1<<16))
+	// The postings, term after term, as blocks of uvarints: each entry
+	// less the one before it in the same term (the first as it is), then
+	// its count.
+	block := make([]byte, 0, postingsBlock+2*binary.MaxVarintLen64)
+	flush := func() {
+		e.ints(int64(len(block)))
+		e.bytes(block)
+		block = block[:0]
+	}
 	for _, ps := range l.postings {
+		prev := int32(0)
 		for _, x := range ps {
-			flat = append(flat, x.entry, x.tf)
-			if len(flat) == cap(flat) {
-				put(e, flat)
-				flat = flat[:0]
+			block = binary.AppendUvarint(block, uint64(x.entry-prev))
+			block = binary.AppendUvarint(block, uint64(x.tf))
+			prev = x.entry
+			if len(block) >= postingsBlock {
+				flush()
 			}
 		}
 	}
-	put(e, flat)
+	flush()
 	put(e, l.length)
 	e.ints(int64(len(l.stats)))
 	for user, st := range l.stats {
@@ -327,16 +341,37 @@ func (l *lexicon) decode(d *decoder, n int) {
 		return
 	}
 	total := offsets[len(terms)]
-	if total < 0 || total > d.left/8 {
+	if total < 0 || total > d.left/2 { // a posting takes two bytes at least
 		d.err = errors.New("index snapshot postings out of range")
 		return
 	}
 	flat := make([]posting, total)
-	for start := int64(0); start < total && d.err == nil; start += 1 << 16 {
-		xs := get[int32](d, 2*int(min(total-start, 1<<16)))
-		for i := 0; i+1 < len(xs); i += 2 {
-			flat[start+int64(i/2)] = posting{xs[i], xs[i+1]}
+	term, prev := 0, int32(0)
+	for i := int64(0); i < total && d.err == nil; {
+		var size int64
+		d.ints(&size)
+		block := d.bytes(int(size))
+		for len(block) > 0 && i < total && d.err == nil {
+			for term < len(terms) && offsets[term+1] <= i { // a new term: its first entry as it is
+				term, prev = term+1, 0
+			}
+			delta, k := binary.Uvarint(block)
+			tf, j := binary.Uvarint(block[max(k, 0):])
+			if k <= 0 || j <= 0 || delta > uint64(n) || tf > math.MaxInt32 {
+				d.err = errors.New("index snapshot postings malformed")
+				return
+			}
+			block = block[k+j:]
+			prev += int32(delta)
+			flat[i] = posting{prev, int32(tf)}
+			i++
 		}
+		if len(block) > 0 || size == 0 && i < total {
+			d.err = errors.New("index snapshot postings malformed")
+		}
+	}
+	if d.err != nil {
+		return
 	}
 	l.count = total
 	l.terms = make(map[string]int32, len(terms))
