@@ -1,7 +1,9 @@
 package recall
 
 import (
+	"cmp"
 	"context"
+	"sync"
 
 	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/store"
@@ -36,23 +38,28 @@ type source struct {
 // kept to some papers (q.owners) ranks, and takes every node of, only
 // those.
 func (e *Engine) rankInContext(ctx context.Context, p *nodeindex.Part, q query, question string, keywords []string) ([]ranked, error) {
-	hs, err := e.rankIn(ctx, p, q, question, keywords)
-	if err != nil || q.label == LabelPaper || q.kind != "" && q.kind != KindPaper || q.user != "" {
-		return hs, err
+	if q.label == LabelPaper || q.kind != "" && q.kind != KindPaper || q.user != "" {
+		return e.rankIn(ctx, p, q, question, keywords)
 	}
 	// Papers are ranked by BM25 alone (vectors-only measurement aside): on
 	// SciFact's evidence that is as good as hybrid and spares a second
-	// vector scan. Documents and analyses have no paper to rank.
+	// vector scan. Documents and analyses have no paper to rank. The papers
+	// are ranked while the nodes are.
 	var papers []ranked
+	var paperErr error
+	var wg sync.WaitGroup
 	if q.label == "" || q.label == LabelClaim || q.label == LabelPassage {
 		pr := Lexical
 		if q.retrieval == Vector {
 			pr = Vector
 		}
 		pq := query{org: q.org, label: LabelPaper, kind: q.kind, owners: q.owners, domain: q.domain, retrieval: pr}
-		if papers, err = e.rankIn(ctx, p, pq, question, keywords); err != nil {
-			return nil, err
-		}
+		wg.Go(func() { papers, paperErr = e.rankIn(ctx, p, pq, question, keywords) })
+	}
+	hs, err := e.rankIn(ctx, p, q, question, keywords)
+	wg.Wait()
+	if err = cmp.Or(err, paperErr); err != nil {
+		return nil, err
 	}
 	relative, analyses := sourceScores(hs, papers)
 	analysed, err := e.analysedPapers(ctx, q.org, analyses)
