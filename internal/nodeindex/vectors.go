@@ -174,17 +174,21 @@ func (p *Part) hammingBy(query []uint64, f *entryFilter, n, workers int) []int {
 		total += hist[cut]
 		cut++
 	}
-	// Entries at distance < cut all fit; fill up with entries at cut.
+	// Entries at distance < cut all fit; fill up with entries at cut. The
+	// cut is below notAdmitted, and nearly every entry is beyond it, so one
+	// test passes over most.
 	room := n - total
+	c := uint16(cut)
 	var out []int
 	for i, d := range dist {
-		switch {
-		case d == notAdmitted:
-		case int(d) < cut:
+		if d > c {
+			continue
+		}
+		if d < c || room > 0 {
+			if d == c {
+				room--
+			}
 			out = append(out, i)
-		case int(d) == cut && room > 0:
-			out = append(out, i)
-			room--
 		}
 	}
 	return out
