@@ -329,9 +329,7 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 	if p.vecs == nil {
 		p.vecs = newVecStore(p.dim, nil, 0)
 		if x.dir != "" {
-			if err := x.restore(org, p, version, deletes); err != nil {
-				return err
-			}
+			x.restore(org, p, version, deletes)
 		}
 	}
 	if err := x.load(ctx, snap, p); err != nil {
@@ -348,7 +346,7 @@ func (x *Index) sync(ctx context.Context, org string, p *Part) error {
 		}
 	}
 	if err := p.vecs.flush(); err != nil {
-		return err
+		x.log.Error("search index: the new vectors stay in memory", "workspace", org, "err", err)
 	}
 	p.dfs.clear()
 	p.filters.clear()
@@ -373,9 +371,7 @@ func (x *Index) rebuild(ctx context.Context, snap *store.NodeSnapshot, org strin
 	}
 	p.reset()
 	p.saved = 0
-	if err := p.vecs.reset(); err != nil {
-		return err
-	}
+	p.vecs.reset()
 	return x.load(ctx, snap, p)
 }
 
@@ -393,20 +389,17 @@ func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) err
 		if len(n.Vector) != x.dim {
 			return fmt.Errorf("node %d has a vector of %d dimensions, not %d: %w", n.ID, len(n.Vector), x.dim, ErrOtherEmbedder)
 		}
-		var err error
-		q, err = p.add(n, n.Label == x.titleLabel, q)
-		return err
+		q = p.add(n, n.Label == x.titleLabel, q)
+		return nil
 	})
 }
 
 // add appends node n, whose text begins with its paper's title when
 // titled, using q as scratch, which it returns.
-func (p *Part) add(n store.IndexedNode, titled bool, q []int8) ([]int8, error) {
+func (p *Part) add(n store.IndexedNode, titled bool, q []int8) []int8 {
 	var scale float32
 	q, scale = store.AppendInt8(q[:0], n.Vector)
-	if err := p.vecs.add(q); err != nil {
-		return q, err
-	}
+	p.vecs.add(q)
 	m := nodeMeta{p.nameID(n.Label), p.nameID(n.Kind), p.nameID(n.User), p.nameID(n.Domain), p.nameID(n.SectionType)}
 	p.ids = append(p.ids, n.ID)
 	p.owners = append(p.owners, n.Owner)
@@ -421,7 +414,7 @@ func (p *Part) add(n store.IndexedNode, titled bool, q []int8) ([]int8, error) {
 	}
 	p.count(len(p.ids)-1, 1)
 	p.maxID = n.ID
-	return q, nil
+	return q
 }
 
 // nodeContext is the context field of a node (see lexicon.add): the

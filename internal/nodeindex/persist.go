@@ -97,11 +97,8 @@ func (p *Part) snapshotDue() bool {
 // save writes p's .idx file, after syncing its .vec file. The caller holds
 // org's file lock and p.mu (read).
 func (x *Index) save(org string, p *Part) error {
-	if p.vecs.f == nil || p.version < 0 {
+	if !p.vecs.durable() || p.version < 0 {
 		return nil
-	}
-	if err := p.vecs.flush(); err != nil {
-		return err
 	}
 	if err := p.vecs.f.Sync(); err != nil {
 		return fmt.Errorf("index vector file: %w", err)
@@ -143,12 +140,15 @@ func syncDir(dir string) error {
 // restore fills the new part p of workspace org from its files, when they
 // are sound and the database has reached the versions the .idx reflects
 // (version, deletes: the database's now), and opens its vector file for
-// the entries loaded next. The caller holds org's file lock and p.mu.
-func (x *Index) restore(org string, p *Part, version, deletes int64) error {
+// the entries loaded next. When the vector file cannot be opened or cut
+// back, the part is loaded from the database and kept in memory. The
+// caller holds org's file lock and p.mu.
+func (x *Index) restore(org string, p *Part, version, deletes int64) {
 	idx, vec := partFiles(x.dir, org)
 	f, err := os.OpenFile(vec, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("index vector file: %w", err)
+		x.log.Error("search index: the workspace's index stays in memory", "workspace", org, "err", err)
+		return
 	}
 	n := 0
 	if ok := x.readIdx(idx, f, p, version, deletes); ok {
@@ -159,15 +159,13 @@ func (x *Index) restore(org string, p *Part, version, deletes int64) error {
 	}
 	if err := f.Truncate(int64(n) * int64(p.dim)); err != nil {
 		f.Close()
-		return fmt.Errorf("index vector file: %w", err)
-	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
-		f.Close()
-		return fmt.Errorf("index vector file: %w", err)
+		p.reset()
+		p.version, p.deletes = -1, 0
+		x.log.Error("search index: the workspace's index stays in memory", "workspace", org, "err", err)
+		return
 	}
 	p.vecs = newVecStore(p.dim, f, n)
 	p.saved, p.fromFiles = n, n
-	return nil
 }
 
 // readIdx fills p from the .idx file at path, and reports whether it is

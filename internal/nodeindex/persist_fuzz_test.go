@@ -20,11 +20,8 @@ func FuzzDecode(f *testing.F) {
 		for j := range v {
 			v[j] = float32((i+1)*(j%5)) - 4
 		}
-		var err error
-		if q, err = p.add(store.IndexedNode{ID: int64(10 + i), Owner: int64(i / 2), Label: "Claim", Kind: "paper", Text: text,
-			Title: "Sleep", Section: "Results", Vector: v}, i == 0, q); err != nil {
-			f.Fatal(err)
-		}
+		q = p.add(store.IndexedNode{ID: int64(10 + i), Owner: int64(i / 2), Label: "Claim", Kind: "paper", Text: text,
+			Title: "Sleep", Section: "Results", Vector: v}, i == 0, q)
 	}
 	p.dead[1], p.ndead = true, 1
 	var b bytes.Buffer

@@ -1,60 +1,68 @@
 package nodeindex
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 )
 
 // vecStore holds the int8 components of a part's vectors, entry after
 // entry: in memory, or, for a part of a persisted index (persist.go), in
-// its vector file, appended as entries are loaded and read back (pread)
-// when a search scores a candidate, so that they stay out of the heap and
-// the kernel's page cache keeps those in use.
+// its vector file, written a batch at a time as entries are loaded and
+// read back (pread) when a search scores a candidate, so that they stay
+// out of the heap and the kernel's page cache keeps those in use. Once a
+// write to the file fails (a full disk), the entries after those on disk
+// stay in memory, so that searches go on; the part is then not written to
+// its files again until it is rebuilt.
 type vecStore struct {
-	dim int
-	ram []int8        // the components, when f is nil
-	f   *os.File      // the vector file, when persisted
-	w   *bufio.Writer // appends to f; flushed before any read
-	raw []byte        // scratch of one vector's bytes
-	n   int           // entries held
+	dim    int
+	f      *os.File // the vector file, when persisted
+	onDisk int      // entries 0…onDisk-1 are in f
+	ram    []int8   // the components of the entries after them
+	failed error    // the write to f that failed, if one did
 }
+
+// flushBytes is how many bytes of components add keeps in memory before
+// it writes them to the file.
+const flushBytes = 1 << 20
 
 // newVecStore returns a store of vectors of dim components, in memory
 // when f is nil, else in f, which already holds n of them.
 func newVecStore(dim int, f *os.File, n int) *vecStore {
-	v := &vecStore{dim: dim, f: f, n: n, raw: make([]byte, dim)}
-	if f != nil {
-		v.w = bufio.NewWriterSize(f, 1<<20)
-	}
-	return v
+	return &vecStore{dim: dim, f: f, onDisk: n}
 }
 
 // add appends the components q of the next entry.
-func (v *vecStore) add(q []int8) error {
-	v.n++
-	if v.f == nil {
-		v.ram = append(v.ram, q...)
+func (v *vecStore) add(q []int8) {
+	v.ram = append(v.ram, q...)
+	if len(v.ram) >= flushBytes {
+		v.flush()
+	}
+}
+
+// flush writes the entries held in memory to the file, when there is one
+// and no write has failed; it returns the error of a write that fails
+// now.
+func (v *vecStore) flush() error {
+	if v.f == nil || v.failed != nil || len(v.ram) == 0 {
 		return nil
 	}
-	for i, x := range q {
-		v.raw[i] = byte(x)
+	b := make([]byte, len(v.ram))
+	for i, x := range v.ram {
+		b[i] = byte(x)
 	}
-	if _, err := v.w.Write(v.raw); err != nil {
-		return fmt.Errorf("index vector file: %w", err)
+	if _, err := v.f.WriteAt(b, int64(v.onDisk)*int64(v.dim)); err != nil {
+		v.failed = fmt.Errorf("index vector file: %w", err)
+		return v.failed
 	}
+	v.onDisk += len(v.ram) / v.dim
+	v.ram = nil
 	return nil
 }
 
-// flush writes what add buffered to the file, so that read sees it.
-func (v *vecStore) flush() error {
-	if v.w == nil {
-		return nil
-	}
-	if err := v.w.Flush(); err != nil {
-		return fmt.Errorf("index vector file: %w", err)
-	}
-	return nil
+// durable reports whether every entry is in the file, which holds only
+// them: what a snapshot (.idx) may count on.
+func (v *vecStore) durable() bool {
+	return v.f != nil && v.failed == nil && len(v.ram) == 0
 }
 
 // vecBuf is where read puts a vector it reads from disk.
@@ -71,7 +79,8 @@ func newVecBuf(dim int) *vecBuf {
 // read returns the components of entry e, read into buf when they are on
 // disk. The caller must not change them.
 func (v *vecStore) read(e int, buf *vecBuf) ([]int8, error) {
-	if v.f == nil {
+	if e >= v.onDisk {
+		e -= v.onDisk
 		return v.ram[e*v.dim : (e+1)*v.dim], nil
 	}
 	if _, err := v.f.ReadAt(buf.raw, int64(e)*int64(v.dim)); err != nil {
@@ -83,24 +92,17 @@ func (v *vecStore) read(e int, buf *vecBuf) ([]int8, error) {
 	return buf.q, nil
 }
 
-// reset drops every entry.
+// reset drops every entry, and forgets a failed write.
 func (v *vecStore) reset() error {
-	v.n, v.ram = 0, nil
+	v.onDisk, v.ram, v.failed = 0, nil, nil
 	if v.f == nil {
 		return nil
 	}
-	v.w.Reset(v.f)
 	if err := v.f.Truncate(0); err != nil {
-		return fmt.Errorf("index vector file: %w", err)
+		v.failed = fmt.Errorf("index vector file: %w", err)
 	}
-	_, err := v.f.Seek(0, 0)
-	return err
+	return nil
 }
 
 // heapBytes returns the bytes the store keeps in memory.
-func (v *vecStore) heapBytes() int64 {
-	if v.f == nil {
-		return int64(cap(v.ram))
-	}
-	return int64(v.w.Size() + len(v.raw))
-}
+func (v *vecStore) heapBytes() int64 { return int64(cap(v.ram)) }
