@@ -297,3 +297,62 @@ func snapshotSize(t *testing.T, dir, org string) int64 {
 	}
 	return n
 }
+
+// TestSnapshotsUnderLoad searches a persisted part from several
+// goroutines while papers are stored and snapshots are written in the
+// background (run it with -race), then checks that what the files hold
+// reads back as the database says.
+func TestSnapshotsUnderLoad(t *testing.T) {
+	defer nodeindex.SetSnapshotMin(20)()
+	m, path, docs, claims := scifactMemory(t, 20)
+	db := openDB(t, path)
+	dir := t.TempDir()
+	org := papermem.DefaultWorkspace
+	x := newIndexIn(t, db, papermem.DefaultIndexMaxBytes, dir)
+	qv, err := papermem.NewOfflineEmbedder().Embed(ctx, []string{claims[0].Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				p, err := x.Part(ctx, org)
+				if err == nil {
+					p.Lexical(shared(20), claims[0].Text)
+					_, err = p.Nearest(shared(20), qv[0])
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	storeDocs(t, m, docs, 20, 80)
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	search := searcher(t, claims)
+	p := part(t, newIndexIn(t, db, papermem.DefaultIndexMaxBytes, dir), org)
+	if p.Read() == 0 {
+		t.Fatal("nothing read from the files")
+	}
+	fresh := search(part(t, newIndex(t, db, papermem.DefaultIndexMaxBytes), org))
+	if got := search(p); !cmp.Equal(fresh, got) {
+		t.Fatalf("(-from the database +from the files):\n%s", cmp.Diff(fresh, got))
+	}
+}
