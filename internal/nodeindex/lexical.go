@@ -322,6 +322,21 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 	return p.hits(p.maxScore(cs, k, avgdl, p.admitted(&f)))
 }
 
+// seek returns the first position from from on whose entry is d or
+// more, galloping (1, 2, 4, … postings ahead) before a binary search: the
+// entries looked up grow, so the next one is usually near.
+func seek(ps []posting, from int, d int32) int {
+	lo, step := from, 1
+	for lo < len(ps) && ps[lo].entry < d {
+		hi := min(lo+step, len(ps))
+		if hi == len(ps) || ps[hi].entry >= d {
+			return lo + 1 + sort.Search(hi-lo-1, func(i int) bool { return ps[lo+1+i].entry >= d })
+		}
+		lo, step = hi, 2*step
+	}
+	return lo
+}
+
 // cursor walks the postings of one word of a BM25 query.
 type cursor struct {
 	ps  []posting
@@ -392,7 +407,7 @@ func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) to
 				break
 			}
 			c := &cs[order[j]]
-			c.pos += sort.Search(len(c.ps)-c.pos, func(i int) bool { return c.ps[c.pos+i].entry >= d })
+			c.pos = seek(c.ps, c.pos, d)
 			if c.pos < len(c.ps) && c.ps[c.pos].entry == d {
 				contrib[order[j]] = c.idf * p.lex.saturation(c.ps[c.pos], avgdl)
 				est += contrib[order[j]]

@@ -73,3 +73,25 @@ func TestMaxScoreExact(t *testing.T) {
 		}
 	}
 }
+
+// TestSeek checks seek against a linear scan.
+func TestSeek(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 500 {
+		var ps []posting
+		e := int32(0)
+		for range rng.IntN(50) {
+			e += 1 + int32(rng.IntN(5))
+			ps = append(ps, posting{entry: e})
+		}
+		from := rng.IntN(len(ps) + 1)
+		d := int32(rng.IntN(int(e) + 3))
+		want := from
+		for want < len(ps) && ps[want].entry < d {
+			want++
+		}
+		if got := seek(ps, from, d); got != want {
+			t.Fatalf("seek(%v, %d, %d) = %d, want %d", ps, from, d, got, want)
+		}
+	}
+}
