@@ -102,7 +102,7 @@ type Part struct {
 	version   int64 // vec_version this part reflects; -1 before the first load
 	deletes   int64 // del_version this part reflects
 	maxID     int64
-	saved     int // entries the part's last snapshot holds
+	saved     int // entries the part's last snapshot holds; guarded by the workspace's file lock too
 	fromFiles int // entries read from the part's files when it was loaded
 	ids       []int64
 	owners    []int64 // the owner id (paper, document, …) of each entry
@@ -174,7 +174,7 @@ func (x *Index) Close() error {
 	x.mu.Unlock()
 	var errs []error
 	for org, p := range orgs {
-		errs = append(errs, x.snapshot(org, p, func(p *Part) bool { return len(p.ids) > p.saved }))
+		errs = append(errs, x.snapshot(org, p, (*Part).unsaved))
 	}
 	errs = append(errs, x.lock.Close()) // and with it the lock
 	x.dir = ""
@@ -284,7 +284,7 @@ func (x *Index) evict(keep string) {
 		return
 	}
 	for _, org := range victims {
-		if err := x.snapshot(org, dropped[org], func(p *Part) bool { return len(p.ids) > p.saved }); err != nil {
+		if err := x.snapshot(org, dropped[org], (*Part).unsaved); err != nil {
 			x.log.Error("search index snapshot", "workspace", org, "err", err)
 		}
 	}
@@ -370,7 +370,6 @@ func (x *Index) rebuild(ctx context.Context, snap *store.NodeSnapshot, org strin
 		}
 	}
 	p.reset()
-	p.saved = 0
 	p.vecs.reset()
 	return x.load(ctx, snap, p)
 }

@@ -153,7 +153,7 @@ func (p *Part) onlyCollection(user string) bool {
 // docFreq returns how many live entries of the collection of user (a name
 // id) contain term, only those of label unless it is anyName; all is
 // onlyCollection's answer for that user. Counts that need a pass over the
-// term's postings are kept in the part's dfCache until it changes.
+// term's postings are kept in the part's dfs memo until it changes.
 func (p *Part) docFreq(term string, user, label int32, all bool) int {
 	id, ok := p.lex.terms[term]
 	if !ok {
@@ -285,8 +285,7 @@ func (p *Part) bm25(words []string, q Query) []Hit {
 	if !ok || k <= 0 {
 		return nil
 	}
-	every := p.onlyCollection(q.User) // every posting counts, whatever q's label
-	all := every
+	all := p.onlyCollection(q.User)
 	if f.label != anyName {
 		st, all = p.labels[collection{f.user, f.label}], false
 	}
@@ -349,8 +348,8 @@ type cursor struct {
 // for the words of cs, by MaxScore (Turtle and Flood, 1995), as Lucene
 // and PISA rank: the postings are walked together in entry order, and
 // once the k best so far score above θ, the words whose upper bounds
-// together stay under θ no longer propose entries; they are looked up (by
-// binary search) only for the entries the other words propose, and an
+// together stay under θ no longer propose entries; they are looked up
+// (seek) only for the entries the other words propose, and an
 // entry that can no longer pass θ is left before they all are. The
 // entries and scores are exactly those of scoring every posting: an
 // entry's score is summed over the words in the query's order.
@@ -401,7 +400,7 @@ func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) to
 			}
 		}
 		passes := true
-		for j := ne - 1; j >= 0 && passes; j-- {
+		for j := ne - 1; j >= 0; j-- {
 			if below(est + prefix[j]) {
 				passes = false
 				break

@@ -87,8 +87,13 @@ func partFiles(dir, org string) (idx, vec string) {
 // safeName matches the workspace ids that are file names as they are.
 var safeName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
+// unsaved reports whether p has entries its last snapshot lacks. The
+// caller holds p.mu and the workspace's file lock.
+func (p *Part) unsaved() bool { return len(p.ids) > p.saved }
+
 // snapshotDue reports whether p has gained enough entries since its last
-// snapshot to write another. The caller holds p.mu.
+// snapshot to write another. The caller holds p.mu and the workspace's
+// file lock.
 func (p *Part) snapshotDue() bool {
 	unsaved := len(p.ids) - p.saved
 	return unsaved > 0 && unsaved >= max(snapshotMin, int(float64(len(p.ids))*snapshotShare))
@@ -155,12 +160,10 @@ func (x *Index) restore(org string, p *Part, version, deletes int64) {
 		n = len(p.ids)
 	} else {
 		p.reset()
-		p.version, p.deletes = -1, 0
 	}
 	if err := f.Truncate(int64(n) * int64(p.dim)); err != nil {
 		f.Close()
 		p.reset()
-		p.version, p.deletes = -1, 0
 		x.log.Error("search index: the workspace's index stays in memory", "workspace", org, "err", err)
 		return
 	}
@@ -186,8 +189,10 @@ func (x *Index) readIdx(path string, vec *os.File, p *Part, version, deletes int
 		st.Size() >= int64(len(p.ids))*int64(p.dim)
 }
 
-// reset empties p, keeping its dimensions and versions.
+// reset empties p, as before its first load, keeping its dimensions and
+// its vector store.
 func (p *Part) reset() {
+	p.version, p.deletes, p.saved = -1, 0, 0
 	p.ids, p.owners, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, 0, 0
 	p.bits, p.scales, p.lex, p.labels = nil, nil, lexicon{}, nil
 	p.names, p.nameIDs = nil, nil
