@@ -1,15 +1,17 @@
 // Package evalcmd holds what papermem's evaluation and benchmark commands
 // share: a Memory to measure, a CPU profile of the measurement, a
-// deterministic sample of questions, a table of how much recall returned
-// and the reading of their list and budget flags.
+// deterministic sample of questions, a table of how much recall returned,
+// the reading of their list and budget flags, and percentiles.
 package evalcmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,4 +87,16 @@ func Budgets(s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// Percentile returns the p-th percentile of xs by the nearest rank (the
+// value at index len·p/100 of xs sorted, the last at most), leaving xs
+// as it is; the zero value for none.
+func Percentile[T cmp.Ordered](xs []T, p int) T {
+	if len(xs) == 0 {
+		var zero T
+		return zero
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return s[min(len(s)-1, len(s)*p/100)]
 }

@@ -143,3 +143,20 @@ func TestListAndBudgets(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentile checks the nearest rank, that the input stays as it was,
+// and the empty case.
+func TestPercentile(t *testing.T) {
+	xs := []int{5, 1, 4, 2, 3, 10, 9, 8, 7, 6}
+	for p, want := range map[int]int{0: 1, 50: 6, 95: 10, 99: 10, 100: 10} {
+		if got := Percentile(xs, p); got != want {
+			t.Errorf("Percentile(%v, %d) = %d, want %d", xs, p, got, want)
+		}
+	}
+	if xs[0] != 5 || xs[9] != 6 {
+		t.Errorf("the input was sorted: %v", xs)
+	}
+	if got := Percentile([]float64(nil), 50); got != 0 {
+		t.Errorf("Percentile(nil) = %v", got)
+	}
+}

@@ -472,13 +472,13 @@ func (b *bench) recallRows(ctx context.Context, out io.Writer, n, k int) error {
 		results[r.name] = lat
 		ratio := ""
 		if base, ok := results[r.baseline]; ok {
-			ratio = fmt.Sprintf("%.2fx %s", percentile(lat[:len(base)], 95)/percentile(base, 95), r.short)
+			ratio = fmt.Sprintf("%.2fx %s", evalcmd.Percentile(lat[:len(base)], 95)/evalcmd.Percentile(base, 95), r.short)
 		}
 		name := r.name
 		if r.raw && k < len(b.questions) {
 			name += fmt.Sprintf(" (%d q)", k)
 		}
-		fmt.Fprintf(out, "%-40s %9.2f %9.2f %11s\n", name, percentile(lat, 50), percentile(lat, 95), ratio)
+		fmt.Fprintf(out, "%-40s %9.2f %9.2f %11s\n", name, evalcmd.Percentile(lat, 50), evalcmd.Percentile(lat, 95), ratio)
 	}
 	if b.ftsNote != "" {
 		fmt.Fprintln(out, b.ftsNote)
@@ -524,7 +524,7 @@ func (b *bench) reopen(ctx context.Context, out io.Writer, next int) error {
 	}
 	p50 := "-"
 	if next > 0 {
-		p50 = fmt.Sprintf("%.2f ms", percentile(lat, 50))
+		p50 = fmt.Sprintf("%.2f ms", evalcmd.Percentile(lat, 50))
 	}
 	fmt.Fprintf(out, "reopen: Open %.0f ms, first recall (hybrid, label Claim; loads the search index) %.0f ms, p50 of the next %d %s\n",
 		float64(opened.Microseconds())/1000, first, next, p50)
@@ -555,13 +555,6 @@ func timeOne(fn func() error) (float64, error) {
 	t := time.Now()
 	err := fn()
 	return float64(time.Since(t).Microseconds()) / 1000, err
-}
-
-// percentile returns the p-th percentile of lat, as the n*p/100-th
-// smallest.
-func percentile(lat []float64, p int) float64 {
-	s := slices.Sorted(slices.Values(lat))
-	return s[min(len(s)-1, len(s)*p/100)]
 }
 
 func drain(rows *sql.Rows) error {

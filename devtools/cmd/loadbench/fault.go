@@ -35,6 +35,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/evalcmd"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -415,11 +416,11 @@ func (t *tally) print(out io.Writer, d time.Duration) {
 	for _, op := range mixedOps {
 		l := t.lat[op.name]
 		n := len(l)
-		fmt.Fprintf(out, "%-13s %8d %8.1f %9s %9s\n", op.name, n, float64(n)/d.Seconds(), fmtDur(percentile(l, 50)), fmtDur(percentile(l, 99)))
+		fmt.Fprintf(out, "%-13s %8d %8.1f %9s %9s\n", op.name, n, float64(n)/d.Seconds(), fmtDur(evalcmd.Percentile(l, 50)), fmtDur(evalcmd.Percentile(l, 99)))
 	}
 	all, fivexx := t.all()
 	n := len(all)
-	fmt.Fprintf(out, "%-13s %8d %8.1f %9s %9s\n", "all", n, float64(n)/d.Seconds(), fmtDur(percentile(all, 50)), fmtDur(percentile(all, 99)))
+	fmt.Fprintf(out, "%-13s %8d %8.1f %9s %9s\n", "all", n, float64(n)/d.Seconds(), fmtDur(evalcmd.Percentile(all, 50)), fmtDur(evalcmd.Percentile(all, 99)))
 	var codes []string
 	for _, s := range slices.Sorted(maps.Keys(t.status)) {
 		codes = append(codes, fmt.Sprintf("%d: %d", s, t.status[s]))

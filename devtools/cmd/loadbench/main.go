@@ -94,6 +94,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/evalcmd"
 )
 
 const (
@@ -468,19 +469,10 @@ func (r *result) add(o result) {
 func (r *result) rps() float64 { return float64(len(r.lat)) / r.elapsed.Seconds() }
 
 // pct returns the q-th percentile latency.
-func (r *result) pct(q int) time.Duration { return percentile(r.lat, q) }
+func (r *result) pct(q int) time.Duration { return evalcmd.Percentile(r.lat, q) }
 
 // lagPct returns the q-th percentile of the paced calls' start lag.
-func (r *result) lagPct(q int) time.Duration { return percentile(r.lag, q) }
-
-// percentile sorts d and returns its q-th percentile, 0 if d is empty.
-func percentile(d []time.Duration, q int) time.Duration {
-	if len(d) == 0 {
-		return 0
-	}
-	slices.Sort(d)
-	return d[min(len(d)*q/100, len(d)-1)]
-}
+func (r *result) lagPct(q int) time.Duration { return evalcmd.Percentile(r.lag, q) }
 
 // cpuPerCall is the process's CPU time per call made.
 func (r *result) cpuPerCall() time.Duration {

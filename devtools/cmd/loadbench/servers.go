@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/papermem/papermem/internal/evalcmd"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -108,7 +109,7 @@ func runServers(out io.Writer, n int, db string, conns int, d time.Duration, see
 	for _, o := range res {
 		all, fivexx := o.t.all()
 		fmt.Fprintf(out, "%-24s %7d %8d %8.1f %9s %9s %5d %6d %7d %5d %12d\n", o.name, o.servers, len(all), float64(len(all))/o.d.Seconds(),
-			fmtDur(percentile(all, 50)), fmtDur(percentile(all, 99)), fivexx, o.t.connErrs+o.t.wrong, o.papers+o.memories, o.lost, o.notRecalled)
+			fmtDur(evalcmd.Percentile(all, 50)), fmtDur(evalcmd.Percentile(all, 99)), fivexx, o.t.connErrs+o.t.wrong, o.papers+o.memories, o.lost, o.notRecalled)
 	}
 	return nil
 }

@@ -218,7 +218,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := printByConversation(stdout, convs, qs, modes, budgets, byConv); err != nil {
 		return err
 	}
-	p50, p95 := percentiles(lat)
+	p50, p95 := evalcmd.Percentile(lat, 50).Round(time.Microsecond), evalcmd.Percentile(lat, 95).Round(time.Microsecond)
 	fmt.Fprintf(stdout, "\nfull recall latency over %d calls: p50 %s, p95 %s\n", len(lat), p50, p95)
 	if *offTopic {
 		if err := measureOffTopic(ctx, stdout, w, convs, qs, claims, *offTopicBudget); err != nil {
@@ -469,17 +469,6 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// percentiles returns the median and 95th percentile of ds.
-func percentiles(ds []time.Duration) (p50, p95 time.Duration) {
-	if len(ds) == 0 {
-		return 0, 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	at := func(p float64) time.Duration { return s[min(len(s)-1, int(p*float64(len(s))))] }
-	return at(0.50).Round(time.Microsecond), at(0.95).Round(time.Microsecond)
-}
-
 // largeUser is the number of memories of the latency test's user.
 const largeUser = 5000
 
@@ -528,7 +517,7 @@ func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []locomo.Conve
 			lat = append(lat, time.Since(t0))
 		}
 		cpu := (cpuTime() - cpu0) / time.Duration(len(lat))
-		p50, p95 := percentiles(lat)
+		p50, p95 := evalcmd.Percentile(lat, 50).Round(time.Microsecond), evalcmd.Percentile(lat, 95).Round(time.Microsecond)
 		fmt.Fprintf(stdout, "one user with %d memories, full recall at 2000 tokens over %d questions, %s: p50 %s, p95 %s, CPU %s a call\n",
 			n, len(lat), pass, p50, p95, cpu.Round(time.Microsecond))
 	}
