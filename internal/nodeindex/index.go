@@ -385,8 +385,8 @@ func (p *Part) heapBytes() int64 {
 func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) error {
 	q := make([]int8, 0, x.dim)
 	return snap.Nodes(ctx, p.maxID, x.titledKind, func(n store.IndexedNode) error {
-		if len(n.Vector) != x.dim {
-			return fmt.Errorf("node %d has a vector of %d dimensions, not %d: %w", n.ID, len(n.Vector), x.dim, ErrOtherEmbedder)
+		if n.Vector.Dim() != x.dim {
+			return fmt.Errorf("node %d has a vector of %d dimensions, not %d: %w", n.ID, n.Vector.Dim(), x.dim, ErrOtherEmbedder)
 		}
 		q = p.add(n, n.Label == x.titleLabel, q)
 		return nil
@@ -394,18 +394,27 @@ func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) err
 }
 
 // add appends node n, whose text begins with its paper's title when
-// titled, using q as scratch, which it returns.
+// titled, using q as scratch, which it returns. The stored vector holds
+// the int8 components, scale and signs the index keeps.
 func (p *Part) add(n store.IndexedNode, titled bool, q []int8) []int8 {
-	var scale float32
-	q, scale = store.AppendInt8(q[:0], n.Vector)
+	q = q[:0]
+	start := len(p.bits)
+	p.bits = append(p.bits, make([]uint64, p.words)...)
+	signs := p.bits[start:]
+	for i := range n.Vector.Dim() {
+		c, positive := n.Vector.Component(i)
+		q = append(q, c)
+		if positive {
+			signs[i/64] |= 1 << (i % 64)
+		}
+	}
 	p.vecs.add(q)
 	m := nodeMeta{p.nameID(n.Label), p.nameID(n.Kind), p.nameID(n.User), p.nameID(n.Domain), p.nameID(n.SectionType)}
 	p.ids = append(p.ids, n.ID)
 	p.owners = append(p.owners, n.Owner)
 	p.meta = append(p.meta, m)
 	p.dead = append(p.dead, false)
-	p.scales = append(p.scales, scale)
-	p.bits = appendSigns(p.bits, n.Vector, p.words)
+	p.scales = append(p.scales, n.Vector.Scale())
 	if titled {
 		p.lex.add(int32(len(p.ids)-1), n.User, n.Text, n.Title, "")
 	} else {

@@ -2,6 +2,8 @@ package nodeindex
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -16,9 +18,9 @@ func FuzzDecode(f *testing.F) {
 	p := &Part{dim: dim, words: 1, vecs: newVecStore(dim, nil, 0)}
 	var q []int8
 	for i, text := range []string{"Sleep loss lowers recall.", "Naps restore memory within a week.", "Vitamin D and bone density."} {
-		v := make([]float32, dim)
-		for j := range v {
-			v[j] = float32((i+1)*(j%5)) - 4
+		v := binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.01)) // the stored format: scale, components
+		for j := range dim {
+			v = append(v, byte(int8((i+1)*(j%5)-4)))
 		}
 		q = p.add(store.IndexedNode{ID: int64(10 + i), Owner: int64(i / 2), Label: "Claim", Kind: "paper", Text: text,
 			Title: "Sleep", Section: "Results", Vector: v}, i == 0, q)

@@ -133,16 +133,16 @@ func TestCompactVectors(t *testing.T) {
 				return fmt.Errorf("%s: node %d read, not stored", org, n.ID)
 			}
 			q, scale := AppendInt8(nil, v)
-			gotQ, gotScale := AppendInt8(nil, n.Vector)
-			if len(gotQ) != len(q) || gotScale != scale {
-				return fmt.Errorf("%s: node %d: %d components × %g, the float32 vector %d × %g", org, n.ID, len(gotQ), gotScale, len(q), scale)
+			if n.Vector.Dim() != len(q) || n.Vector.Scale() != scale {
+				return fmt.Errorf("%s: node %d: %d components × %g, the float32 vector %d × %g", org, n.ID, n.Vector.Dim(), n.Vector.Scale(), len(q), scale)
 			}
 			for i, x := range v {
-				if gotQ[i] != q[i] {
-					return fmt.Errorf("%s: node %d: component %d quantises to %d, in the float32 vector to %d", org, n.ID, i, gotQ[i], q[i])
+				got, positive := n.Vector.Component(i)
+				if got != q[i] {
+					return fmt.Errorf("%s: node %d: component %d quantises to %d, in the float32 vector to %d", org, n.ID, i, got, q[i])
 				}
-				if (n.Vector[i] > 0) != (x > 0) {
-					return fmt.Errorf("%s: node %d: component %d is %g, was %g: another sign bit", org, n.ID, i, n.Vector[i], x)
+				if positive != (x > 0) {
+					return fmt.Errorf("%s: node %d: component %d above zero %v, was %g: another sign bit", org, n.ID, i, positive, x)
 				}
 			}
 			return nil

@@ -84,9 +84,9 @@ type IndexedNode struct {
 	ID, Owner                              int64
 	Label, Kind, User, Domain, SectionType string
 	Text                                   string
-	Title                                  string    // its paper's title, for nodes of papers; "" otherwise
-	Section                                string    // the heading (path) of the section it comes from
-	Vector                                 []float32 // as stored: decoded from its int8 quantisation (vectors.go)
+	Title                                  string       // its paper's title, for nodes of papers; "" otherwise
+	Section                                string       // the heading (path) of the section it comes from
+	Vector                                 StoredVector // as stored (vectors.go)
 }
 
 // Nodes calls fn for each node of the workspace that has a vector and an
@@ -109,7 +109,7 @@ func (s *NodeSnapshot) Nodes(ctx context.Context, after int64, titled string, fn
 		if err := rows.Scan(&n.ID, &n.Owner, &n.Label, &n.Kind, &n.User, &n.Domain, &n.SectionType, &n.Text, &b, &title, &n.Section); err != nil {
 			return err
 		}
-		n.Title, n.Vector = title.String, blobVector(b)
+		n.Title, n.Vector = title.String, b
 		if err := fn(n); err != nil {
 			return err
 		}

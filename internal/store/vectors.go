@@ -53,6 +53,31 @@ func vectorBlob(v []float32) []byte {
 	return b
 }
 
+// StoredVector is a node's vector in the stored format, as the search
+// index reads it: its int8 components, their scale and their signs, with
+// no float32 decoding (blobVector) for the index to quantise again.
+type StoredVector []byte
+
+// Dim returns the number of components.
+func (v StoredVector) Dim() int { return max(len(v)-4, 0) }
+
+// Scale returns s, with component i ≈ s·q[i].
+func (v StoredVector) Scale() float32 {
+	if len(v) < 4 {
+		return 0
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(v))
+}
+
+// Component returns component i as AppendInt8 quantised it, and whether it
+// is above zero (which a component that rounds to 0 no longer says).
+func (v StoredVector) Component(i int) (q int8, positive bool) {
+	if q = int8(v[4+i]); q == positiveZero {
+		return 0, true
+	}
+	return q, q > 0
+}
+
 // blobVector decodes a vectorBlob.
 func blobVector(b []byte) []float32 {
 	if len(b) < 4 {
