@@ -27,6 +27,23 @@ func TestRankSpansLength(t *testing.T) {
 	}
 }
 
+// TestRankSpansClaimLength checks that of two claims that score nearly
+// alike the shorter ranks first, whatever the recall's labels, and that a
+// claim of a sentence's length keeps its score.
+func TestRankSpansClaimLength(t *testing.T) {
+	for _, mixed := range []bool{false, true} {
+		cs := []*candidate{
+			{Span: Span{NodeID: 1, Label: LabelClaim, Score: 1, Tokens: 60}},
+			{Span: Span{NodeID: 2, Label: LabelClaim, Score: 0.999, Tokens: sentenceTokens}},
+		}
+		rankSpans(cs, nil, nil, mixed)
+		if cs[0].NodeID != 2 || cs[0].Score != 0.999 || cs[1].Score >= 0.999 {
+			t.Errorf("mixed %v: order %d, %d (scores %.4f, %.4f); want the shorter claim first, its score unchanged",
+				mixed, cs[0].NodeID, cs[1].NodeID, cs[0].Score, cs[1].Score)
+		}
+	}
+}
+
 // nearDuplicate is the plain definition repeats implements: two normalised
 // texts share at least 90% of their distinct words.
 func nearDuplicate(a, b string) bool {
