@@ -35,6 +35,16 @@ func NewOfflineEmbedder() Embedder { return wordvec.New() }
 // deterministic and needs neither a model nor a network.
 func NewHashEmbedder(dim int) Embedder { return hashembed.New(dim) }
 
+// denseFrom returns the first of the dimensions that e fills for every
+// text, which the search index compares first (the offline embedder's
+// word vectors), or 0: any other embedder's are taken to be dense.
+func denseFrom(e Embedder) int {
+	if d, ok := e.(interface{ DenseFrom() int }); ok {
+		return d.DenseFrom()
+	}
+	return 0
+}
+
 // checkEmbedder makes sure no workspace was indexed with another embedder;
 // with reindex it re-embeds every node instead of refusing.
 func (m *Memory) checkEmbedder(ctx context.Context, reindex bool) error {

@@ -114,7 +114,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		return nil, err
 	}
 	index, err := nodeindex.New(files.Read, nodeindex.Config{Dim: dim, Embedder: o.Embedder.Name(), MaxBytes: o.IndexMaxBytes, Dir: indexDir(path, files.Engine, o.IndexDir),
-		Logger: o.Logger, TitleLabel: LabelPaper, TitledKind: KindPaper})
+		Coarse: denseFrom(o.Embedder), Logger: o.Logger, TitleLabel: LabelPaper, TitledKind: KindPaper})
 	if err != nil {
 		files.Close()
 		return nil, Errorf(EINVALID, "The search index directory cannot be used: %v.", err)

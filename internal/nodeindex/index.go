@@ -12,8 +12,8 @@
 // exact. When the workspace's del_version moved (a trigger counts every
 // deletion from node_vectors), deleted nodes are found by counting, then by
 // id, and marked dead; a part is rebuilt once a quarter of it is dead.
-// Parts beyond Config.MaxNodes entries in all are dropped, least recently
-// used first.
+// Parts beyond Config.MaxBytes of memory in all are dropped, least
+// recently used first.
 //
 // Index.Part returns a workspace's part brought up to date; its methods
 // search it: Lexical and WeightedBM25 by BM25, Nearest by cosine
@@ -54,6 +54,11 @@ type Config struct {
 	// Dir, when set, is the directory where the index keeps its parts
 	// between runs (persist.go).
 	Dir string
+	// Coarse is the first of the coarseDims dimensions whose signs the
+	// vector search compares first (vectors.go), a multiple of 64: a run
+	// of dense dimensions, whose signs say most about a vector. Past the
+	// last dimensions it means the last coarseDims.
+	Coarse int
 	// Logger reports what fails in the background (writing snapshots).
 	Logger *slog.Logger
 	// TitleLabel is the label of the nodes whose text begins with their
@@ -71,6 +76,7 @@ type Index struct {
 	db         *sql.DB
 	dim        int   // vector dimensions
 	words      int   // uint64 words per bit vector
+	coarseAt   int   // the first of the words the coarse pass compares
 	maxBytes   int64 // memory kept over all parts before the least recently used go
 	titleLabel string
 	titledKind string
@@ -93,6 +99,8 @@ type Part struct {
 	// Entries are addressed by their position, in node id order; ids,
 	// owners, meta and dead have one element per entry.
 	dim, words int          // as the Index's
+	coarseAt   int          // as the Index's
+	coarseN    int          // the words the coarse pass compares: min(coarseWords, words)
 	lastUse    int64        // Index.uses at the part's last use; guarded by Index.mu
 	size       atomic.Int64 // len(ids), readable without mu
 	mem        atomic.Int64 // the part's memory in bytes (heapBytes), readable without mu
@@ -109,7 +117,8 @@ type Part struct {
 	meta      []nodeMeta
 	dead      []bool
 	ndead     int
-	bits      []uint64  // len(ids)*words: the sign bits of each vector
+	coarse    []uint64  // len(ids)*coarseN: the coarse words of each vector's sign bits…
+	bits      []uint64  // len(ids)*(words-coarseN): …and the others, in order
 	vecs      *vecStore // each vector as int8…
 	scales    []float32 // …times its scale
 	lex       lexicon
@@ -121,8 +130,8 @@ type Part struct {
 }
 
 // newPart returns an empty part, not loaded yet.
-func newPart(dim, words int) *Part {
-	p := &Part{dim: dim, words: words, version: -1}
+func newPart(dim, words, coarseAt int) *Part {
+	p := &Part{dim: dim, words: words, coarseAt: coarseAt, coarseN: min(coarseWords, words), version: -1}
 	p.dfs.limit, p.filters.limit = 1<<16, 16
 	return p
 }
@@ -140,9 +149,10 @@ type nodeMeta struct {
 // c.Dir set, it takes that directory's lock; when another process holds
 // it, the index keeps its parts in memory only.
 func New(db *sql.DB, c Config) (*Index, error) {
-	x := &Index{db: db, dim: c.Dim, words: (c.Dim + 63) / 64, maxBytes: c.MaxBytes, titleLabel: c.TitleLabel,
-		titledKind: c.TitledKind, embedder: c.Embedder, log: cmp.Or(c.Logger, slog.Default()),
-		orgs: map[string]*Part{}, files: map[string]*sync.Mutex{}}
+	words := (c.Dim + 63) / 64
+	x := &Index{db: db, dim: c.Dim, words: words, coarseAt: max(0, min(c.Coarse/64, words-coarseWords)),
+		maxBytes: c.MaxBytes, titleLabel: c.TitleLabel, titledKind: c.TitledKind, embedder: c.Embedder,
+		log: cmp.Or(c.Logger, slog.Default()), orgs: map[string]*Part{}, files: map[string]*sync.Mutex{}}
 	if c.Dir != "" {
 		lock, ok, err := lockDir(c.Dir)
 		if err != nil {
@@ -225,7 +235,7 @@ func (x *Index) Part(ctx context.Context, org string) (*Part, error) {
 	x.mu.Lock()
 	p := x.orgs[org]
 	if p == nil {
-		p = newPart(x.dim, x.words)
+		p = newPart(x.dim, x.words, x.coarseAt)
 		x.orgs[org] = p
 	}
 	x.uses++
@@ -398,14 +408,14 @@ func (x *Index) load(ctx context.Context, snap *store.NodeSnapshot, p *Part) err
 // the int8 components, scale and signs the index keeps.
 func (p *Part) add(n store.IndexedNode, titled bool, q []int8) []int8 {
 	q = q[:0]
-	start := len(p.bits)
-	p.bits = append(p.bits, make([]uint64, p.words)...)
-	signs := p.bits[start:]
+	cs, bs := len(p.coarse), len(p.bits)
+	p.coarse = append(p.coarse, make([]uint64, p.coarseN)...)
+	p.bits = append(p.bits, make([]uint64, p.words-p.coarseN)...)
 	for i := range n.Vector.Dim() {
 		c, positive := n.Vector.Component(i)
 		q = append(q, c)
 		if positive {
-			signs[i/64] |= 1 << (i % 64)
+			*p.signWord(cs, bs, i/64) |= 1 << (i % 64)
 		}
 	}
 	p.vecs.add(q)

@@ -22,7 +22,7 @@ func TestMaxScoreExact(t *testing.T) {
 		vocab[i] = fmt.Sprintf("w%dq", i)
 	}
 	word := func() string { return vocab[int(float64(len(vocab))*rng.Float64()*rng.Float64()*rng.Float64())] }
-	p := newPart(8, 1)
+	p := newPart(8, 1, 0)
 	const size = 5000
 	for e := range size {
 		var text []byte

@@ -46,7 +46,7 @@ var (
 )
 
 // idxMagic begins every .idx file; the digit is the format's version.
-const idxMagic = "papermem node index 2\n"
+const idxMagic = "papermem node index 3\n"
 
 // postingsBlock is about the size of the blocks of postings in an .idx
 // file, in bytes.
@@ -194,7 +194,7 @@ func (x *Index) readIdx(path string, vec *os.File, p *Part, version, deletes int
 func (p *Part) reset() {
 	p.version, p.deletes, p.saved = -1, 0, 0
 	p.ids, p.owners, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, 0, 0
-	p.bits, p.scales, p.lex, p.labels = nil, nil, lexicon{}, nil
+	p.coarse, p.bits, p.scales, p.lex, p.labels = nil, nil, nil, lexicon{}, nil
 	p.names, p.nameIDs = nil, nil
 }
 
@@ -205,7 +205,7 @@ func (p *Part) encode(w io.Writer, embedder string) error {
 	e := &encoder{w: w, crc: crc32.New(castagnoli)}
 	e.bytes([]byte(idxMagic))
 	e.strings([]string{embedder})
-	e.ints(int64(p.dim), int64(p.words), p.version, p.deletes, p.maxID, int64(p.ndead), int64(len(p.ids)))
+	e.ints(int64(p.dim), int64(p.words), int64(p.coarseAt), p.version, p.deletes, p.maxID, int64(p.ndead), int64(len(p.ids)))
 	put(e, p.ids)
 	put(e, p.owners)
 	meta := make([]int32, 0, 5*len(p.meta))
@@ -214,6 +214,7 @@ func (p *Part) encode(w io.Writer, embedder string) error {
 	}
 	put(e, meta)
 	put(e, p.dead)
+	put(e, p.coarse)
 	put(e, p.bits)
 	put(e, p.scales)
 	e.strings(p.names)
@@ -242,9 +243,9 @@ func (p *Part) decode(r io.Reader, size int64, embedder string) error {
 	if e := d.strings(); d.err == nil && (len(e) != 1 || e[0] != embedder) {
 		return errors.New("index snapshot of another embedder's vectors")
 	}
-	var dim, words, ndead, n int64
-	d.ints(&dim, &words, &p.version, &p.deletes, &p.maxID, &ndead, &n)
-	if d.err == nil && (dim != int64(p.dim) || words != int64(p.words) || n < 0 || n > 1<<40) {
+	var dim, words, coarseAt, ndead, n int64
+	d.ints(&dim, &words, &coarseAt, &p.version, &p.deletes, &p.maxID, &ndead, &n)
+	if d.err == nil && (dim != int64(p.dim) || words != int64(p.words) || coarseAt != int64(p.coarseAt) || n < 0 || n > 1<<40) {
 		return errors.New("index snapshot of other dimensions")
 	}
 	p.ndead = int(ndead)
@@ -259,7 +260,8 @@ func (p *Part) decode(r io.Reader, size int64, embedder string) error {
 		}
 	}
 	p.dead = get[bool](d, int(n))
-	p.bits = get[uint64](d, int(n)*p.words)
+	p.coarse = get[uint64](d, int(n)*p.coarseN)
+	p.bits = get[uint64](d, int(n)*(p.words-p.coarseN))
 	p.scales = get[float32](d, int(n))
 	p.names = d.strings()
 	p.nameIDs = make(map[string]int32, len(p.names))

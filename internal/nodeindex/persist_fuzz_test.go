@@ -14,8 +14,9 @@ import (
 // give a part whose arrays agree, never panic or allocate beyond the
 // input's size.
 func FuzzDecode(f *testing.F) {
-	const dim = 16
-	p := &Part{dim: dim, words: 1, vecs: newVecStore(dim, nil, 0)}
+	const dim = 256 // four words of sign bits, the second and third coarse
+	p := newPart(dim, 4, 1)
+	p.vecs = newVecStore(dim, nil, 0)
 	var q []int8
 	for i, text := range []string{"Sleep loss lowers recall.", "Naps restore memory within a week.", "Vitamin D and bone density."} {
 		v := binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.01)) // the stored format: scale, components
@@ -32,13 +33,13 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got := &Part{dim: dim, words: 1}
+		got := newPart(dim, 4, 1)
 		if got.decode(bytes.NewReader(data), int64(len(data)), "offline") != nil {
 			return
 		}
 		n := len(got.ids)
 		if len(got.owners) != n || len(got.meta) != n || len(got.dead) != n || len(got.scales) != n ||
-			len(got.bits) != n*got.words || len(got.lex.length) != n {
+			len(got.coarse) != n*coarseWords || len(got.bits) != n*(got.words-coarseWords) || len(got.lex.length) != n {
 			t.Fatalf("decoded arrays of different lengths from %q", data)
 		}
 	})

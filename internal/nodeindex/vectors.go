@@ -42,6 +42,18 @@ func appendSigns(dst []uint64, v []float32, n int) []uint64 {
 // result wanted.
 const prefilterFactor = 4
 
+// The coarse pass. The sign bits of coarseDims dense dimensions
+// (Config.Coarse: for the offline embedder its word vectors, whose signs
+// are set about half the time, where a hashed feature's are mostly unset)
+// are kept apart, so that a large part's Hamming scan reads coarseWords
+// words an entry instead of all of them: it keeps coarseFactor candidates
+// for each one wanted, which all their bits then rank.
+const (
+	coarseWords  = 2
+	coarseDims   = 64 * coarseWords
+	coarseFactor = 8
+)
+
 // Nearest returns up to q.K nodes admitted by q with the highest cosine
 // similarity to qv (unit length, of the index's dimensions), best first,
 // each with a positive similarity; among equal scores the lower id ranks
@@ -122,26 +134,52 @@ func (p *Part) Mean(hs []Hit) ([]float32, error) {
 	return mean, nil
 }
 
-// distances recycles hamming's per-entry distances.
+// distances recycles scan's per-entry distances.
 var distances = sync.Pool{New: func() any { return new([]uint16) }}
 
-// notAdmitted is the distance hamming gives an entry its filter leaves out.
+// notAdmitted is the distance scan gives an entry its filter leaves out.
 const notAdmitted = math.MaxUint16
 
-// scanChunk is the fewest entries a goroutine of hamming's scan takes: a
-// large part is scanned by as many goroutines as there are CPUs.
+// scanChunk is the fewest entries a goroutine of scan takes: a large part
+// is scanned by as many goroutines as there are CPUs.
 const scanChunk = 1 << 16
 
-// hamming returns the (about) n entries admitted by f nearest to query in
-// Hamming distance, in entry order: a histogram of distances finds the
-// cut-off, so selection is linear; among the entries at the cut-off, the
-// first ones are taken. The caller holds p.mu.
+// hamming returns the (about) n entries admitted by f nearest to query (a
+// vector's sign bits, all its words) in Hamming distance, in entry order.
+// A part of more than coarseFactor·n entries is scanned in two passes: the
+// coarse words of every entry pick coarseFactor·n, and all their words the
+// n. The caller holds p.mu.
 func (p *Part) hamming(query []uint64, f *entryFilter, n int) []int {
 	return p.hammingBy(query, f, n, max(1, min(runtime.GOMAXPROCS(0), len(p.ids)/scanChunk)))
 }
 
-// hammingBy is hamming with the scan split among workers goroutines.
+// hammingBy is hamming with each scan split among workers goroutines.
 func (p *Part) hammingBy(query []uint64, f *entryFilter, n, workers int) []int {
+	qc := query[p.coarseAt : p.coarseAt+p.coarseN]
+	qr := slices.Concat(query[:p.coarseAt], query[p.coarseAt+p.coarseN:])
+	m := coarseFactor * n
+	if len(qr) == 0 || len(p.ids) <= m {
+		return p.scan(qc, qr, f, n, workers)
+	}
+	cands := p.scan(qc, nil, f, m, workers)
+	dist := make([]uint16, len(cands))
+	hist := make([]int, 64*p.words+1)
+	for k, e := range cands {
+		d := p.distance(qc, p.coarse, e) + p.distance(qr, p.bits, e)
+		dist[k] = uint16(d)
+		hist[d]++
+	}
+	out := nearest(dist, hist, n)
+	for k, j := range out {
+		out[k] = cands[j]
+	}
+	return out
+}
+
+// scan returns the (about) n entries admitted by f nearest in Hamming
+// distance to the coarse words qc and, unless nil, the other words qr, in
+// entry order, split among workers goroutines.
+func (p *Part) scan(qc, qr []uint64, f *entryFilter, n, workers int) []int {
 	size := len(p.ids)
 	buf := distances.Get().(*[]uint16)
 	defer distances.Put(buf)
@@ -154,13 +192,13 @@ func (p *Part) hammingBy(query []uint64, f *entryFilter, n, workers int) []int {
 	per := (size + workers - 1) / workers
 	var wg sync.WaitGroup
 	for k := range workers {
-		hists[k] = make([]int, 64*len(query)+1)
+		hists[k] = make([]int, 64*(len(qc)+len(qr))+1)
 		lo, hi := k*per, min(size, (k+1)*per)
 		if workers == 1 {
-			p.distances(query, admitted, dist, hists[k], lo, hi)
+			p.distances(qc, qr, admitted, dist, hists[k], lo, hi)
 			break
 		}
-		wg.Go(func() { p.distances(query, admitted, dist, hists[k], lo, hi) })
+		wg.Go(func() { p.distances(qc, qr, admitted, dist, hists[k], lo, hi) })
 	}
 	wg.Wait()
 	hist := hists[0]
@@ -169,13 +207,21 @@ func (p *Part) hammingBy(query []uint64, f *entryFilter, n, workers int) []int {
 			hist[d] += c
 		}
 	}
+	return nearest(dist, hist, n)
+}
+
+// nearest returns the positions of the (about) n smallest distances in
+// dist, in order, given hist, the count of each distance below
+// notAdmitted: a histogram finds the cut-off, so selection is linear; among
+// the distances at the cut-off, the first ones are taken.
+func nearest(dist []uint16, hist []int, n int) []int {
 	cut, total := 0, 0
 	for cut < len(hist) && total+hist[cut] <= n {
 		total += hist[cut]
 		cut++
 	}
-	// Entries at distance < cut all fit; fill up with entries at cut. The
-	// cut is below notAdmitted, and nearly every entry is beyond it, so one
+	// Distances under cut all fit; fill up with those at cut. The cut is
+	// below notAdmitted, and nearly every distance is beyond it, so one
 	// test passes over most.
 	room := n - total
 	c := uint16(cut)
@@ -194,23 +240,67 @@ func (p *Part) hammingBy(query []uint64, f *entryFilter, n, workers int) []int {
 	return out
 }
 
-// distances sets dist[i] to the Hamming distance of entry i's bits from
-// query, for entries lo to hi-1, notAdmitted for those not in admitted,
-// and counts the distances in hist.
-func (p *Part) distances(query, admitted []uint64, dist []uint16, hist []int, lo, hi int) {
-	w := len(query)
+// distances sets dist[i] to the Hamming distance of entry i's sign bits
+// from qc (its coarse words) and qr (the others, unless nil), for entries
+// lo to hi-1, notAdmitted for those not in admitted, and counts the
+// distances in hist.
+func (p *Part) distances(qc, qr, admitted []uint64, dist []uint16, hist []int, lo, hi int) {
+	if qr == nil && len(qc) == 2 {
+		p.coarseDistances(qc[0], qc[1], admitted, dist, hist, lo, hi)
+		return
+	}
 	for i := lo; i < hi; i++ {
 		if !has(admitted, i) {
 			dist[i] = notAdmitted
 			continue
 		}
-		d := 0
-		row := p.bits[i*w : i*w+w]
-		for j, qw := range query {
-			d += bits.OnesCount64(qw ^ row[j])
+		d := p.distance(qc, p.coarse, i)
+		if qr != nil {
+			d += p.distance(qr, p.bits, i)
 		}
 		dist[i] = uint16(d)
 		hist[d]++
+	}
+}
+
+// coarseDistances is distances over two coarse words alone, the coarse
+// pass of a large part: its loop is what a search spends most on. It has
+// no branch on the filter, which admits entries in no order a branch
+// predictor could learn.
+func (p *Part) coarseDistances(q0, q1 uint64, admitted []uint64, dist []uint16, hist []int, lo, hi int) {
+	rows := p.coarse[2*lo : 2*hi]
+	dist = dist[lo:hi]
+	hist = hist[:2*64+1]
+	for k := range dist {
+		i := lo + k
+		in := admitted[i/64] >> (i % 64) & 1 // 1 when admitted
+		d := bits.OnesCount64(q0^rows[2*k]) + bits.OnesCount64(q1^rows[2*k+1])
+		dist[k] = uint16(d) | uint16(in-1) // notAdmitted when not
+		hist[d] += int(in)
+	}
+}
+
+// distance returns the Hamming distance of q from entry i's row of rows,
+// which holds len(q) words an entry.
+func (p *Part) distance(q, rows []uint64, i int) int {
+	w := len(q)
+	d := 0
+	for j, r := range rows[i*w : i*w+w] {
+		d += bits.OnesCount64(q[j] ^ r)
+	}
+	return d
+}
+
+// signWord returns word w of the sign bits of the entry whose coarse
+// words begin at p.coarse[cs] and other words at p.bits[bs].
+func (p *Part) signWord(cs, bs, w int) *uint64 {
+	switch {
+	case w < p.coarseAt:
+		return &p.bits[bs+w]
+	case w < p.coarseAt+p.coarseN:
+		return &p.coarse[cs+w-p.coarseAt]
+	default:
+		return &p.bits[bs+w-p.coarseN]
 	}
 }
 

@@ -103,6 +103,11 @@ func (e *Embedder) Name() string {
 // Dim returns the vector length, Dim.
 func (e *Embedder) Dim() int { return Dim }
 
+// DenseFrom returns the first of the dimensions that a text's words fill
+// whichever they are, the word vectors' (the hashed features before them
+// are sparse): the signs of those say the most about a vector.
+func (e *Embedder) DenseFrom() int { return hashDim }
+
 // Embed returns one L2-normalised vector per text.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
