@@ -31,14 +31,16 @@ type lexicon struct {
 // maxScore). Deletions leave it as it was, an upper bound still.
 type termBound struct{ maxTF, minLen int32 }
 
-// bound widens the bound of term id for a posting of count tf in an
-// entry of length n.
-func (l *lexicon) bound(id, tf, n int32) {
+// bound widens the bound of term id for posting x, or sets a bound that
+// no posting widened yet when x is nil.
+func (l *lexicon) bound(id int32, x *posting) {
 	for int(id) >= len(l.bounds) {
 		l.bounds = append(l.bounds, termBound{0, math.MaxInt32})
 	}
-	b := &l.bounds[id]
-	b.maxTF, b.minLen = max(b.maxTF, tf), min(b.minLen, n)
+	if x != nil {
+		b := &l.bounds[id]
+		b.maxTF, b.minLen = max(b.maxTF, int32(x.tf)), min(b.minLen, int32(x.n))
+	}
 }
 
 // heapBytes estimates the memory the lexicon takes: its postings, lengths,
@@ -47,9 +49,18 @@ func (l *lexicon) heapBytes() int64 {
 	return 8*l.count + 4*int64(len(l.length)) + int64(len(l.postings))*(24+64) + int64(len(l.tokens))*64
 }
 
-// posting is one entry containing a term, with the term's count there.
+// posting is one entry containing a term, with the term's count there and
+// the entry's length in tokens, so that scoring a posting reads nothing
+// else. Both saturate at math.MaxUint16, where BM25's factors hardly move.
 type posting struct {
-	entry, tf int32
+	entry int32
+	tf, n uint16
+}
+
+// newPosting returns the posting of a term counted tf times in entry, of
+// n tokens.
+func newPosting(entry int32, tf, n int32) posting {
+	return posting{entry, uint16(min(tf, math.MaxUint16)), uint16(min(n, math.MaxUint16))}
 }
 
 // lexStats are a collection's BM25 statistics over its live entries.
@@ -96,8 +107,9 @@ func (l *lexicon) add(entry int32, user, text, title, context string) {
 		for j < len(ids) && ids[j] == ids[i] {
 			j++
 		}
-		l.postings[ids[i]] = append(l.postings[ids[i]], posting{entry, int32(j - i)})
-		l.bound(ids[i], int32(j-i), int32(n))
+		x := newPosting(entry, int32(j-i), int32(n))
+		l.postings[ids[i]] = append(l.postings[ids[i]], x)
+		l.bound(ids[i], &x)
 		l.count++
 		i = j
 	}
@@ -123,7 +135,7 @@ const (
 // saturation is BM25's term-frequency factor of posting x for a collection
 // whose entries have avgdl tokens on average.
 func (l *lexicon) saturation(x posting, avgdl float64) float64 {
-	return saturation(x.tf, l.length[x.entry], avgdl)
+	return saturation(int32(x.tf), int32(x.n), avgdl)
 }
 
 // saturation is BM25's term-frequency factor of a term counted tf times in

@@ -362,13 +362,13 @@ func (l *lexicon) decode(d *decoder, n int) {
 			}
 			delta, k := binary.Uvarint(block)
 			tf, j := binary.Uvarint(block[max(k, 0):])
-			if k <= 0 || j <= 0 || delta > uint64(n) || tf > math.MaxInt32 {
+			if k <= 0 || j <= 0 || delta > uint64(n) || tf > math.MaxUint16 {
 				d.err = errors.New("index snapshot postings malformed")
 				return
 			}
 			block = block[k+j:]
 			prev += int32(delta)
-			flat[i] = posting{prev, int32(tf)}
+			flat[i] = posting{entry: prev, tf: uint16(tf)} // n is set once lengths are read
 			i++
 		}
 		if len(block) > 0 || size == 0 && i < total {
@@ -407,13 +407,14 @@ func (l *lexicon) decode(d *decoder, n int) {
 		return
 	}
 	for id, ps := range l.postings {
-		l.bound(int32(id), 0, math.MaxInt32) // a term whose entries are all gone keeps a bound
-		for _, x := range ps {
+		l.bound(int32(id), nil) // a term whose entries are all gone keeps a bound
+		for i, x := range ps {
 			if x.entry < 0 || int(x.entry) >= n {
 				d.err = errors.New("index snapshot posting out of range")
 				return
 			}
-			l.bound(int32(id), x.tf, l.length[x.entry])
+			ps[i] = newPosting(x.entry, int32(x.tf), l.length[x.entry])
+			l.bound(int32(id), &ps[i])
 		}
 	}
 }
