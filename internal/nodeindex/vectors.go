@@ -1,6 +1,7 @@
 package nodeindex
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"runtime"
@@ -68,20 +69,40 @@ func (p *Part) Nearest(q Query, qv []float32) ([]Hit, error) {
 	if !ok {
 		return nil, nil
 	}
-	query := appendSigns(nil, qv, p.words)
-	best := make(topHits, 0, q.K)
-	buf := newVecBuf(p.dim)
-	for _, e := range p.hamming(query, &f, prefilterFactor*q.K) {
-		s, err := p.cosine(e, qv, buf)
-		if err != nil {
-			return nil, err
+	cands := p.hamming(appendSigns(nil, qv, p.words), &f, prefilterFactor*q.K)
+	// The candidates are rescored in as many shares as there are CPUs
+	// (each reads its vectors from the file), and the best of each share
+	// merged: the best of the whole, whatever the order.
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(cands)/rescoreChunk))
+	tops := make([]topHits, workers)
+	errs := make([]error, workers)
+	parallel(workers, func(k int) {
+		buf := newVecBuf(p.dim)
+		for _, e := range cands[k*len(cands)/workers : (k+1)*len(cands)/workers] {
+			s, err := p.cosine(e, qv, buf)
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			if s > 0 {
+				tops[k].push(hit{int32(e), s}, q.K)
+			}
 		}
-		if s > 0 {
-			best.push(hit{int32(e), s}, q.K)
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	best := tops[0]
+	for _, t := range tops[1:] {
+		for _, h := range t {
+			best.push(h, q.K)
 		}
 	}
 	return p.hits(best), nil
 }
+
+// rescoreChunk is the fewest candidates a goroutine of Nearest rescores.
+const rescoreChunk = 256
 
 // Cosine returns the cosine similarity of node id's vector with unit
 // vector qv, and false when id is not in the part.
@@ -190,51 +211,85 @@ func (p *Part) scan(qc, qr []uint64, f *entryFilter, n, workers int) []int {
 	admitted := p.admitted(f)
 	hists := make([][]int, workers)
 	per := (size + workers - 1) / workers
-	var wg sync.WaitGroup
-	for k := range workers {
+	bounds := func(k int) (lo, hi int) { return min(size, k*per), min(size, (k+1)*per) }
+	parallel(workers, func(k int) {
 		hists[k] = make([]int, 64*(len(qc)+len(qr))+1)
-		lo, hi := k*per, min(size, (k+1)*per)
-		if workers == 1 {
-			p.distances(qc, qr, admitted, dist, hists[k], lo, hi)
-			break
-		}
-		wg.Go(func() { p.distances(qc, qr, admitted, dist, hists[k], lo, hi) })
-	}
-	wg.Wait()
-	hist := hists[0]
+		lo, hi := bounds(k)
+		p.distances(qc, qr, admitted, dist, hists[k], lo, hi)
+	})
+	total := slices.Clone(hists[0])
 	for _, h := range hists[1:] {
 		for d, c := range h {
-			hist[d] += c
+			total[d] += c
 		}
 	}
-	return nearest(dist, hist, n)
+	// Each goroutine takes the entries of its range under the cut-off, and
+	// as many at the cut-off as those of the ranges before it leave room for.
+	cut, room := cutoff(total, n)
+	rooms := make([]int, workers)
+	for k, h := range hists {
+		rooms[k] = max(0, room)
+		if int(cut) < len(h) {
+			room -= h[cut]
+		}
+	}
+	outs := make([][]int, workers)
+	parallel(workers, func(k int) {
+		lo, hi := bounds(k)
+		outs[k] = collect(dist[lo:hi], lo, cut, rooms[k], nil)
+	})
+	return slices.Concat(outs...)
+}
+
+// parallel calls fn(0) to fn(workers-1), each in its own goroutine when
+// there are several, and returns when all have.
+func parallel(workers int, fn func(k int)) {
+	if workers == 1 {
+		fn(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Go(func() { fn(k) })
+	}
+	wg.Wait()
 }
 
 // nearest returns the positions of the (about) n smallest distances in
 // dist, in order, given hist, the count of each distance below
-// notAdmitted: a histogram finds the cut-off, so selection is linear; among
-// the distances at the cut-off, the first ones are taken.
+// notAdmitted; among the distances at the cut-off, the first ones are
+// taken.
 func nearest(dist []uint16, hist []int, n int) []int {
-	cut, total := 0, 0
-	for cut < len(hist) && total+hist[cut] <= n {
-		total += hist[cut]
-		cut++
+	cut, room := cutoff(hist, n)
+	return collect(dist, 0, cut, room, nil)
+}
+
+// cutoff returns the distance cut under which hist, the count of each
+// distance, holds at most n, and room, how many at cut fill up to n: a
+// histogram finds the cut-off, so that selection is linear.
+func cutoff(hist []int, n int) (cut uint16, room int) {
+	c, total := 0, 0
+	for c < len(hist) && total+hist[c] <= n {
+		total += hist[c]
+		c++
 	}
-	// Distances under cut all fit; fill up with those at cut. The cut is
-	// below notAdmitted, and nearly every distance is beyond it, so one
-	// test passes over most.
-	room := n - total
-	c := uint16(cut)
-	var out []int
+	return uint16(c), n - total
+}
+
+// collect appends to out the positions, plus base, of the distances of
+// dist under cut and of the first room at cut, in order.
+func collect(dist []uint16, base int, cut uint16, room int, out []int) []int {
+	// The cut is below notAdmitted, and nearly every distance is beyond it,
+	// so one test passes over most.
 	for i, d := range dist {
-		if d > c {
+		if d > cut {
 			continue
 		}
-		if d < c || room > 0 {
-			if d == c {
+		if d < cut || room > 0 {
+			if d == cut {
 				room--
 			}
-			out = append(out, i)
+			out = append(out, base+i)
 		}
 	}
 	return out

@@ -1,9 +1,14 @@
 package nodeindex
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"runtime"
 	"testing"
+
+	"github.com/papermem/papermem/internal/store"
 )
 
 // randomUnit returns a random unit vector of n dimensions.
@@ -42,6 +47,37 @@ func TestAppendSigns(t *testing.T) {
 					t.Fatalf("dim %d: bit %d set %v, component %v", dim, i, set, v[min(i, dim-1)])
 				}
 			}
+		}
+	}
+}
+
+// TestNearestShares checks that rescoring the candidates in shares, as
+// Nearest does with several CPUs, finds what one share does, in the same
+// order.
+func TestNearestShares(t *testing.T) {
+	const dim = 64
+	rnd := rand.New(rand.NewPCG(7, 8))
+	p := newPart(dim, 1, 0)
+	p.vecs = newVecStore(dim, nil, 0)
+	var q []int8
+	for i := range 2000 {
+		blob := binary.LittleEndian.AppendUint32(nil, math.Float32bits(1.0/127)) // the stored format: scale, components
+		for _, x := range randomUnit(rnd, dim) {
+			blob = append(blob, byte(int8(x*127)))
+		}
+		q = p.add(store.IndexedNode{ID: int64(i + 1), Owner: 1, Label: "Claim", Kind: "paper", Text: "x", Vector: blob}, false, q)
+	}
+	query := Query{K: 150} // 600 candidates: more than one share
+	qv := randomUnit(rnd, dim)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one, err := p.Nearest(query, qv)
+	if err != nil || len(one) != query.K {
+		t.Fatalf("one share: %d hits, %v", len(one), err)
+	}
+	for _, procs := range []int{2, 3} {
+		runtime.GOMAXPROCS(procs)
+		if got, err := p.Nearest(query, qv); err != nil || !reflect.DeepEqual(got, one) {
+			t.Fatalf("%d shares found other hits than one (%v)", procs, err)
 		}
 	}
 }
