@@ -113,10 +113,12 @@ func rankSpans(cs []*candidate, keywords, signals []string, mixed bool) {
 	}
 	for _, c := range cs {
 		f := 1.0
-		low := strings.ToLower(c.Text)
-		for _, k := range kws {
-			if strings.Contains(low, k) {
-				f += keywordBoost
+		if len(kws) > 0 {
+			low := strings.ToLower(c.Text)
+			for _, k := range kws {
+				if strings.Contains(low, k) {
+					f += keywordBoost
+				}
 			}
 		}
 		for _, s := range signals {
@@ -285,8 +287,17 @@ func sketch(text, owner string) textSketch {
 			start = -1
 		}
 	}
-	for _, r := range text {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+	for i := 0; i < len(text); {
+		// ASCII, most of any text, is read a byte at a time, as the
+		// unicode functions read it.
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		i += size
+		ascii := r < utf8.RuneSelf
+		if ascii && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') ||
+			!ascii && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			end()
 			continue
 		}
@@ -296,7 +307,14 @@ func sketch(text, owner string) textSketch {
 			}
 			start = len(norm)
 		}
-		norm = utf8.AppendRune(norm, unicode.ToLower(r))
+		switch {
+		case 'A' <= r && r <= 'Z':
+			norm = append(norm, byte(r+'a'-'A'))
+		case ascii:
+			norm = append(norm, byte(r))
+		default:
+			norm = utf8.AppendRune(norm, unicode.ToLower(r))
+		}
 	}
 	end()
 	slices.Sort(words)
