@@ -382,7 +382,7 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		ids[k.typ] = append(ids[k.typ], k.id)
 	}
 	w := g.w
-	sessions, err := store.GraphSessions(ctx, w.m.db, w.id, ids[NodeSession])
+	sessions, err := store.GraphSessions(ctx, w.m.db, w.m.db.Engine(), w.id, ids[NodeSession])
 	if err != nil {
 		return nil, err
 	}
@@ -390,7 +390,7 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		nodes[gkey{NodeSession, s.ID}] = &GraphNode{ID: NodeSession + ":" + s.SessionID, Type: NodeSession, Label: s.SessionID,
 			SessionID: s.SessionID, UserID: s.UserID}
 	}
-	papers, err := store.GraphPapers(ctx, w.m.db, w.id, ids[NodePaper])
+	papers, err := store.GraphPapers(ctx, w.m.db, w.m.db.Engine(), w.id, ids[NodePaper])
 	if err != nil {
 		return nil, err
 	}

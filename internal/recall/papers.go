@@ -97,7 +97,7 @@ func (e *Engine) papersByID(ctx context.Context, org string, ids []int64) (map[i
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := store.PapersByID(ctx, e.db, org, ids)
+	rows, err := store.PapersByID(ctx, e.db, e.db.Engine(), org, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -294,10 +294,11 @@ type GraphSession struct {
 	SessionID, UserID string
 }
 
-// GraphSessions returns org's session rows ids.
-func GraphSessions(ctx context.Context, q Querier, org string, ids []int64) ([]GraphSession, error) {
+// GraphSessions returns org's session rows ids (e is the engine of q;
+// the ids are looked up by rowid, as PapersByID's).
+func GraphSessions(ctx context.Context, q Querier, e Engine, org string, ids []int64) ([]GraphSession, error) {
 	var out []GraphSession
-	err := each(ctx, q, `SELECT id, session_id, user_id FROM sessions WHERE org_id = ? AND id`, org, ids, func(sc scanner) error {
+	err := each(ctx, q, `SELECT id, session_id, user_id FROM sessions `+e.NotIndexed()+` WHERE org_id = ? AND id`, org, ids, func(sc scanner) error {
 		var s GraphSession
 		if err := sc.Scan(&s.ID, &s.SessionID, &s.UserID); err != nil {
 			return err
@@ -315,10 +316,11 @@ type GraphPaper struct {
 	Cached     bool // the paper has text
 }
 
-// GraphPapers returns org's paper rows ids.
-func GraphPapers(ctx context.Context, q Querier, org string, ids []int64) ([]GraphPaper, error) {
+// GraphPapers returns org's paper rows ids (e is the engine of q; the
+// ids are looked up by rowid, as PapersByID's).
+func GraphPapers(ctx context.Context, q Querier, e Engine, org string, ids []int64) ([]GraphPaper, error) {
 	var out []GraphPaper
-	err := each(ctx, q, `SELECT id, doi, title, text != '' FROM papers WHERE org_id = ? AND id`, org, ids, func(sc scanner) error {
+	err := each(ctx, q, `SELECT id, doi, title, text != '' FROM papers `+e.NotIndexed()+` WHERE org_id = ? AND id`, org, ids, func(sc scanner) error {
 		var p GraphPaper
 		if err := sc.Scan(&p.ID, &p.DOI, &p.Title, &p.Cached); err != nil {
 			return err
