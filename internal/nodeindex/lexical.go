@@ -385,22 +385,21 @@ func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) to
 	contrib := make([]float64, len(cs))
 	ne := 0 // order[:ne] are the words that no longer propose entries
 	for {
+		// The next entry an essential word proposes: each word first passes
+		// over the entries the filter leaves out (most of them, for a
+		// search of a rare label), in a loop of its own.
 		d := int32(math.MaxInt32)
 		for _, t := range order[ne:] {
-			if c := &cs[t]; c.pos < len(c.ps) {
+			c := &cs[t]
+			for c.pos < len(c.ps) && !has(admitted, int(c.ps[c.pos].entry)) {
+				c.pos++
+			}
+			if c.pos < len(c.ps) {
 				d = min(d, c.ps[c.pos].entry)
 			}
 		}
 		if d == math.MaxInt32 {
 			break
-		}
-		if !has(admitted, int(d)) {
-			for _, t := range order[ne:] {
-				if c := &cs[t]; c.pos < len(c.ps) && c.ps[c.pos].entry == d {
-					c.pos++
-				}
-			}
-			continue
 		}
 		clear(contrib)
 		est := 0.0
