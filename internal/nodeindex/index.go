@@ -54,10 +54,10 @@ type Config struct {
 	// Dir, when set, is the directory where the index keeps its parts
 	// between runs (persist.go).
 	Dir string
-	// Coarse is the first of the coarseDims dimensions whose signs the
+	// Coarse is the first of the 128 dimensions whose signs the
 	// vector search compares first (vectors.go), a multiple of 64: a run
 	// of dense dimensions, whose signs say most about a vector. Past the
-	// last dimensions it means the last coarseDims.
+	// last dimensions it means the last 128.
 	Coarse int
 	// Logger reports what fails in the background (writing snapshots).
 	Logger *slog.Logger

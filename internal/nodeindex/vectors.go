@@ -43,7 +43,7 @@ func appendSigns(dst []uint64, v []float32, n int) []uint64 {
 // result wanted.
 const prefilterFactor = 4
 
-// The coarse pass. The sign bits of coarseDims dense dimensions
+// The coarse pass. The sign bits of 64·coarseWords dense dimensions
 // (Config.Coarse: for the offline embedder its word vectors, whose signs
 // are set about half the time, where a hashed feature's are mostly unset)
 // are kept apart, so that a large part's Hamming scan reads coarseWords
@@ -51,7 +51,6 @@ const prefilterFactor = 4
 // for each one wanted, which all their bits then rank.
 const (
 	coarseWords  = 2
-	coarseDims   = 64 * coarseWords
 	coarseFactor = 8
 )
 
@@ -236,7 +235,7 @@ func (p *Part) scan(qc, qr []uint64, f *entryFilter, n, workers int) []int {
 	outs := make([][]int, workers)
 	parallel(workers, func(k int) {
 		lo, hi := bounds(k)
-		outs[k] = collect(dist[lo:hi], lo, cut, rooms[k], nil)
+		outs[k] = collect(dist[lo:hi], lo, cut, rooms[k])
 	})
 	return slices.Concat(outs...)
 }
@@ -261,7 +260,7 @@ func parallel(workers int, fn func(k int)) {
 // taken.
 func nearest(dist []uint16, hist []int, n int) []int {
 	cut, room := cutoff(hist, n)
-	return collect(dist, 0, cut, room, nil)
+	return collect(dist, 0, cut, room)
 }
 
 // cutoff returns the distance cut under which hist, the count of each
@@ -276,9 +275,10 @@ func cutoff(hist []int, n int) (cut uint16, room int) {
 	return uint16(c), n - total
 }
 
-// collect appends to out the positions, plus base, of the distances of
-// dist under cut and of the first room at cut, in order.
-func collect(dist []uint16, base int, cut uint16, room int, out []int) []int {
+// collect returns the positions, plus base, of the distances of dist
+// under cut and of the first room at cut, in order.
+func collect(dist []uint16, base int, cut uint16, room int) []int {
+	var out []int
 	// The cut is below notAdmitted, and nearly every distance is beyond it,
 	// so one test passes over most.
 	for i, d := range dist {
