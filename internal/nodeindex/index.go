@@ -660,21 +660,25 @@ type filterKey struct {
 // of word e/64), kept for the part as it is unless f names owners, which
 // vary from one search to the next. The caller holds p.mu.
 func (p *Part) admitted(f *entryFilter) []uint64 {
-	key := filterKey{f.user, f.label, f.notLabel, f.kind, f.domain, fmt.Sprint(f.sectionTypes)}
-	cached := f.owners == nil
-	if cached {
-		if b, ok := p.filters.get(key); ok {
-			return b
-		}
+	if f.owners != nil {
+		return p.admittedBitmap(f)
 	}
+	key := filterKey{f.user, f.label, f.notLabel, f.kind, f.domain, fmt.Sprint(f.sectionTypes)}
+	if b, ok := p.filters.get(key); ok {
+		return b
+	}
+	b := p.admittedBitmap(f)
+	p.filters.put(key, b)
+	return b
+}
+
+// admittedBitmap computes what admitted returns.
+func (p *Part) admittedBitmap(f *entryFilter) []uint64 {
 	b := make([]uint64, (len(p.ids)+63)/64)
 	for e := range p.ids {
 		if p.admits(e, f) {
 			b[e/64] |= 1 << (e % 64)
 		}
-	}
-	if cached {
-		p.filters.put(key, b)
 	}
 	return b
 }

@@ -93,15 +93,14 @@ func (v *vecStore) read(e int, buf *vecBuf) ([]int8, error) {
 }
 
 // reset drops every entry, and forgets a failed write.
-func (v *vecStore) reset() error {
+func (v *vecStore) reset() {
 	v.onDisk, v.ram, v.failed = 0, nil, nil
 	if v.f == nil {
-		return nil
+		return
 	}
 	if err := v.f.Truncate(0); err != nil {
-		v.failed = fmt.Errorf("index vector file: %w", err)
+		v.failed = fmt.Errorf("index vector file: %w", err) // the entries stay in memory
 	}
-	return nil
 }
 
 // heapBytes returns the bytes the store keeps in memory.
