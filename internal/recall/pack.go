@@ -288,16 +288,13 @@ func sketch(text, owner string) textSketch {
 		}
 	}
 	for i := 0; i < len(text); {
-		// ASCII, most of any text, is read a byte at a time, as the
-		// unicode functions read it.
+		// ASCII, most of any text, is read a byte at a time.
 		r, size := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(text[i:])
 		}
 		i += size
-		ascii := r < utf8.RuneSelf
-		if ascii && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') ||
-			!ascii && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		if !wordRune(r) {
 			end()
 			continue
 		}
@@ -307,18 +304,24 @@ func sketch(text, owner string) textSketch {
 			}
 			start = len(norm)
 		}
-		switch {
-		case 'A' <= r && r <= 'Z':
-			norm = append(norm, byte(r+'a'-'A'))
-		case ascii:
-			norm = append(norm, byte(r))
-		default:
+		if r < utf8.RuneSelf {
+			norm = append(norm, byte(unicode.ToLower(r)))
+		} else {
 			norm = utf8.AppendRune(norm, unicode.ToLower(r))
 		}
 	}
 	end()
 	slices.Sort(words)
 	return textSketch{norm: string(norm), owner: owner, words: slices.Compact(words)}
+}
+
+// wordRune reports whether r belongs to a word: a letter or a digit, as
+// unicode says, with ASCII answered without its tables.
+func wordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // fnv64a is the 64-bit FNV-1a hash of s, without hash.Hash's allocation.
