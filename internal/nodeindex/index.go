@@ -97,7 +97,7 @@ type Index struct {
 // hold it.
 type Part struct {
 	// Entries are addressed by their position, in node id order; ids,
-	// owners, meta and dead have one element per entry.
+	// owners, copies, meta and dead have one element per entry.
 	dim, words int          // as the Index's
 	coarseAt   int          // as the Index's
 	coarseN    int          // the words the coarse pass compares: min(coarseWords, words)
@@ -113,7 +113,8 @@ type Part struct {
 	saved     int // entries the part's last snapshot holds; guarded by the workspace's file lock too
 	fromFiles int // entries read from the part's files when it was loaded
 	ids       []int64
-	owners    []int64 // the owner id (paper, document, …) of each entry
+	owners    []int64  // the owner id (paper, document, …) of each entry
+	copies    []uint64 // the Node.Copy of each entry
 	meta      []nodeMeta
 	dead      []bool
 	ndead     int
@@ -387,7 +388,7 @@ func (x *Index) rebuild(ctx context.Context, snap *store.NodeSnapshot, org strin
 // heapBytes estimates the memory p takes. The caller holds p.mu.
 func (p *Part) heapBytes() int64 {
 	n := int64(len(p.ids))
-	perEntry := int64(8+8+20+1+4+4) + 8*int64(p.words) // ids, owners, meta, dead, scales, length; bits
+	perEntry := int64(8+8+8+20+1+4+4) + 8*int64(p.words) // ids, owners, copies, meta, dead, scales, length; bits
 	return n*perEntry + p.vecs.heapBytes() + p.lex.heapBytes()
 }
 
@@ -422,6 +423,7 @@ func (p *Part) add(n store.IndexedNode, titled bool, q []int8) []int8 {
 	m := nodeMeta{p.nameID(n.Label), p.nameID(n.Kind), p.nameID(n.User), p.nameID(n.Domain), p.nameID(n.SectionType)}
 	p.ids = append(p.ids, n.ID)
 	p.owners = append(p.owners, n.Owner)
+	p.copies = append(p.copies, copyKey(n.Label, n.SectionType, n.Text))
 	p.meta = append(p.meta, m)
 	p.dead = append(p.dead, false)
 	p.scales = append(p.scales, n.Vector.Scale())
@@ -506,11 +508,30 @@ type Node struct {
 	ID    int64
 	Owner int64  // the id of the paper, document, analysis or memory
 	Kind  string // the owner's kind
+	// Copy is a hash of the node's label, section type and text: nodes
+	// that differ in any of them have different Copy (but for a 64-bit
+	// hash's collisions), and copies of one text under the same label and
+	// section type have the same.
+	Copy uint64
 }
 
 // node returns entry e as a Node.
 func (p *Part) node(e int) Node {
-	return Node{p.ids[e], p.owners[e], p.names[p.meta[e].kind]}
+	return Node{p.ids[e], p.owners[e], p.names[p.meta[e].kind], p.copies[e]}
+}
+
+// copyKey returns the Node.Copy of a node: the FNV-1a hash of its label,
+// section type and text, each ended by a zero byte.
+func copyKey(label, sectionType, text string) uint64 {
+	h := uint64(14695981039346656037)
+	for _, s := range [...]string{label, sectionType, text} {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h *= 1099511628211 // a zero byte: h ^= 0 leaves h as it is
+	}
+	return h
 }
 
 // entry returns the position of node id in p.

@@ -466,3 +466,54 @@ func TestIndexTenancy(t *testing.T) {
 		t.Fatalf("small workspace reloaded (-alone +reloaded):\n%s", cmp.Diff(want, got))
 	}
 }
+
+// TestNodeCopies checks that nodes of the same label, section type and
+// text share their Copy, whatever paper holds them, and that nodes that
+// differ in any of these do not.
+func TestNodeCopies(t *testing.T) {
+	m, path := openMemory(t)
+	text := "Sleep deprivation reduced recall accuracy by 30% in adults. Naps restored it within a week."
+	for _, in := range []struct{ doi, text string }{{"10.1/a", text}, {"10.1/b", text}, {"10.1/c", text + " Caffeine did not."}} {
+		if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: in.doi, Title: "Sleep and memory " + in.doi, Text: in.text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := openDB(t, path)
+	ids, err := store.PaperIDs(ctx, db.Read, papermem.DefaultWorkspace, []string{"10.1/a", "10.1/b", "10.1/c"})
+	if err != nil || len(ids) != 3 {
+		t.Fatalf("paper ids %v, %v", ids, err)
+	}
+	slices.Sort(ids)
+	p := part(t, newIndex(t, db, papermem.DefaultIndexMaxBytes), papermem.DefaultWorkspace)
+	texts := map[int64]string{} // node id → label and text
+	rows, err := db.Read.QueryContext(ctx, `SELECT id, label, text FROM nodes`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		var label, text string
+		if err := rows.Scan(&id, &label, &text); err != nil {
+			t.Fatal(err)
+		}
+		texts[id] = label + "|" + text
+	}
+	rows.Close()
+	var ns []nodeindex.Node
+	for _, id := range ids {
+		ns = append(ns, p.Owned(papermem.KindPaper, id, shared(100))...)
+	}
+	copies := 0
+	for i, a := range ns {
+		for _, b := range ns[i+1:] {
+			if same := texts[a.ID] == texts[b.ID]; same != (a.Copy == b.Copy) {
+				t.Errorf("nodes %d (%q) and %d (%q): Copy %x and %x", a.ID, texts[a.ID], b.ID, texts[b.ID], a.Copy, b.Copy)
+			} else if same {
+				copies++
+			}
+		}
+	}
+	if copies < 2 {
+		t.Fatalf("%d pairs of copies among %d nodes, want at least the two sentences of 10.1/a and 10.1/b", copies, len(ns))
+	}
+}

@@ -46,7 +46,7 @@ var (
 )
 
 // idxMagic begins every .idx file; the digit is the format's version.
-const idxMagic = "papermem node index 3\n"
+const idxMagic = "papermem node index 4\n"
 
 // postingsBlock is about the size of the blocks of postings in an .idx
 // file, in bytes.
@@ -193,7 +193,7 @@ func (x *Index) readIdx(path string, vec *os.File, p *Part, version, deletes int
 // its vector store.
 func (p *Part) reset() {
 	p.version, p.deletes, p.saved = -1, 0, 0
-	p.ids, p.owners, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, 0, 0
+	p.ids, p.owners, p.copies, p.meta, p.dead, p.maxID, p.ndead = nil, nil, nil, nil, nil, 0, 0
 	p.coarse, p.bits, p.scales, p.lex, p.labels = nil, nil, nil, lexicon{}, nil
 	p.names, p.nameIDs = nil, nil
 }
@@ -208,6 +208,7 @@ func (p *Part) encode(w io.Writer, embedder string) error {
 	e.ints(int64(p.dim), int64(p.words), int64(p.coarseAt), p.version, p.deletes, p.maxID, int64(p.ndead), int64(len(p.ids)))
 	put(e, p.ids)
 	put(e, p.owners)
+	put(e, p.copies)
 	meta := make([]int32, 0, 5*len(p.meta))
 	for _, m := range p.meta {
 		meta = append(meta, m.label, m.kind, m.user, m.domain, m.sectionType)
@@ -251,6 +252,7 @@ func (p *Part) decode(r io.Reader, size int64, embedder string) error {
 	p.ndead = int(ndead)
 	p.ids = get[int64](d, int(n))
 	p.owners = get[int64](d, int(n))
+	p.copies = get[uint64](d, int(n))
 	meta := get[int32](d, 5*int(n))
 	if d.err == nil {
 		p.meta = make([]nodeMeta, n)

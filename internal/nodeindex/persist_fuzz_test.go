@@ -38,7 +38,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		n := len(got.ids)
-		if len(got.owners) != n || len(got.meta) != n || len(got.dead) != n || len(got.scales) != n ||
+		if len(got.owners) != n || len(got.copies) != n || len(got.meta) != n || len(got.dead) != n || len(got.scales) != n ||
 			len(got.coarse) != n*coarseWords || len(got.bits) != n*(got.words-coarseWords) || len(got.lex.length) != n {
 			t.Fatalf("decoded arrays of different lengths from %q", data)
 		}

@@ -21,6 +21,7 @@ func scanPart(dim, coarseAt, size int, rng *rand.Rand) *Part {
 		}
 		p.ids = append(p.ids, int64(i+1))
 		p.owners = append(p.owners, 1)
+		p.copies = append(p.copies, uint64(i))
 		p.meta = append(p.meta, nodeMeta{label: int32(i % 3)})
 		p.dead = append(p.dead, i%11 == 0)
 		signs := appendSigns(nil, v, words)

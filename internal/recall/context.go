@@ -76,7 +76,7 @@ func (e *Engine) rankInContext(ctx context.Context, p *nodeindex.Part, q query, 
 	consider := func(ns []nodeindex.Node) {
 		for _, n := range ns {
 			if _, seen := byID[n.ID]; !seen {
-				byID[n.ID] = ranked{n.ID, n.Owner, n.Kind, 0}
+				byID[n.ID] = ranked{id: n.ID, owner: n.Owner, kind: n.Kind, copy: n.Copy}
 			}
 		}
 	}

@@ -23,6 +23,7 @@ func (e *Engine) PackBothWays(ctx context.Context, org, label, question string, 
 	if err != nil {
 		return nil, nil, err
 	}
+	all = firstCopies(hs, all)
 	scale, ok := rel.scale(hs[0].score, candidateTexts(all))
 	rankSpans(all, keywords, signals, q.label == "")
 	want := newPacker(budget)
@@ -36,6 +37,31 @@ func (e *Engine) PackBothWays(ctx context.Context, org, label, question string, 
 		want.add(c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
 	}
 	return batched, &want.res, nil
+}
+
+// firstCopies returns the candidates cs, loaded from hs, less the copies of
+// a text (ranked.copy) that rank below one loaded from a sound source.
+func firstCopies(hs []ranked, cs []*candidate) []*candidate {
+	byID := map[int64]*candidate{}
+	for _, c := range cs {
+		byID[c.NodeID] = c
+	}
+	leftOut := map[uint64]bool{} // by copy, for each copy seen
+	var out []*candidate
+	for _, h := range hs {
+		c := byID[h.id]
+		skip, seen := leftOut[h.copy]
+		if skip {
+			continue
+		}
+		if !seen {
+			leftOut[h.copy] = c != nil && !c.Provenance.Retracted
+		}
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Source is where a loaded candidate comes from.

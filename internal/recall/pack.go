@@ -159,8 +159,8 @@ const (
 	maxBatch   = 512
 )
 
-// pack loads the ranked nodes a batch at a time, in order, applies the
-// boosts (rankSpans) and takes spans while they fit the budget, skipping
+// pack loads the ranked nodes a batch at a time, in order (batches), applies
+// the boosts (rankSpans) and takes spans while they fit the budget, skipping
 // any whose text repeats or nearly repeats a span already taken; it stops
 // loading once the budget is full. A loaded span is taken only when no
 // node still unloaded could outrank it after boosts (its fused score times
@@ -173,13 +173,10 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 	p := newPacker(budget)
 	var pending []*candidate
 	scale := -1.0 // the factor from rank scores to rel's scale, once known
-	next, size := 0, firstBatch
-	for !p.full() && (next < len(hs) || len(pending) > 0) {
-		if next < len(hs) {
-			batch := hs[next:min(next+size, len(hs))]
-			next += len(batch)
-			size = min(2*size, maxBatch)
-			loaded, err := e.loadCandidates(ctx, q, batch)
+	b := newBatches(hs)
+	for !p.full() && (b.more() || len(pending) > 0) {
+		if b.more() {
+			loaded, err := b.load(ctx, e, q)
 			if err != nil {
 				return nil, err
 			}
@@ -194,8 +191,8 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 			slices.SortStableFunc(pending, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
 		}
 		bound := math.Inf(-1)
-		if next < len(hs) {
-			bound = hs[next].score * maxBoost
+		if b.more() {
+			bound = b.hs[b.next].score * maxBoost
 		}
 		taken := 0
 		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
@@ -209,6 +206,83 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 		pending = pending[taken:]
 	}
 	return &p.res, nil
+}
+
+// batches hands out ranked nodes to load, in order, a batch at a time,
+// each one larger than the last, leaving out the copies of a text loaded
+// already (the same label, section type and text: nodeindex.Node.Copy).
+// Copies rank alike, the first highest, and are boosted alike, so the
+// packer would take the first and skip the others as repeats; a workspace
+// that holds a text many times over would load them all for nothing. A
+// copy is loaded after all when the first did not load (the node is gone)
+// or comes from a retracted paper, whose spans rank lower.
+type batches struct {
+	hs     []ranked
+	next   int // the position in hs of the next node to hand out
+	size   int // the size of the next batch
+	copies map[uint64]copyState
+}
+
+// copyState is what a batch knows of a text's copies.
+type copyState uint8
+
+const (
+	copyNone    copyState = iota // none handed out yet
+	copyLoading                  // one is in the batch being loaded
+	copyLoaded                   // one loaded, from a sound source: the others are left out
+	copyEach                     // each is loaded
+)
+
+func newBatches(hs []ranked) *batches {
+	return &batches{hs: hs, size: firstBatch, copies: map[uint64]copyState{}}
+}
+
+// more reports whether nodes are left to load.
+func (b *batches) more() bool { return b.next < len(b.hs) }
+
+// load returns the candidates of the next batch (Engine.loadCandidates),
+// the copies it held back included when they must load after all.
+func (b *batches) load(ctx context.Context, e *Engine, q query) ([]*candidate, error) {
+	var batch, held []ranked
+	for ; b.more() && len(batch) < b.size; b.next++ {
+		h := b.hs[b.next]
+		switch b.copies[h.copy] {
+		case copyNone:
+			b.copies[h.copy] = copyLoading
+		case copyLoading:
+			held = append(held, h)
+			continue
+		case copyLoaded:
+			continue
+		}
+		batch = append(batch, h)
+	}
+	b.size = min(2*b.size, maxBatch)
+	loaded, err := e.loadCandidates(ctx, q, batch)
+	if err != nil {
+		return nil, err
+	}
+	sound := make(map[int64]bool, len(loaded))
+	for _, c := range loaded {
+		sound[c.NodeID] = !c.Provenance.Retracted
+	}
+	for _, h := range batch {
+		if b.copies[h.copy] == copyLoading {
+			b.copies[h.copy] = copyEach
+			if sound[h.id] {
+				b.copies[h.copy] = copyLoaded
+			}
+		}
+	}
+	held = slices.DeleteFunc(held, func(h ranked) bool { return b.copies[h.copy] == copyLoaded })
+	for b.more() && b.copies[b.hs[b.next].copy] == copyLoaded {
+		b.next++ // so that the bound on what is left to load is the next node's score
+	}
+	if len(held) == 0 {
+		return loaded, nil
+	}
+	again, err := e.loadCandidates(ctx, q, held)
+	return append(loaded, again...), err
 }
 
 // packer fills a Result within a token budget: the budget invariant

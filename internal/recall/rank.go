@@ -21,12 +21,14 @@ const (
 	vectorWeight  = 0.25
 )
 
-// ranked is a node found by the searches, with its fused score, and the
-// id and kind of the paper, document, analysis or memory it belongs to.
+// ranked is a node found by the searches, with its fused score, the id
+// and kind of the paper, document, analysis or memory it belongs to, and
+// its nodeindex.Node.Copy.
 type ranked struct {
 	id, owner int64
 	kind      string
 	score     float64
+	copy      uint64
 }
 
 // rank runs the full-text and vector searches and fuses their scores, best
@@ -71,7 +73,7 @@ func (e *Engine) rankIn(ctx context.Context, p *nodeindex.Part, q query, questio
 	}{{lex, 1 - wv}, {vec, wv}} {
 		for _, h := range s.hs {
 			r := fused[h.ID]
-			r.id, r.owner, r.kind = h.ID, h.Owner, h.Kind
+			r.id, r.owner, r.kind, r.copy = h.ID, h.Owner, h.Kind, h.Copy
 			r.score += s.weight * h.Score / s.hs[0].Score
 			fused[h.ID] = r
 		}

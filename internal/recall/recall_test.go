@@ -25,6 +25,12 @@ import (
 // pool, wired as papermem.Open wires them with the offline embedder.
 func fill(t testing.TB, add func(ctx context.Context, m *papermem.Memory)) (*recall.Engine, *store.Reader) {
 	t.Helper()
+	return openEngine(t, stored(t, add))
+}
+
+// stored returns the path of a new database that add filled.
+func stored(t testing.TB, add func(ctx context.Context, m *papermem.Memory)) string {
+	t.Helper()
 	ctx := context.Background()
 	path := testdb.Path(t)
 	m, err := papermem.Open(ctx, path, nil)
@@ -35,7 +41,7 @@ func fill(t testing.TB, add func(ctx context.Context, m *papermem.Memory)) (*rec
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return openEngine(t, path)
+	return path
 }
 
 func openEngine(t testing.TB, path string) (*recall.Engine, *store.Reader) {
@@ -57,9 +63,12 @@ func openEngine(t testing.TB, path string) (*recall.Engine, *store.Reader) {
 }
 
 // TestPackMatchesFullRanking checks that packing in batches, which stops
-// loading once the budget is full, takes exactly the spans of loading and
-// boosting every ranked node first, whatever the budget, keywords, scope
-// signals and label.
+// loading once the budget is full and loads one copy of a text held many
+// times, takes exactly the spans of loading and boosting every ranked node
+// first, whatever the budget, keywords, scope signals and label. A third
+// of the papers are stored twice more: first as a copy that is then
+// retracted (so that the next copy loads after all), then after the
+// original.
 func TestPackMatchesFullRanking(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "shared", "eval", "scifact")
 	docs, err := scifact.Corpus(dir)
@@ -70,14 +79,28 @@ func TestPackMatchesFullRanking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, _ := fill(t, func(ctx context.Context, m *papermem.Memory) {
+	path := stored(t, func(ctx context.Context, m *papermem.Memory) {
 		for i, d := range docs[:min(120, len(docs))] {
-			if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: fmt.Sprintf("10.1/d%d", i), Title: d.Title, Text: d.Text}); err != nil {
-				t.Fatal(err)
+			for _, doi := range []string{"10.1/r%d", "10.1/d%d", "10.1/c%d"} {
+				if !strings.HasPrefix(doi, "10.1/d") && i%3 != 0 {
+					continue
+				}
+				if _, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: fmt.Sprintf(doi, i), Title: d.Title, Text: d.Text}); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	})
 	ctx := context.Background()
+	db, err := store.Open(ctx, path, store.SyncNormal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Write.ExecContext(ctx, `UPDATE papers SET retracted = 1 WHERE doi LIKE '10.1/r%'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	e, _ := openEngine(t, path)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for i := range 60 {
 		c := claims[i]
