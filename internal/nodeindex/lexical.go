@@ -3,10 +3,12 @@ package nodeindex
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/papermem/papermem/internal/ftsterm"
 	"github.com/papermem/papermem/internal/terms"
@@ -356,16 +358,88 @@ type cursor struct {
 	ub  float64 // the most the word adds to an entry's score
 }
 
-// maxScore returns the k entries of admitted with the best BM25 scores
-// for the words of cs, by MaxScore (Turtle and Flood, 1995), as Lucene
-// and PISA rank: the postings are walked together in entry order, and
-// once the k best so far score above θ, the words whose upper bounds
-// together stay under θ no longer propose entries; they are looked up
-// (seek) only for the entries the other words propose, and an
-// entry that can no longer pass θ is left before they all are. The
-// entries and scores are exactly those of scoring every posting: an
-// entry's score is summed over the words in the query's order.
+// lexChunk is the fewest entries a goroutine of a BM25 search walks: a
+// variable for the tests.
+var lexChunk = 1 << 15
+
+// maxScore returns the k entries of admitted (nil for all) with the best
+// BM25 scores for the words of cs, in no order, by MaxScore
+// (maxScoreIn). A large part's entries are split into ranges, one per
+// CPU, searched at once: each search keeps its own k best, and all raise
+// and prune by one shared θ, the best k-th score any has found (an entry
+// under it cannot be among the k best of all), then the k best of theirs
+// are kept. The entries and scores are those of one search.
 func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) topHits {
+	n := len(p.lex.length)
+	if all(admitted, n) {
+		admitted = nil // the postings need no look-up
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/lexChunk))
+	if workers == 1 {
+		return p.maxScoreIn(cs, k, avgdl, admitted, nil)
+	}
+	var shared bar
+	shared.raise(math.Inf(-1))
+	found := make([]topHits, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := int32(w*n/workers), int32((w+1)*n/workers)
+		own := slices.Clone(cs)
+		for i := range own {
+			ps := own[i].ps
+			own[i].ps = ps[seek(ps, 0, lo):seek(ps, 0, hi)]
+		}
+		wg.Go(func() { found[w] = p.maxScoreIn(own, k, avgdl, admitted, &shared) })
+	}
+	wg.Wait()
+	best := slices.Concat(found...)
+	if len(best) > k {
+		slices.SortFunc(best, func(a, b hit) int { return cmpHits(b, a) })
+		best = best[:k]
+	}
+	return best
+}
+
+// all reports whether bitmap b holds every one of the first n entries.
+func all(b []uint64, n int) bool {
+	for i := range n / 64 {
+		if b[i] != ^uint64(0) {
+			return false
+		}
+	}
+	rest := uint64(1)<<(n%64) - 1
+	return n%64 == 0 || b[n/64]&rest == rest
+}
+
+// bar is the θ that the searches of one maxScore share: the highest
+// score that some k entries reach.
+type bar struct{ bits atomic.Uint64 }
+
+// raise makes the bar x when x is higher.
+func (b *bar) raise(x float64) {
+	for {
+		old := b.bits.Load()
+		if math.Float64frombits(old) >= x || b.bits.CompareAndSwap(old, math.Float64bits(x)) {
+			return
+		}
+	}
+}
+
+// get returns the bar.
+func (b *bar) get() float64 { return math.Float64frombits(b.bits.Load()) }
+
+// maxScoreIn returns the k entries of admitted (nil for all) with the
+// best BM25 scores for the words of cs, by MaxScore (Turtle and Flood,
+// 1995), as Lucene and PISA rank: the postings are walked together in
+// entry order, and once the k best so far score above θ, the words whose
+// upper bounds together stay under θ no longer propose entries; they are
+// looked up (seek) only for the entries the other words propose, and an
+// entry that can no longer pass θ is left before they all are. With
+// shared set, θ is also the highest the other searches found, and this
+// search raises it. The entries and scores are exactly those of scoring
+// every posting: an entry's score is summed over the words in the
+// query's order.
+func (p *Part) maxScoreIn(cs []cursor, k int, avgdl float64, admitted []uint64, shared *bar) topHits {
 	order := make([]int, len(cs)) // by upper bound, least first
 	for i := range order {
 		order[i] = i
@@ -384,14 +458,25 @@ func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) to
 	best := make(topHits, 0, k)
 	contrib := make([]float64, len(cs))
 	ne := 0 // order[:ne] are the words that no longer propose entries
+	raise := func(x float64) {
+		if x > theta {
+			theta = x
+			for ne < len(order) && below(prefix[ne]) {
+				ne++
+			}
+		}
+	}
 	for {
+		if shared != nil {
+			raise(shared.get())
+		}
 		// The next entry an essential word proposes: each word first passes
 		// over the entries the filter leaves out (most of them, for a
 		// search of a rare label), in a loop of its own.
 		d := int32(math.MaxInt32)
 		for _, t := range order[ne:] {
 			c := &cs[t]
-			for c.pos < len(c.ps) && !has(admitted, int(c.ps[c.pos].entry)) {
+			for admitted != nil && c.pos < len(c.ps) && !has(admitted, int(c.ps[c.pos].entry)) {
 				c.pos++
 			}
 			if c.pos < len(c.ps) {
@@ -433,9 +518,9 @@ func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) to
 		}
 		best.push(hit{d, score}, k)
 		if len(best) == k {
-			theta = best[0].score
-			for ne < len(order) && below(prefix[ne]) {
-				ne++
+			raise(best[0].score)
+			if shared != nil {
+				shared.raise(best[0].score)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package nodeindex
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -14,7 +15,8 @@ import (
 // TestMaxScoreExact checks that MaxScore finds exactly the entries and
 // scores of scoring every posting, on texts drawn from a small vocabulary
 // with a skewed frequency (so that some words are common, others rare),
-// for queries of one to eight words, several k and a filter.
+// for queries of one to eight words, several k, with a filter and without,
+// in one search and split among goroutines.
 func TestMaxScoreExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	vocab := make([]string, 300)
@@ -32,13 +34,23 @@ func TestMaxScoreExact(t *testing.T) {
 		p.lex.add(int32(e), "", string(text), "", "")
 	}
 	avgdl := float64(p.lex.stats[""].tokens) / float64(size)
-	admitted := make([]uint64, (size+63)/64)
+	filtered, everyone := make([]uint64, (size+63)/64), make([]uint64, (size+63)/64)
 	for e := range size {
 		if e%7 != 3 {
-			admitted[e/64] |= 1 << (e % 64)
+			filtered[e/64] |= 1 << (e % 64)
 		}
+		everyone[e/64] |= 1 << (e % 64)
 	}
-	for q := range 200 {
+	defer func(chunk, procs int) { lexChunk = chunk; runtime.GOMAXPROCS(procs) }(lexChunk, runtime.GOMAXPROCS(4))
+	for q := range 600 {
+		admitted := filtered
+		lexChunk = size
+		if q%3 != 0 {
+			lexChunk = 1000 // four goroutines
+		}
+		if q%4 == 1 {
+			admitted = everyone
+		}
 		var cs []cursor
 		for range 1 + q%8 {
 			id, ok := p.lex.terms[ftsterm.Term(word())]
@@ -49,7 +61,7 @@ func TestMaxScoreExact(t *testing.T) {
 			b := p.lex.bounds[id]
 			cs = append(cs, cursor{ps: p.lex.postings[id], idf: idf, ub: idf * saturation(b.maxTF, b.minLen, avgdl)})
 		}
-		k := []int{1, 10, 200}[q%3]
+		k := []int{1, 10, 200}[q/3%3]
 		want := make(map[int32]float64)
 		for _, c := range cs {
 			for _, x := range c.ps {
@@ -69,7 +81,7 @@ func TestMaxScoreExact(t *testing.T) {
 			return out
 		}
 		if !cmp.Equal(sortHits(ref), sortHits(got), cmp.AllowUnexported(hit{})) {
-			t.Fatalf("query %d (%d words, k %d):\n%s", q, len(cs), k, cmp.Diff(sortHits(ref), sortHits(got), cmp.AllowUnexported(hit{})))
+			t.Fatalf("query %d (%d words, k %d, %d entries a goroutine):\n%s", q, len(cs), k, lexChunk, cmp.Diff(sortHits(ref), sortHits(got), cmp.AllowUnexported(hit{})))
 		}
 	}
 }
