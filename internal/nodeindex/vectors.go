@@ -208,6 +208,9 @@ func (p *Part) scan(qc, qr []uint64, f *entryFilter, n, workers int) []int {
 	}
 	dist := (*buf)[:size]
 	admitted := p.admitted(f)
+	if all(admitted, size) {
+		admitted = nil
+	}
 	hists := make([][]int, workers)
 	per := (size + workers - 1) / workers
 	bounds := func(k int) (lo, hi int) { return min(size, k*per), min(size, (k+1)*per) }
@@ -297,15 +300,15 @@ func collect(dist []uint16, base int, cut uint16, room int) []int {
 
 // distances sets dist[i] to the Hamming distance of entry i's sign bits
 // from qc (its coarse words) and qr (the others, unless nil), for entries
-// lo to hi-1, notAdmitted for those not in admitted, and counts the
-// distances in hist.
+// lo to hi-1, notAdmitted for those not in admitted (nil for all), and
+// counts the distances in hist.
 func (p *Part) distances(qc, qr, admitted []uint64, dist []uint16, hist []int, lo, hi int) {
 	if qr == nil && len(qc) == 2 {
 		p.coarseDistances(qc[0], qc[1], admitted, dist, hist, lo, hi)
 		return
 	}
 	for i := lo; i < hi; i++ {
-		if !has(admitted, i) {
+		if admitted != nil && !has(admitted, i) {
 			dist[i] = notAdmitted
 			continue
 		}
@@ -321,11 +324,20 @@ func (p *Part) distances(qc, qr, admitted []uint64, dist []uint16, hist []int, l
 // coarseDistances is distances over two coarse words alone, the coarse
 // pass of a large part: its loop is what a search spends most on. It has
 // no branch on the filter, which admits entries in no order a branch
-// predictor could learn.
+// predictor could learn, and a loop of its own for a filter that admits
+// all (nil), a third faster.
 func (p *Part) coarseDistances(q0, q1 uint64, admitted []uint64, dist []uint16, hist []int, lo, hi int) {
 	rows := p.coarse[2*lo : 2*hi]
 	dist = dist[lo:hi]
 	hist = hist[:2*64+1]
+	if admitted == nil {
+		for k := range dist {
+			d := bits.OnesCount64(q0^rows[2*k]) + bits.OnesCount64(q1^rows[2*k+1])
+			dist[k] = uint16(d)
+			hist[d]++
+		}
+		return
+	}
 	for k := range dist {
 		i := lo + k
 		in := admitted[i/64] >> (i % 64) & 1 // 1 when admitted

@@ -63,13 +63,17 @@ func TestHammingWorkers(t *testing.T) {
 // TestHammingCoarse checks both passes against a sort: a part of at most
 // coarseFactor·n entries is ranked by all its sign bits; a larger one's n
 // entries are the nearest by all bits among the coarseFactor·n nearest by
-// the coarse words (the first ones among equals, each time).
+// the coarse words (the first ones among equals, each time); with a
+// filter that admits a third of the entries, and one that admits all.
 func TestHammingCoarse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const dim, n = 320, 50 // five words, the fourth and fifth coarse
-	f := entryFilter{label: 1, notLabel: anyName, kind: anyName, domain: anyName}
-	for _, size := range []int{coarseFactor * n, 30 * coarseFactor * n} {
+	for _, c := range []struct{ size, label int }{{coarseFactor * n, 1}, {30 * coarseFactor * n, 1}, {30 * coarseFactor * n, anyName}} {
+		size, f := c.size, entryFilter{label: int32(c.label), notLabel: anyName, kind: anyName, domain: anyName}
 		p := scanPart(dim, 3, size, rng)
+		if c.label == anyName {
+			clear(p.dead)
+		}
 		signs := func(e int) []uint64 { // all of entry e's words, in order
 			return slices.Concat(p.bits[e*3:e*3+3], p.coarse[e*2:e*2+2])
 		}
@@ -90,7 +94,7 @@ func TestHammingCoarse(t *testing.T) {
 		}
 		var admitted []int
 		for e := range size {
-			if !p.dead[e] && p.meta[e].label == 1 {
+			if p.admits(e, &f) {
 				admitted = append(admitted, e)
 			}
 		}
@@ -100,7 +104,7 @@ func TestHammingCoarse(t *testing.T) {
 			want = nearestBy(nearestBy(admitted, []int{3, 4}, coarseFactor*n), all, n)
 		}
 		if got := p.hammingBy(query, &f, n, 1); !slices.Equal(got, want) {
-			t.Errorf("%d entries: selected %v, want %v", size, got, want)
+			t.Errorf("%d entries, label %d: selected %v, want %v", size, c.label, got, want)
 		}
 	}
 }
