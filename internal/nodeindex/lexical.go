@@ -3,6 +3,7 @@ package nodeindex
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sort"
@@ -428,17 +429,22 @@ func (b *bar) raise(x float64) {
 // get returns the bar.
 func (b *bar) get() float64 { return math.Float64frombits(b.bits.Load()) }
 
+// window is how many entries in a row maxScoreIn scores at a time.
+const window = 4096
+
 // maxScoreIn returns the k entries of admitted (nil for all) with the
 // best BM25 scores for the words of cs, by MaxScore (Turtle and Flood,
-// 1995), as Lucene and PISA rank: the postings are walked together in
-// entry order, and once the k best so far score above θ, the words whose
-// upper bounds together stay under θ no longer propose entries; they are
-// looked up (seek) only for the entries the other words propose, and an
-// entry that can no longer pass θ is left before they all are. With
-// shared set, θ is also the highest the other searches found, and this
-// search raises it. The entries and scores are exactly those of scoring
-// every posting: an entry's score is summed over the words in the
-// query's order.
+// 1995), as Lucene and PISA rank: once the k best so far score above θ,
+// the words whose upper bounds together stay under θ are no longer
+// essential, and only entries that an essential word holds are scored.
+// Entries are scored a window at a time, as Lucene's MaxScoreBulkScorer
+// does: the postings of each essential word in the window are added up
+// in an array, word after word, then each entry found is looked up in the
+// other words' postings (seek), least bound last, and left as soon as it
+// can no longer pass θ. With shared set, θ is also the highest the other
+// searches found, and this search raises it. The entries and scores are
+// exactly those of scoring every posting: an entry that passes is scored
+// again, summed over the words in the query's order.
 func (p *Part) maxScoreIn(cs []cursor, k int, avgdl float64, admitted []uint64, shared *bar) topHits {
 	order := make([]int, len(cs)) // by upper bound, least first
 	for i := range order {
@@ -455,9 +461,7 @@ func (p *Part) maxScoreIn(cs []cursor, k int, avgdl float64, admitted []uint64, 
 	// covers rounding, since scores are summed in another order.
 	theta := math.Inf(-1)
 	below := func(x float64) bool { return x < theta-1e-9*math.Abs(theta) }
-	best := make(topHits, 0, k)
-	contrib := make([]float64, len(cs))
-	ne := 0 // order[:ne] are the words that no longer propose entries
+	ne := 0 // order[:ne] are the words that are not essential
 	raise := func(x float64) {
 		if x > theta {
 			theta = x
@@ -466,61 +470,83 @@ func (p *Part) maxScoreIn(cs []cursor, k int, avgdl float64, admitted []uint64, 
 			}
 		}
 	}
+	best := make(topHits, 0, k)
+	contrib := make([]float64, len(cs))
+	from := make([]int, len(cs)) // where each essential word's postings in the window begin
+	acc := make([]float64, window)
+	var found [window / 64]uint64 // the entries of the window that acc holds
 	for {
 		if shared != nil {
 			raise(shared.get())
 		}
-		// The next entry an essential word proposes: each word first passes
-		// over the entries the filter leaves out (most of them, for a
-		// search of a rare label), in a loop of its own.
-		d := int32(math.MaxInt32)
-		for _, t := range order[ne:] {
-			c := &cs[t]
-			for admitted != nil && c.pos < len(c.ps) && !has(admitted, int(c.ps[c.pos].entry)) {
-				c.pos++
-			}
-			if c.pos < len(c.ps) {
-				d = min(d, c.ps[c.pos].entry)
+		nonEssential, essential := order[:ne], order[ne:]
+		start := int32(math.MaxInt32)
+		for _, t := range essential {
+			if c := &cs[t]; c.pos < len(c.ps) {
+				start = min(start, c.ps[c.pos].entry)
 			}
 		}
-		if d == math.MaxInt32 {
+		if start == math.MaxInt32 {
 			break
 		}
-		clear(contrib)
-		est := 0.0
-		for _, t := range order[ne:] {
-			if c := &cs[t]; c.pos < len(c.ps) && c.ps[c.pos].entry == d {
-				contrib[t] = c.idf * p.lex.saturation(c.ps[c.pos], avgdl)
-				est += contrib[t]
-				c.pos++
+		end := int64(start) + window
+		for _, t := range essential {
+			c := &cs[t]
+			from[t] = c.pos
+			for ; c.pos < len(c.ps) && int64(c.ps[c.pos].entry) < end; c.pos++ {
+				x := c.ps[c.pos]
+				if admitted != nil && !has(admitted, int(x.entry)) {
+					continue
+				}
+				i := x.entry - start
+				acc[i] += c.idf * p.lex.saturation(x, avgdl)
+				found[i/64] |= 1 << (i % 64)
 			}
 		}
-		passes := true
-		for j := ne - 1; j >= 0; j-- {
-			if below(est + prefix[j]) {
-				passes = false
-				break
-			}
-			c := &cs[order[j]]
-			c.pos = seek(c.ps, c.pos, d)
-			if c.pos < len(c.ps) && c.ps[c.pos].entry == d {
-				contrib[order[j]] = c.idf * p.lex.saturation(c.ps[c.pos], avgdl)
-				est += contrib[order[j]]
-				c.pos++
-			}
-		}
-		if !passes {
-			continue
-		}
-		score := 0.0
-		for _, x := range contrib {
-			score += x
-		}
-		best.push(hit{d, score}, k)
-		if len(best) == k {
-			raise(best[0].score)
-			if shared != nil {
-				shared.raise(best[0].score)
+		for w := range found {
+			for ; found[w] != 0; found[w] &= found[w] - 1 {
+				i := w*64 + bits.TrailingZeros64(found[w])
+				est := acc[i]
+				acc[i] = 0
+				d := start + int32(i)
+				passes := true
+				for j := len(nonEssential) - 1; j >= 0; j-- {
+					if below(est + prefix[j]) {
+						passes = false
+						break
+					}
+					t := nonEssential[j]
+					c := &cs[t]
+					c.pos = seek(c.ps, c.pos, d)
+					contrib[t] = 0
+					if c.pos < len(c.ps) && c.ps[c.pos].entry == d {
+						contrib[t] = c.idf * p.lex.saturation(c.ps[c.pos], avgdl)
+						est += contrib[t]
+						c.pos++
+					}
+				}
+				if !passes || below(est) {
+					continue
+				}
+				for _, t := range essential {
+					c := &cs[t]
+					from[t] = seek(c.ps, from[t], d)
+					contrib[t] = 0
+					if from[t] < len(c.ps) && c.ps[from[t]].entry == d {
+						contrib[t] = c.idf * p.lex.saturation(c.ps[from[t]], avgdl)
+					}
+				}
+				score := 0.0
+				for _, x := range contrib {
+					score += x
+				}
+				best.push(hit{d, score}, k)
+				if len(best) == k {
+					raise(best[0].score)
+					if shared != nil {
+						shared.raise(best[0].score)
+					}
+				}
 			}
 		}
 	}
