@@ -15,7 +15,11 @@ func (e *Engine) PackBothWays(ctx context.Context, org, label, question string, 
 	if err != nil {
 		return nil, nil, err
 	}
-	rel := newRelevance(question)
+	p, err := e.index.Part(ctx, org)
+	if err != nil {
+		return nil, nil, err
+	}
+	rel := newRelevance(question, p, "")
 	if batched, err = e.pack(ctx, q, hs, keywords, signals, budget, rel); err != nil {
 		return nil, nil, err
 	}
@@ -24,9 +28,9 @@ func (e *Engine) PackBothWays(ctx context.Context, org, label, question string, 
 		return nil, nil, err
 	}
 	all = firstCopies(hs, all)
-	scale, ok := rel.scale(hs[0].score, candidateTexts(all))
+	scale, limit, ok := rel.scale(hs[0].score, candidateTexts(all))
 	rankSpans(all, keywords, signals, q.label == "")
-	want := newPacker(budget)
+	want := newPacker(min(budget, limit))
 	if !ok {
 		all = nil
 	}

@@ -166,8 +166,9 @@ const (
 // node still unloaded could outrank it after boosts (its fused score times
 // the largest boost), so the spans are those of ranking every node first.
 // Scores are put on rel's scale once the first batch is ranked: a recall
-// whose relevance is under MinScore takes nothing, and a span under
-// MinSpanScore ends the packing (relevance.go).
+// whose relevance is under MinScore takes nothing, one of low relevance no
+// more than that relevance's token limit, and a span under MinSpanScore
+// ends the packing (relevance.go).
 func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int, rel relevance) (*Result, error) {
 	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
 	p := newPacker(budget)
@@ -182,9 +183,11 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 			}
 			if scale < 0 {
 				var ok bool
-				if scale, ok = rel.scale(hs[0].score, candidateTexts(loaded)); !ok {
+				var limit int
+				if scale, limit, ok = rel.scale(hs[0].score, candidateTexts(loaded)); !ok {
 					return &p.res, nil // memory holds nothing about the question
 				}
+				p.budget = min(p.budget, limit)
 			}
 			rankSpans(loaded, keywords, signals, q.label == "")
 			pending = append(pending, loaded...)

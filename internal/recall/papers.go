@@ -34,7 +34,11 @@ type ScoredPaper struct {
 // score is times retractedScale, so it ranks below sound ones.
 func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPaper, error) {
 	q := query{org: req.Org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, req.Limit)}
-	hs, err := e.rank(ctx, q, req.Query, nil)
+	p, err := e.index.Part(ctx, q.org)
+	if err != nil {
+		return nil, err
+	}
+	hs, err := e.rankIn(ctx, p, q, req.Query, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +49,7 @@ func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPa
 	if err != nil {
 		return nil, err
 	}
-	scale, ok := newRelevance(req.Query).scale(hs[0].score, candidateTexts(best))
+	scale, _, ok := newRelevance(req.Query, p, "").scale(hs[0].score, candidateTexts(best))
 	if !ok {
 		return []ScoredPaper{}, nil // memory holds nothing about the query
 	}

@@ -186,7 +186,7 @@ func (e *Engine) Recall(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.pack(ctx, q, hs, req.Keywords, req.Signals, req.Budget, newRelevance(req.Question))
+	return e.pack(ctx, q, hs, req.Keywords, req.Signals, req.Budget, newRelevance(req.Question, p, q.user))
 }
 
 // query is what the candidate search needs to know.

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/papermem/papermem/internal/ftsterm"
+	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/terms"
 	"github.com/papermem/papermem/internal/wordvec"
 )
@@ -20,7 +21,11 @@ import (
 //     section's heading) holds, each word weighing by how rare it is in
 //     general English (wordvec.Rarity less commonRarity, so that "what",
 //     "study" or "support" weigh little and a name or a term of art much),
-//     the best among the coverTop best-ranked texts;
+//     the best among the coverTop best-ranked texts. A word that the
+//     memory holds in fewer nodes than chance would put it in counts more
+//     in the question's whole (absentWeight): a name or a thing a large
+//     memory never mentions says the memory is about something else, and
+//     the one text that holds its other words a chance;
 //   - similarity: the cosine of the question and a text (alone or under
 //     its heading) in the offline embedder's space (word vectors and
 //     spelling), the best among the similarTop best-ranked texts, whatever
@@ -31,13 +36,16 @@ import (
 // times that relevance, so the best span scores the relevance and the
 // others less, in rank order. A recall whose relevance is under MinScore
 // returns nothing, and no recall returns a span under MinSpanScore, so a
-// question that memory holds nothing about gets no spans or few. MinScore
-// is the highest threshold measured that costs in-topic evidence recall
-// at most 0.02 on the tuning halves of SciFact and QASPER and on LoCoMo
+// question that memory holds nothing about gets no spans or few. A recall
+// of low relevance also returns at most limitAtMin tokens, twice as many
+// for each limitDoubling of relevance above MinScore, whatever its budget:
+// its best spans, not a budget's worth of near misses. MinScore is the
+// highest threshold measured that costs in-topic evidence recall at most
+// 0.02 on the tuning halves of SciFact and QASPER and on LoCoMo
 // conversations 0–2, with the other data sets' questions as the off-topic
-// ones (docs/measurements.md). A
-// question that shares no rarer word with any text memory holds (a
-// synonym's alone) has no coverage, so it gets nothing either.
+// ones (docs/measurements.md). A question that shares no rarer word with
+// any text memory holds (a synonym's alone) has no coverage, so it gets
+// nothing either.
 const (
 	coverTop     = 10
 	similarTop   = 3
@@ -53,18 +61,38 @@ const (
 	MinSpanScore = 0.05
 )
 
+// A word the memory holds too seldom (absentWeight) weighs up to
+// absentFactor times more; chance is reckoned as if each node were
+// nodeWords words of general English, a word of rarity r (wordvec.Rarity)
+// one in e^r·zipfNorm of them, as Zipf's law over GloVe's 400,000 words
+// gives (ln 400,000 + Euler's constant). The token limit of a recall of
+// low relevance is limitAtMin at MinScore, doubling for each limitDoubling
+// above it: a budget of 500 tokens is never cut, one of 2,000 only under
+// a relevance of 0.35. Chosen on SciFact's odd claims, QASPER's odd papers
+// and LoCoMo conversations 0–2, with LoCoMo questions asked of the SciFact
+// abstracts as the off-topic ones (docs/measurements.md).
+const (
+	absentFactor  = 8
+	nodeWords     = 5
+	zipfNorm      = 13.48
+	limitAtMin    = 500
+	limitDoubling = 0.05
+)
+
 // relevance holds a question's words with their weights, and its vector.
 type relevance struct {
 	weight map[string]float64 // by term, as the node index makes terms
-	total  float64
+	total  float64            // the words' weights, absentWeight's included
 	vec    []float32
 }
 
 // offline is the embedder of the relevance scale.
 var offline = sync.OnceValue(wordvec.New)
 
-// newRelevance weighs the content words of question.
-func newRelevance(question string) relevance {
+// newRelevance weighs the content words of question, with the nodes of
+// user's collection ("" for the shared nodes) in part p as the memory
+// (none for a nil p).
+func newRelevance(question string, p *nodeindex.Part, user string) relevance {
 	r := relevance{weight: map[string]float64{}}
 	for _, w := range terms.Content(question) {
 		t := ftsterm.Term(w)
@@ -73,19 +101,73 @@ func newRelevance(question string) relevance {
 			r.total += r.weight[t]
 		}
 	}
+	if p != nil && r.total > 0 {
+		p.WithIDF(user, func(idf func(string) float64) error {
+			r.total += r.absentWeight(question, idf)
+			return nil
+		})
+	}
 	vs, _ := offline().Embed(context.Background(), []string{question})
 	r.vec = vs[0]
 	return r
 }
 
+// absentWeight returns what the words of question that memory holds too
+// seldom add to its weight: each word's weight times absentFactor times
+// the chance that, if memory's nodes used words as general English does,
+// more of them would hold the word than do (a Poisson count of mean
+// nodes·nodeWords/(e^rarity·zipfNorm)). The word need not be missing
+// from the best text: it counts in the question's whole, not in what a
+// text holds. A word missing from a large memory adds nearly absentFactor
+// times its weight; from a small one, or a word memory holds often, next
+// to nothing. idf is WithIDF's, log(1 + (n−df+0.5)/(df+0.5)) for a word
+// in df of n nodes, so that a word no node holds has the largest,
+// log(2n+2), whence n and each df.
+func (r relevance) absentWeight(question string, idf func(string) float64) float64 {
+	n := (math.Exp(idf("")) - 2) / 2
+	extra := 0.0
+	done := map[string]bool{}
+	for _, w := range terms.Content(question) {
+		t := ftsterm.Term(w)
+		if t == "" || done[t] {
+			continue
+		}
+		done[t] = true
+		df := math.Round((n+0.5)/math.Expm1(idf(w)) - 0.5)
+		mean := n * nodeWords * math.Exp(-wordvec.Rarity(w)) / zipfNorm
+		extra += absentFactor * r.weight[t] * poissonAbove(df, mean)
+	}
+	return extra
+}
+
+// poissonAbove returns P(X > k) for a Poisson count X of mean m: summed
+// up to k, or for a large mean, whose e^-m a float64 cannot hold, by the
+// normal law with a continuity correction.
+func poissonAbove(k, m float64) float64 {
+	if m > 500 {
+		return math.Erfc((k+0.5-m)/math.Sqrt(2*m)) / 2
+	}
+	if k >= m+10*math.Sqrt(m)+10 {
+		return 0 // under 1e-6
+	}
+	term, below := math.Exp(-m), 0.0
+	for i := 0.0; i <= k; i++ {
+		if i > 0 {
+			term *= m / i
+		}
+		below += term
+	}
+	return max(1-below, 0)
+}
+
 // scale returns the factor that puts rank scores on the relevance scale:
 // the relevance of texts, those of the best-ranked spans, best first (each
 // a text and the heading it stands under), over best, the best rank score;
-// ok is false when that relevance is under MinScore: the recall returns
-// nothing.
-func (r relevance) scale(best float64, texts [][]string) (factor float64, ok bool) {
+// limit, the most tokens the recall may return at that relevance; ok is
+// false when the relevance is under MinScore: the recall returns nothing.
+func (r relevance) scale(best float64, texts [][]string) (factor float64, limit int, ok bool) {
 	if best <= 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	cover, similar := 0.0, 0.0
 	for i, t := range texts[:min(coverTop, len(texts))] {
@@ -95,7 +177,11 @@ func (r relevance) scale(best float64, texts [][]string) (factor float64, ok boo
 		}
 	}
 	rel := math.Sqrt(cover * similar)
-	return rel / best, rel >= MinScore
+	limit = math.MaxInt32
+	if l := limitAtMin * math.Exp2((rel-MinScore)/limitDoubling); l < float64(limit) {
+		limit = int(l)
+	}
+	return rel / best, limit, rel >= MinScore
 }
 
 // coverage returns the share of the question's weight that the texts'

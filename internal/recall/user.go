@@ -141,7 +141,7 @@ func (e *Engine) RecallUser(ctx context.Context, req UserRequest) (*Result, erro
 		}
 	}
 	sortSpans(loaded)
-	return packMemories(loaded, req.Budget, newRelevance(req.Question)), nil
+	return packMemories(loaded, req.Budget, newRelevance(req.Question, p, user)), nil
 }
 
 // questionFiller are words of questions that say what kind of answer is
@@ -576,9 +576,10 @@ func parseTime(s string) (time.Time, error) {
 
 // packMemories takes spans in score order while they fit the budget and
 // score at least MinSpanScore on rel's scale, none when the recall's
-// relevance is under MinScore (relevance.go), skipping any whose text
-// repeats or nearly repeats one already taken, and decodes the provenance
-// of those it takes. A memory's event day counts as its heading.
+// relevance is under MinScore and no more than its token limit
+// (relevance.go), skipping any whose text repeats or nearly repeats one
+// already taken, and decodes the provenance of those it takes. A memory's
+// event day counts as its heading.
 func packMemories(cs []*memCand, budget int, rel relevance) *Result {
 	p := newPacker(budget)
 	if len(cs) == 0 {
@@ -588,10 +589,11 @@ func packMemories(cs []*memCand, budget int, rel relevance) *Result {
 	for _, c := range cs[:min(coverTop, len(cs))] {
 		texts = append(texts, []string{c.Text, dateWords(c.occurred)})
 	}
-	scale, ok := rel.scale(cs[0].Score, texts)
+	scale, limit, ok := rel.scale(cs[0].Score, texts)
 	if !ok {
 		return &p.res // the user's memories hold nothing about the question
 	}
+	p.budget = min(p.budget, limit)
 	for _, c := range cs {
 		if c.Score *= scale; p.full() || c.Score < MinSpanScore {
 			break
