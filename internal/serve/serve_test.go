@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -383,5 +384,23 @@ func TestBackupCommand(t *testing.T) {
 	defer stop()
 	if code := dev("GET", base+"/v1/papers/10.1/kept/exists", ""); code != http.StatusOK {
 		t.Fatalf("the server on the backup lacks the paper: %d", code)
+	}
+}
+
+// TestMemoryLimit checks the server's soft memory limit: the search
+// index's budget plus the headroom, unless GOMEMLIMIT sets one.
+func TestMemoryLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, c := range []struct {
+		index int64
+		want  int64
+	}{{0, papermem.DefaultIndexMaxBytes + memoryHeadroom}, {4 << 30, 4<<30 + memoryHeadroom}} {
+		if got := setMemoryLimit(env(nil), c.index); got != c.want || debug.SetMemoryLimit(-1) != c.want {
+			t.Errorf("index budget %d: limit %d (in force %d), want %d", c.index, got, debug.SetMemoryLimit(-1), c.want)
+		}
+	}
+	debug.SetMemoryLimit(3 << 30)
+	if got := setMemoryLimit(env(map[string]string{"GOMEMLIMIT": "3GiB"}), 0); got != 3<<30 || debug.SetMemoryLimit(-1) != 3<<30 {
+		t.Errorf("with GOMEMLIMIT set: limit %d, in force %d, want 3 GiB left as it is", got, debug.SetMemoryLimit(-1))
 	}
 }
