@@ -624,17 +624,27 @@ func (p *Part) WeightedBM25(q Query, ts []Term, share float64) ([]Hit, map[int64
 // nodes), log(1 + (N−df+0.5)/(df+0.5)) as BM25 weighs it, for weighing the
 // words of a query vector; the part does not change until fn returns.
 func (p *Part) WithIDF(user string, fn func(idf func(word string) float64) error) error {
+	return p.WithDocFreq(user, func(n int, df func(string) int) error {
+		return fn(func(word string) float64 {
+			d := float64(df(word))
+			return math.Log(1 + (float64(n)-d+0.5)/(d+0.5))
+		})
+	})
+}
+
+// WithDocFreq calls fn with the number of nodes of user's collection (""
+// for the shared nodes) and a function giving how many of them hold each
+// word; the part does not change until fn returns.
+func (p *Part) WithDocFreq(user string, fn func(n int, df func(word string) int) error) error {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	n := float64(p.lex.stats[user].docs)
 	u, found := p.nameIDs[user]
 	if !found {
 		u = anyName
 	}
 	all := p.onlyCollection(user)
-	return fn(func(word string) float64 {
-		df := float64(p.docFreq(ftsterm.Term(word), u, anyName, all))
-		return math.Log(1 + (n-df+0.5)/(df+0.5))
+	return fn(p.lex.stats[user].docs, func(word string) int {
+		return p.docFreq(ftsterm.Term(word), u, anyName, all)
 	})
 }
 

@@ -102,8 +102,8 @@ func newRelevance(question string, p *nodeindex.Part, user string) relevance {
 		}
 	}
 	if p != nil && r.total > 0 {
-		p.WithIDF(user, func(idf func(string) float64) error {
-			r.total += r.absentWeight(question, idf)
+		p.WithDocFreq(user, func(n int, df func(string) int) error {
+			r.total += r.absentWeight(question, n, df)
 			return nil
 		})
 	}
@@ -114,17 +114,14 @@ func newRelevance(question string, p *nodeindex.Part, user string) relevance {
 
 // absentWeight returns what the words of question that memory holds too
 // seldom add to its weight: each word's weight times absentFactor times
-// the chance that, if memory's nodes used words as general English does,
-// more of them would hold the word than do (a Poisson count of mean
-// nodes·nodeWords/(e^rarity·zipfNorm)). The word need not be missing
-// from the best text: it counts in the question's whole, not in what a
-// text holds. A word missing from a large memory adds nearly absentFactor
-// times its weight; from a small one, or a word memory holds often, next
-// to nothing. idf is WithIDF's, log(1 + (n−df+0.5)/(df+0.5)) for a word
-// in df of n nodes, so that a word no node holds has the largest,
-// log(2n+2), whence n and each df.
-func (r relevance) absentWeight(question string, idf func(string) float64) float64 {
-	n := (math.Exp(idf("")) - 2) / 2
+// the chance that, if memory's n nodes used words as general English does,
+// more of them would hold the word than the df(word) that do (a Poisson
+// count of mean n·nodeWords/(e^rarity·zipfNorm)). The word need not be
+// missing from the best text: it counts in the question's whole, not in
+// what a text holds. A word missing from a large memory adds nearly
+// absentFactor times its weight; from a small one, or a word memory holds
+// often, next to nothing.
+func (r relevance) absentWeight(question string, n int, df func(string) int) float64 {
 	extra := 0.0
 	done := map[string]bool{}
 	for _, w := range terms.Content(question) {
@@ -133,9 +130,8 @@ func (r relevance) absentWeight(question string, idf func(string) float64) float
 			continue
 		}
 		done[t] = true
-		df := math.Round((n+0.5)/math.Expm1(idf(w)) - 0.5)
-		mean := n * nodeWords * math.Exp(-wordvec.Rarity(w)) / zipfNorm
-		extra += absentFactor * r.weight[t] * poissonAbove(df, mean)
+		mean := float64(n) * nodeWords * math.Exp(-wordvec.Rarity(w)) / zipfNorm
+		extra += absentFactor * r.weight[t] * poissonAbove(float64(df(w)), mean)
 	}
 	return extra
 }

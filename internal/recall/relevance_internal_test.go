@@ -31,25 +31,19 @@ func TestAbsentWeight(t *testing.T) {
 	const q = "What did Caroline paint?"
 	r := newRelevance(q, nil, "")
 	w := r.weight[ftsterm.Term("caroline")]
-	// idf of memory's nodes, as nodeindex.Part.WithIDF gives it.
-	idf := func(n float64, df map[string]float64) func(string) float64 {
-		return func(word string) float64 {
-			d := df[ftsterm.Term(word)]
-			return math.Log(1 + (n-d+0.5)/(d+0.5))
-		}
-	}
 	for _, c := range []struct {
 		name     string
-		n        float64
-		df       map[string]float64
+		n        int
+		df       map[string]int
 		min, max float64 // of the weight added, in caroline's weights
 	}{
-		{"LargeMemoryLacksName", 60000, map[string]float64{"paint": 40}, 0.8 * absentFactor, absentFactor},
-		{"LargeMemoryHoldsName", 60000, map[string]float64{"paint": 40, "carolin": 400}, 0, 0.01},
-		{"SmallMemoryLacksName", 200, map[string]float64{"paint": 1}, 0, 0.05 * absentFactor},
+		{"LargeMemoryLacksName", 60000, map[string]int{"paint": 40}, 0.8 * absentFactor, absentFactor},
+		{"LargeMemoryHoldsName", 60000, map[string]int{"paint": 40, "carolin": 400}, 0, 0.01},
+		{"SmallMemoryLacksName", 200, map[string]int{"paint": 1}, 0, 0.05 * absentFactor},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := r.absentWeight(q, idf(c.n, c.df)) / w
+			df := func(word string) int { return c.df[ftsterm.Term(word)] }
+			got := r.absentWeight(q, c.n, df) / w
 			if got < c.min || got > c.max {
 				t.Errorf("added %.3f times caroline's weight; want %v to %v", got, c.min, c.max)
 			}
