@@ -60,7 +60,9 @@ type RecallRequest struct {
 // spans score in proportion to their rank (keywords and scope signals may
 // lift a span above the best's). A recall whose relevance is under MinScore
 // returns no span, and none scores under MinSpanScore: a question that
-// memory holds nothing about gets an empty list.
+// memory holds nothing about gets an empty list. A recall of low
+// relevance returns at most LowRelevanceTokens at MinScore, twice as many
+// for each LowRelevanceStep above it, whatever its budget.
 type Span struct {
 	NodeID     int64      `json:"node_id"`
 	Label      string     `json:"label"`
@@ -98,6 +100,16 @@ type Provenance struct {
 const (
 	MinScore     = recall.MinScore
 	MinSpanScore = recall.MinSpanScore
+)
+
+// A recall (RecallUser too) of low relevance returns at most
+// LowRelevanceTokens at MinScore, twice as many for each LowRelevanceStep
+// of relevance above it, whatever its budget: its best spans, not a
+// budget's worth of near misses. A budget of LowRelevanceTokens is never
+// cut.
+const (
+	LowRelevanceTokens = recall.LimitAtMin
+	LowRelevanceStep   = recall.LimitDoubling
 )
 
 // RecallResult is the answer to a recall: spans, best first, whose tokens

@@ -10,7 +10,11 @@ import (
 
 var recallOp = op{tag: "recall", summary: "Recall spans that answer a question within a token budget",
 	req: api.RecallRequest{}, resp: papermem.RecallResult{},
-	notes: "Hybrid full-text (BM25) and vector search over the workspace's memory, fused and re-ranked; spans are ordered by score, highest first, and no two spans repeat the same text. provenance tells kind (paper, document, analysis), doi, title, source, section, page, row, sheet, char_start, char_end and ingested_at. Per-user memories are never included (see /v1/user/recall). With dois, only those papers' own spans are searched, ranked and returned; DOIs not in the workspace match nothing. " + scoreNote}
+	notes: "Hybrid full-text (BM25) and vector search over the workspace's memory, fused and re-ranked; spans are ordered by score, highest first, and no two spans repeat the same text. provenance tells kind (paper, document, analysis), doi, title, source, section, page, row, sheet, char_start, char_end and ingested_at. Per-user memories are never included (see /v1/user/recall). With dois, only those papers' own spans are searched, ranked and returned; DOIs not in the workspace match nothing. " + scoreNote + limitNote}
+
+// limitNote documents the token limit of a recall of low relevance.
+var limitNote = fmt.Sprintf(" A recall of low relevance returns at most %d tokens at relevance %.2f, twice as many for each %.2f above it (%d at %.2f), whatever budget_tokens: its best spans, not a budget's worth of near misses; a budget of %d tokens or less is never cut.",
+	papermem.LowRelevanceTokens, papermem.MinScore, papermem.LowRelevanceStep, 4*papermem.LowRelevanceTokens, papermem.MinScore+2*papermem.LowRelevanceStep, papermem.LowRelevanceTokens)
 
 // scoreNote documents the scale of recall scores, the same for spans and
 // papers.

@@ -27,7 +27,7 @@ func (s *server) handleRemember(w http.ResponseWriter, r *http.Request) error {
 }
 
 var recallUserOp = op{tag: "user memory", summary: "Recall the current user's memories", req: api.UserRecallRequest{},
-	resp: papermem.RecallResult{}, notes: "Searches only the current user's memories. Needs a user id: 400 missing_user_id otherwise. " + scoreNote}
+	resp: papermem.RecallResult{}, notes: "Searches only the current user's memories. Needs a user id: 400 missing_user_id otherwise. " + scoreNote + limitNote}
 
 func (s *server) handleRecallUser(w http.ResponseWriter, r *http.Request) error {
 	user, err := userOf(r)

@@ -37,8 +37,8 @@ import (
 // others less, in rank order. A recall whose relevance is under MinScore
 // returns nothing, and no recall returns a span under MinSpanScore, so a
 // question that memory holds nothing about gets no spans or few. A recall
-// of low relevance also returns at most limitAtMin tokens, twice as many
-// for each limitDoubling of relevance above MinScore, whatever its budget:
+// of low relevance also returns at most LimitAtMin tokens, twice as many
+// for each LimitDoubling of relevance above MinScore, whatever its budget:
 // its best spans, not a budget's worth of near misses. MinScore is the
 // highest threshold measured that costs in-topic evidence recall at most
 // 0.02 on the tuning halves of SciFact and QASPER and on LoCoMo
@@ -66,7 +66,7 @@ const (
 // nodeWords words of general English, a word of rarity r (wordvec.Rarity)
 // one in e^r·zipfNorm of them, as Zipf's law over GloVe's 400,000 words
 // gives (ln 400,000 + Euler's constant). The token limit of a recall of
-// low relevance is limitAtMin at MinScore, doubling for each limitDoubling
+// low relevance is LimitAtMin at MinScore, doubling for each LimitDoubling
 // above it: a budget of 500 tokens is never cut, one of 2,000 only under
 // a relevance of 0.35. Chosen on SciFact's odd claims, QASPER's odd papers
 // and LoCoMo conversations 0–2, with LoCoMo questions asked of the SciFact
@@ -75,8 +75,8 @@ const (
 	absentFactor  = 8
 	nodeWords     = 5
 	zipfNorm      = 13.48
-	limitAtMin    = 500
-	limitDoubling = 0.05
+	LimitAtMin    = 500
+	LimitDoubling = 0.05
 )
 
 // relevance holds a question's words with their weights, and its vector.
@@ -174,7 +174,7 @@ func (r relevance) scale(best float64, texts [][]string) (factor float64, limit 
 	}
 	rel := math.Sqrt(cover * similar)
 	limit = math.MaxInt32
-	if l := limitAtMin * math.Exp2((rel-MinScore)/limitDoubling); l < float64(limit) {
+	if l := LimitAtMin * math.Exp2((rel-MinScore)/LimitDoubling); l < float64(limit) {
 		limit = int(l)
 	}
 	return rel / best, limit, rel >= MinScore

@@ -53,7 +53,7 @@ func TestAbsentWeight(t *testing.T) {
 
 // TestLowRelevanceLimit checks that a recall of low relevance returns
 // its best spans up to the limit of that relevance, not its budget, while
-// a budget under limitAtMin is not cut and a question memory answers well
+// a budget under LimitAtMin is not cut and a question memory answers well
 // fills any budget.
 func TestLowRelevanceLimit(t *testing.T) {
 	cands := func() []*memCand {
@@ -81,14 +81,14 @@ func TestLowRelevanceLimit(t *testing.T) {
 		texts = append(texts, []string{c.Text, ""})
 	}
 	_, limit, ok := low.scale(1, texts)
-	if !ok || limit <= limitAtMin || limit >= 2000 {
-		t.Fatalf("relevance's limit %d, ok %v; the test needs a question over MinScore limited to between %d and 2,000 tokens", limit, ok, limitAtMin)
+	if !ok || limit <= LimitAtMin || limit >= 2000 {
+		t.Fatalf("relevance's limit %d, ok %v; the test needs a question over MinScore limited to between %d and 2,000 tokens", limit, ok, LimitAtMin)
 	}
 	if got := packMemories(cands(), 2000, low).TotalTokens; got > limit || got <= limit-40 {
 		t.Errorf("low relevance at 2,000 tokens: %d tokens; want the spans that fit %d", got, limit)
 	}
-	if got := packMemories(cands(), limitAtMin, low).TotalTokens; got != limitAtMin/40*40 {
-		t.Errorf("low relevance at %d tokens: %d; want the budget's spans", limitAtMin, got)
+	if got := packMemories(cands(), LimitAtMin, low).TotalTokens; got != LimitAtMin/40*40 {
+		t.Errorf("low relevance at %d tokens: %d; want the budget's spans", LimitAtMin, got)
 	}
 	high := newRelevance("Does Bob's sister bake sourdough every weekend?", nil, "")
 	if got := packMemories(cands(), 2000, high).TotalTokens; got != 2000 {
