@@ -33,7 +33,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -238,7 +237,7 @@ func (b *bench) step(ctx context.Context, out io.Writer, size int, docs []scifac
 	}
 	// On disk after reopening: Close checkpointed the WAL and wrote the
 	// search index files of this size.
-	mem, index, raw := fileSize(b.path), dirSize(b.path+"-index"), fileSize(b.rawPath)
+	mem, index, raw := evalcmd.DatabaseSize(b.path), evalcmd.DirSize(b.path+"-index"), evalcmd.DatabaseSize(b.rawPath)
 	fmt.Fprintf(out, "disk: %s (database + -wal %s, search index files %s) = %s bytes/node; the raw baselines' own file %s = %s bytes/node\n",
 		megabytes(mem+index), megabytes(mem), megabytes(index), thousands(int((mem+index)/int64(n))), megabytes(raw), thousands(int(raw/int64(n))))
 	runtime.GC()
@@ -570,33 +569,6 @@ func floatBlob(v []float32) []byte {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
 	return b
-}
-
-// fileSize returns the size of the database at path and its -wal.
-func fileSize(path string) int64 {
-	var n int64
-	for _, p := range []string{path, path + "-wal"} {
-		if fi, err := os.Stat(p); err == nil {
-			n += fi.Size()
-		}
-	}
-	return n
-}
-
-// dirSize returns the size of the files in dir, the search index files
-// papermem keeps by default in <database>-index (Options.IndexDir), when
-// they are written there; 0 when dir is missing.
-func dirSize(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
 
 func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

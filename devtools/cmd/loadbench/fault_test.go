@@ -3,17 +3,20 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/papermem/papermem/internal/scifact"
 	"github.com/papermem/papermem/internal/testdb"
 )
 
-// TestMain lets the test binary be the child server of the fault modes,
-// as the command's own binary is.
+// TestMain lets the test binary be the child server of the fault and
+// scale modes, as the command's own binary is.
 func TestMain(m *testing.M) {
-	if len(os.Args) >= 3 && os.Args[1] == "-serve" {
+	if len(os.Args) >= 3 && os.Args[1] == "-serve" || len(os.Args) == 2 && os.Args[1] == "-server" {
 		if err := run(os.Args[1:], os.Stdout); err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")
 			os.Exit(1)
@@ -68,4 +71,42 @@ func TestServersSmoke(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
 	}
+}
+
+// TestScaleSmoke runs a short -scale: 300 abstracts stored twice through
+// the batch route, ten claims asked before and after a restart; every
+// figure is printed and none failed.
+func TestScaleSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	testdb.SQLiteOnly(t, "the scale mode's server stores to a SQLite file of its own")
+	docs, err := scifact.Corpus(filepath.Join("..", "..", "..", scifact.DefaultDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := scifact.Queries(filepath.Join("..", "..", "..", scifact.DefaultDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := scaleRun{docs: docs[:300], copies: 2, conns: 2}
+	for _, c := range claims[:10] {
+		r.questions = append(r.questions, c.Text)
+	}
+	var out bytes.Buffer
+	if err := runScale(&out, r); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`ingest: 600 papers \(\d+ nodes\) through POST /v1/papers/batch`),
+		regexp.MustCompile(`label the default \(Claim\), 10 questions at 2000 tokens: p50 \S+, p95 \S+`),
+		regexp.MustCompile(`label Any, 10 questions`),
+		regexp.MustCompile(`restart: the first recall answered [0-9.]+ s after`),
+		regexp.MustCompile(`disk: database [1-9]\d* \+ index files [1-9]\d* = [1-9]\d* bytes a node`),
+	} {
+		if !want.MatchString(out.String()) {
+			t.Errorf("output lacks %v:\n%s", want, out.String())
+		}
+	}
+	t.Log(out.String())
 }

@@ -95,6 +95,7 @@ import (
 	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/evalcmd"
+	"github.com/papermem/papermem/internal/scifact"
 )
 
 const (
@@ -132,6 +133,10 @@ func run(args []string, out io.Writer) error {
 	faultConns := fs.Int("conns", 64, "connections of -mixed and -servers (and, up to 8, of -crash and -fulldisk)")
 	serve := fs.String("serve", "", "serve the API on this database until SIGTERM (the child process of -mixed, -crash, -fulldisk and -servers)")
 	logPath := fs.String("log", "", "with -serve: the request log file (default: the database file + .log)")
+	scale := fs.Int("scale", 0, "instead: a fresh server (cmd/server's wiring, in a child process) stores SciFact's abstracts this many times over with POST /v1/papers/batch from -conns clients (up to 8), answers -questions claims one after another at 2,000 tokens, is restarted and answers them again (issue 29's measurement: 30 gives 1.6M nodes)")
+	scaleQuestions := fs.Int("questions", 300, "with -scale: the SciFact claims asked in each round")
+	scifactDir := fs.String("scifact", scifact.DefaultDir, "with -scale: the SciFact directory")
+	server := fs.Bool("server", false, "serve as cmd/server does, configured by PAPERMEM_* variables, until SIGTERM (the child process of -scale)")
 	sharedLimits := fs.Bool("shared-limits", false, "with -servers (and -serve): keep the rate limits' buckets in the database over SQLite too (PAPERMEM_SHARED_LIMITS=1); over PostgreSQL they always are, as cmd/server's default")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -139,6 +144,22 @@ func run(args []string, out io.Writer) error {
 	switch {
 	case *serve != "":
 		return serveChild(*serve, *logPath, *sharedLimits, out)
+	case *server:
+		return runServer(out)
+	case *scale > 0:
+		docs, err := scifact.Corpus(*scifactDir)
+		if err != nil {
+			return err
+		}
+		claims, err := scifact.Queries(*scifactDir)
+		if err != nil {
+			return err
+		}
+		r := scaleRun{docs: docs, copies: *scale, conns: min(*faultConns, 8)}
+		for _, c := range claims[:min(*scaleQuestions, len(claims))] {
+			r.questions = append(r.questions, c.Text)
+		}
+		return runScale(out, r)
 	case *servers > 0:
 		return runServers(out, *servers, *db, *faultConns, *duration, *papers, *sharedLimits)
 	case *mixed:
