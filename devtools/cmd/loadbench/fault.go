@@ -99,11 +99,22 @@ type child struct {
 // startChild starts this binary with -serve db, and any further arguments
 // of the child (-log, -shared-limits), and waits until it listens.
 func startChild(db string, args ...string) (*child, error) {
+	return spawn(append([]string{"-serve", db}, args...), nil, func(line string) string {
+		addr, _ := strings.CutPrefix(line, "listening ")
+		return addr
+	})
+}
+
+// spawn starts this binary with args and the environment plus env, and
+// reads its output until addrOf finds the address it listens on in a
+// line; the rest of the output is discarded.
+func spawn(args, env []string, addrOf func(line string) string) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(exe, append([]string{"-serve", db}, args...)...)
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -113,13 +124,18 @@ func startChild(db string, args ...string) (*child, error) {
 		return nil, err
 	}
 	c := &child{cmd: cmd, done: make(chan error, 1)}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	go func() { c.done <- cmd.Wait() }()
-	if !strings.HasPrefix(line, "listening ") {
-		c.kill()
-		return nil, fmt.Errorf("child server did not start: %q %v", line, err)
+	lines := bufio.NewScanner(stdout)
+	for c.addr == "" && lines.Scan() {
+		c.addr = addrOf(lines.Text())
 	}
-	c.addr = strings.TrimSpace(strings.TrimPrefix(line, "listening "))
+	go func() {
+		io.Copy(io.Discard, stdout)
+		c.done <- cmd.Wait()
+	}()
+	if c.addr == "" {
+		c.kill()
+		return nil, fmt.Errorf("child server did not start: %v", lines.Err())
+	}
 	return c, nil
 }
 

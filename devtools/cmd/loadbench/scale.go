@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -10,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -235,37 +233,12 @@ func runServer(out io.Writer) error {
 // on a free loopback port, with origins off and no rate limit, and waits
 // until it listens.
 func startServer(db string) (*child, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(exe, "-server")
-	cmd.Env = append(os.Environ(), "PAPERMEM_DB="+db, "PAPERMEM_ADDR=127.0.0.1:0", "PAPERMEM_ORIGINS=off",
-		"PAPERMEM_RATE_LIMIT=1000000000")
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c := &child{cmd: cmd, done: make(chan error, 1)}
-	lines := bufio.NewScanner(stdout)
-	for lines.Scan() {
-		var line struct{ Msg, Addr string }
-		if json.Unmarshal(lines.Bytes(), &line) == nil && line.Msg == "listening" {
-			c.addr = strings.TrimPrefix(line.Addr, "http://")
-			break
+	env := []string{"PAPERMEM_DB=" + db, "PAPERMEM_ADDR=127.0.0.1:0", "PAPERMEM_ORIGINS=off", "PAPERMEM_RATE_LIMIT=1000000000"}
+	return spawn([]string{"-server"}, env, func(line string) string {
+		var l struct{ Msg, Addr string }
+		if json.Unmarshal([]byte(line), &l) != nil || l.Msg != "listening" {
+			return ""
 		}
-	}
-	go func() {
-		io.Copy(io.Discard, stdout) // the server's log
-		c.done <- cmd.Wait()
-	}()
-	if c.addr == "" {
-		c.kill()
-		return nil, fmt.Errorf("server did not start: %v", lines.Err())
-	}
-	return c, nil
+		return strings.TrimPrefix(l.Addr, "http://")
+	})
 }
