@@ -236,6 +236,7 @@ const (
 	copyEach                     // each is loaded
 )
 
+// newBatches returns the batches of hs, the first of firstBatch nodes.
 func newBatches(hs []ranked) *batches {
 	return &batches{hs: hs, size: firstBatch, copies: map[uint64]copyState{}}
 }
