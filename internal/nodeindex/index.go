@@ -678,8 +678,10 @@ type filterKey struct {
 }
 
 // admitted returns the entries f admits as a bitmap (entry e is bit e%64
-// of word e/64), kept for the part as it is unless f names owners, which
-// vary from one search to the next. The caller holds p.mu.
+// of word e/64), nil when f admits every entry, so that a search need not
+// look entries up (has holds nil true); it is kept for the part as it is
+// unless f names owners, which vary from one search to the next. The
+// caller holds p.mu.
 func (p *Part) admitted(f *entryFilter) []uint64 {
 	if f.owners != nil {
 		return p.admittedBitmap(f)
@@ -696,16 +698,21 @@ func (p *Part) admitted(f *entryFilter) []uint64 {
 // admittedBitmap computes what admitted returns.
 func (p *Part) admittedBitmap(f *entryFilter) []uint64 {
 	b := make([]uint64, (len(p.ids)+63)/64)
+	n := 0
 	for e := range p.ids {
 		if p.admits(e, f) {
 			b[e/64] |= 1 << (e % 64)
+			n++
 		}
+	}
+	if n == len(p.ids) {
+		return nil
 	}
 	return b
 }
 
-// has reports whether bitmap b holds entry e.
-func has(b []uint64, e int) bool { return b[e/64]&(1<<(e%64)) != 0 }
+// has reports whether bitmap b (nil for every entry) holds entry e.
+func has(b []uint64, e int) bool { return b == nil || b[e/64]&(1<<(e%64)) != 0 }
 
 // hasOwner reports whether the sorted owners hold owner.
 func hasOwner(owners []int64, owner int64) bool {

@@ -372,9 +372,6 @@ var lexChunk = 1 << 15
 // are kept. The entries and scores are those of one search.
 func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) topHits {
 	n := len(p.lex.length)
-	if all(admitted, n) {
-		admitted = nil // the postings need no look-up
-	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), n/lexChunk))
 	if workers == 1 {
 		return p.maxScoreIn(cs, k, avgdl, admitted, nil)
@@ -382,34 +379,21 @@ func (p *Part) maxScore(cs []cursor, k int, avgdl float64, admitted []uint64) to
 	var shared bar
 	shared.raise(math.Inf(-1))
 	found := make([]topHits, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
+	parallel(workers, func(w int) {
 		lo, hi := int32(w*n/workers), int32((w+1)*n/workers)
 		own := slices.Clone(cs)
 		for i := range own {
 			ps := own[i].ps
 			own[i].ps = ps[seek(ps, 0, lo):seek(ps, 0, hi)]
 		}
-		wg.Go(func() { found[w] = p.maxScoreIn(own, k, avgdl, admitted, &shared) })
-	}
-	wg.Wait()
+		found[w] = p.maxScoreIn(own, k, avgdl, admitted, &shared)
+	})
 	best := slices.Concat(found...)
 	if len(best) > k {
 		slices.SortFunc(best, func(a, b hit) int { return cmpHits(b, a) })
 		best = best[:k]
 	}
 	return best
-}
-
-// all reports whether bitmap b holds every one of the first n entries.
-func all(b []uint64, n int) bool {
-	for i := range n / 64 {
-		if b[i] != ^uint64(0) {
-			return false
-		}
-	}
-	rest := uint64(1)<<(n%64) - 1
-	return n%64 == 0 || b[n/64]&rest == rest
 }
 
 // bar is the θ that the searches of one maxScore share: the highest
@@ -495,7 +479,7 @@ func (p *Part) maxScoreIn(cs []cursor, k int, avgdl float64, admitted []uint64, 
 			from[t] = c.pos
 			for ; c.pos < len(c.ps) && int64(c.ps[c.pos].entry) < end; c.pos++ {
 				x := c.ps[c.pos]
-				if admitted != nil && !has(admitted, int(x.entry)) {
+				if !has(admitted, int(x.entry)) {
 					continue
 				}
 				i := x.entry - start

@@ -208,9 +208,6 @@ func (p *Part) scan(qc, qr []uint64, f *entryFilter, n, workers int) []int {
 	}
 	dist := (*buf)[:size]
 	admitted := p.admitted(f)
-	if all(admitted, size) {
-		admitted = nil
-	}
 	hists := make([][]int, workers)
 	per := (size + workers - 1) / workers
 	bounds := func(k int) (lo, hi int) { return min(size, k*per), min(size, (k+1)*per) }
@@ -308,7 +305,7 @@ func (p *Part) distances(qc, qr, admitted []uint64, dist []uint16, hist []int, l
 		return
 	}
 	for i := lo; i < hi; i++ {
-		if admitted != nil && !has(admitted, i) {
+		if !has(admitted, i) {
 			dist[i] = notAdmitted
 			continue
 		}
