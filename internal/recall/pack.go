@@ -193,10 +193,7 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 			pending = append(pending, loaded...)
 			slices.SortStableFunc(pending, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
 		}
-		bound := math.Inf(-1)
-		if b.more() {
-			bound = b.hs[b.next].score * maxBoost
-		}
+		bound := b.nextScore() * maxBoost
 		taken := 0
 		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
 			c := pending[taken]
@@ -243,6 +240,15 @@ func newBatches(hs []ranked) *batches {
 
 // more reports whether nodes are left to load.
 func (b *batches) more() bool { return b.next < len(b.hs) }
+
+// nextScore returns the fused score of the next node to load, the best
+// of those left; -Inf when none is.
+func (b *batches) nextScore() float64 {
+	if !b.more() {
+		return math.Inf(-1)
+	}
+	return b.hs[b.next].score
+}
 
 // load returns the candidates of the next batch (Engine.loadCandidates),
 // the copies it held back included when they must load after all.

@@ -94,16 +94,14 @@ var offline = sync.OnceValue(wordvec.New)
 // (none for a nil p).
 func newRelevance(question string, p *nodeindex.Part, user string) relevance {
 	r := relevance{weight: map[string]float64{}}
-	for _, w := range terms.Content(question) {
-		t := ftsterm.Term(w)
-		if _, seen := r.weight[t]; !seen && t != "" {
-			r.weight[t] = max(wordvec.Rarity(w)-commonRarity, minWeight)
-			r.total += r.weight[t]
-		}
+	words := questionWords(question)
+	for _, w := range words {
+		r.weight[w.term] = w.weight
+		r.total += w.weight
 	}
 	if p != nil && r.total > 0 {
 		p.WithDocFreq(user, func(n int, df func(string) int) error {
-			r.total += r.absentWeight(question, n, df)
+			r.total += absentWeight(words, n, df)
 			return nil
 		})
 	}
@@ -112,7 +110,30 @@ func newRelevance(question string, p *nodeindex.Part, user string) relevance {
 	return r
 }
 
-// absentWeight returns what the words of question that memory holds too
+// questionWord is a content word of a question, the first of those that
+// make its term, with its rarity in general English and its weight.
+type questionWord struct {
+	word, term     string
+	rarity, weight float64
+}
+
+// questionWords returns the content words of question, one a term.
+func questionWords(question string) []questionWord {
+	var out []questionWord
+	seen := map[string]bool{}
+	for _, w := range terms.Content(question) {
+		t := ftsterm.Term(w)
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		rarity := wordvec.Rarity(w)
+		out = append(out, questionWord{w, t, rarity, max(rarity-commonRarity, minWeight)})
+	}
+	return out
+}
+
+// absentWeight returns what the words of a question that memory holds too
 // seldom add to its weight: each word's weight times absentFactor times
 // the chance that, if memory's n nodes used words as general English does,
 // more of them would hold the word than the df(word) that do (a Poisson
@@ -121,17 +142,11 @@ func newRelevance(question string, p *nodeindex.Part, user string) relevance {
 // what a text holds. A word missing from a large memory adds nearly
 // absentFactor times its weight; from a small one, or a word memory holds
 // often, next to nothing.
-func (r relevance) absentWeight(question string, n int, df func(string) int) float64 {
+func absentWeight(words []questionWord, n int, df func(string) int) float64 {
 	extra := 0.0
-	done := map[string]bool{}
-	for _, w := range terms.Content(question) {
-		t := ftsterm.Term(w)
-		if t == "" || done[t] {
-			continue
-		}
-		done[t] = true
-		mean := float64(n) * nodeWords * math.Exp(-wordvec.Rarity(w)) / zipfNorm
-		extra += absentFactor * r.weight[t] * poissonAbove(float64(df(w)), mean)
+	for _, w := range words {
+		mean := float64(n) * nodeWords * math.Exp(-w.rarity) / zipfNorm
+		extra += absentFactor * w.weight * poissonAbove(float64(df(w.word)), mean)
 	}
 	return extra
 }

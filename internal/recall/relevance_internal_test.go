@@ -28,9 +28,8 @@ func TestPoissonAbove(t *testing.T) {
 // memory lacks it, next to nothing when a small one does or when memory
 // holds it often.
 func TestAbsentWeight(t *testing.T) {
-	const q = "What did Caroline paint?"
-	r := newRelevance(q, nil, "")
-	w := r.weight[ftsterm.Term("caroline")]
+	words := questionWords("What did Caroline paint?")
+	w := newRelevance("What did Caroline paint?", nil, "").weight[ftsterm.Term("caroline")]
 	for _, c := range []struct {
 		name     string
 		n        int
@@ -43,7 +42,7 @@ func TestAbsentWeight(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			df := func(word string) int { return c.df[ftsterm.Term(word)] }
-			got := r.absentWeight(q, c.n, df) / w
+			got := absentWeight(words, c.n, df) / w
 			if got < c.min || got > c.max {
 				t.Errorf("added %.3f times caroline's weight; want %v to %v", got, c.min, c.max)
 			}
