@@ -6,8 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"testing"
-
-	"github.com/papermem/papermem/internal/testdb"
 )
 
 // TestPutNodes stores more nodes than one statement takes, the last with
@@ -17,11 +15,7 @@ import (
 // and one a component).
 func TestPutNodes(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.Path(t), SyncNormal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	tx, err := db.Write.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

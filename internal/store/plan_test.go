@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"strings"
 	"testing"
-
-	"github.com/papermem/papermem/internal/testdb"
 )
 
 // planRecorder is a Querier that records SQLite's plan of each query it
@@ -42,11 +40,7 @@ func (r *planRecorder) QueryContext(ctx context.Context, query string, args ...a
 // row of the workspace: 14 ms a paper recall at 142,848 papers.
 func TestLookupsByID(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.Path(t), SyncNormal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	if db.Engine != SQLite {
 		t.Skip("SQLite's query plans")
 	}

@@ -59,11 +59,7 @@ func TestOpenSync(t *testing.T) {
 // engine, and never gets the table the retired statements made.
 func TestOpenFresh(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.Path(t), SyncNormal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	tables := `SELECT count(*) FROM sqlite_schema WHERE name LIKE 'nodes_fts%'`
 	if db.Engine == Postgres {
 		tables = `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'nodes_fts%'`
@@ -128,12 +124,8 @@ func TestRetiredStatementMissing(t *testing.T) {
 // UNIQUE failure of the test's engine, and PostgreSQL's codes.
 func TestErrors(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.Path(t), SyncNormal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	_, err = db.Write.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('k', 'a'), ('k', 'b')`)
+	db := openDB(t)
+	_, err := db.Write.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('k', 'a'), ('k', 'b')`)
 	if !IsUnique(err) || IsBusy(err) || IsFull(err) {
 		t.Errorf("duplicate key: %v: unique %v, busy %v, full %v", err, IsUnique(err), IsBusy(err), IsFull(err))
 	}
@@ -162,11 +154,7 @@ func TestErrors(t *testing.T) {
 // so its transaction goes on; SQLite keeps the text as it is.
 func TestText(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.Path(t), SyncNormal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	for _, text := range []string{"a\x00b", "a\xffb"} {
 		tx, err := db.Write.BeginTx(ctx, nil)
 		if err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-
-	"github.com/papermem/papermem/internal/testdb"
 )
 
 // TestWrongWorkspace calls each function that takes a workspace and a row
@@ -15,11 +13,7 @@ import (
 // the workspace from one that trusts the id.
 func TestWrongWorkspace(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.Path(t), SyncNormal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	q := db.Write
 	const now, later, last = "2026-03-14T12:00:00.000Z", "2026-03-15T12:00:00.000Z", "2026-03-16T12:00:00.000Z"
 	for _, org := range []string{"lab-a", "lab-b"} {

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"testing"
 	"time"
-
-	"github.com/papermem/papermem/internal/testdb"
 )
 
 // TestTimestamp pins the stored format of times: databases written by
@@ -26,17 +24,13 @@ func TestTimestamp(t *testing.T) {
 // the read pool and in a write, and still matches sql.ErrNoRows.
 func TestErrNotFound(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.Path(t), SyncNormal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openDB(t)
 	if _, err := PaperID(ctx, db.Reader(), "lab", "10.1/none"); !errors.Is(err, ErrNotFound) || !errors.Is(err, sql.ErrNoRows) {
 		t.Errorf("PaperID of no paper in the read pool: err = %v", err)
 	}
 	w := NewWriter(db, 1, 1, 0)
 	defer w.Close()
-	err = w.Do(ctx, func(ctx context.Context, tx *Tx) error { return tx.DeleteMemory(ctx, "lab", "ada", "none") })
+	err := w.Do(ctx, func(ctx context.Context, tx *Tx) error { return tx.DeleteMemory(ctx, "lab", "ada", "none") })
 	if !errors.Is(err, ErrNotFound) {
 		t.Errorf("DeleteMemory of no memory: err = %v", err)
 	}
