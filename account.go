@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -18,43 +19,16 @@ import (
 // notification settings, billing contact and payment method, the plan, the
 // API keys (never their values), the invoices and the bill of the current
 // month so far.
-type Account struct {
-	OrgID          string         `json:"org_id"`
-	Profile        Profile        `json:"profile"`
-	Notifications  Notifications  `json:"notifications"`
-	BillingContact BillingContact `json:"billing_contact"`
-	Plan           Plan           `json:"plan"`
-	PaymentMethod  *PaymentMethod `json:"payment_method"` // nil when none is on file
-	APIKeys        []APIKey       `json:"api_keys"`
-	Invoices       []Invoice      `json:"invoices"`        // newest first
-	CurrentInvoice *Bill          `json:"current_invoice"` // the current month, open
-}
+type Account = api.Account
 
 // Profile describes who runs the workspace.
-type Profile struct {
-	Name    string `json:"name"`
-	Company string `json:"company"`
-	Website string `json:"website"` // an http(s) URL or ""
-	Country string `json:"country"` // ISO 3166 alpha-2 code or ""
-}
+type Profile = api.Profile
 
 // Notifications are the workspace's email notification settings.
-type Notifications struct {
-	Invoices          bool `json:"invoices"`            // email each invoice; default true
-	UsageAlerts       bool `json:"usage_alerts"`        // warn when usage nears a quota; default true
-	UsageAlertPercent int  `json:"usage_alert_percent"` // of a quota, 1..100; default 80
-	ProductUpdates    bool `json:"product_updates"`     // default false
-}
+type Notifications = api.Notifications
 
 // BillingContact is who receives invoices.
-type BillingContact struct {
-	Name    string `json:"name"`
-	Email   string `json:"email"` // an email address or ""
-	Company string `json:"company"`
-	Address string `json:"address"`
-	Country string `json:"country"` // ISO 3166 alpha-2 code or ""
-	TaxID   string `json:"tax_id"`
-}
+type BillingContact = api.BillingContact
 
 // Payment method types.
 const (
@@ -65,32 +39,13 @@ const (
 
 // PaymentMethod describes how the workspace pays, never with a full card
 // number: only the brand, the last four digits and the expiry are kept.
-type PaymentMethod struct {
-	Type     string `json:"type"` // card, bank_transfer or invoice
-	Brand    string `json:"brand,omitempty"`
-	Last4    string `json:"last4,omitempty"`
-	ExpMonth int    `json:"exp_month,omitempty"`
-	ExpYear  int    `json:"exp_year,omitempty"`
-	Holder   string `json:"holder,omitempty"`
-}
+type PaymentMethod = api.PaymentMethod
 
 // defaultNotifications are a new account's settings.
 var defaultNotifications = Notifications{Invoices: true, UsageAlerts: true, UsageAlertPercent: 80}
 
-// AccountUpdate changes parts of the account. Each object given is merged
-// into the stored one field by field (fields it lacks keep their values);
-// a nil or JSON null object leaves it unchanged.
-type AccountUpdate struct {
-	Profile        json.RawMessage `json:"profile"`
-	Notifications  json.RawMessage `json:"notifications"`
-	BillingContact json.RawMessage `json:"billing_contact"`
-	PaymentMethod  json.RawMessage `json:"payment_method"`
-	// Plan names a plan: a string ("team", "Team Tier") or an object with
-	// "slug", "name" or "tier". Only a free plan can be chosen here; a paid
-	// one is bought through the hosted service's checkout
-	// (hosted.Workspace.Checkout).
-	Plan json.RawMessage `json:"plan"`
-}
+// AccountUpdate changes parts of the account.
+type AccountUpdate = api.AccountUpdate
 
 // accountRow is the stored, editable part of an account.
 type accountRow struct {
@@ -306,7 +261,7 @@ func (a *accountRow) validate() error {
 		return Errorf(EINVALID, "notifications.usage_alert_percent must be between 1 and 100.")
 	}
 	if a.paymentMethod != nil {
-		return a.paymentMethod.validate()
+		return validatePaymentMethod(a.paymentMethod)
 	}
 	return nil
 }
@@ -315,7 +270,7 @@ func isCountryCode(s string) bool {
 	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
 }
 
-func (pm *PaymentMethod) validate() error {
+func validatePaymentMethod(pm *PaymentMethod) error {
 	pm.Type = strings.ToLower(strings.TrimSpace(pm.Type))
 	pm.Brand = strings.ToLower(strings.TrimSpace(pm.Brand))
 	pm.Holder = strings.TrimSpace(pm.Holder)
@@ -390,17 +345,9 @@ func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
 	return LookupPlan(slug)
 }
 
-// APIKey is an API key's record, as the account lists it; its value is
-// never stored. Keys are issued and checked by the hosted service
-// (package hosted).
-type APIKey struct {
-	KeyID       string  `json:"key_id"`
-	WorkspaceID string  `json:"-"`
-	Name        string  `json:"name"`
-	Prefix      string  `json:"prefix"`       // the value's first characters, to recognise it
-	CreatedAt   string  `json:"created_at"`   // RFC 3339
-	LastUsedAt  *string `json:"last_used_at"` // nil until first used; updated at most once a minute
-}
+// APIKey is an API key's record, as the account lists it; its value is never
+// stored.
+type APIKey = api.APIKey
 
 // APIKeys lists the workspace's keys, oldest first, without values.
 func (w *Workspace) APIKeys(ctx context.Context) ([]APIKey, error) {

@@ -5,21 +5,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/extract"
 	"github.com/papermem/papermem/internal/store"
 )
 
 // Analysis is a reviewer's analysis of a paper, keyed by the paper's DOI.
-type Analysis struct {
-	DOI             string `json:"doi"`
-	Markdown        string `json:"markdown"`
-	CoreClaim       string `json:"core_claim"`
-	Acceptance      string `json:"acceptance"`
-	Scorecard       string `json:"scorecard"`
-	SharpestFlaw    string `json:"sharpest_flaw"`
-	ClaimsExtracted int    `json:"claims_extracted"`
-	UpdatedAt       string `json:"updated_at,omitempty"`
-}
+type Analysis = api.Analysis
 
 // StoreAnalysis stores or replaces the analysis of a.DOI and indexes its
 // markdown as Analysis nodes (and the claims in it as Claim nodes). When

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -46,11 +47,7 @@ func (m *Memory) Backup(ctx context.Context, dest string) (int64, error) {
 }
 
 // BackupFile is a backup made by BackupInDir.
-type BackupFile struct {
-	Path      string `json:"path"`       // the copy's file on the server
-	Bytes     int64  `json:"bytes"`      // its size
-	ElapsedMS int64  `json:"elapsed_ms"` // how long making it took
-}
+type BackupFile = api.BackupFile
 
 // BackupInDir makes a backup as Backup does into a new file of dir named
 // for the current time (papermem-20060102T150405.000Z.db), creating dir

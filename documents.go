@@ -4,20 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
 
-// Document is a file IngestFile stored as a document: any file that is not
-// a paper's full text.
-type Document struct {
-	ID        string `json:"doc_id"`     // "doc:<id>", the DocID of its IngestReport
-	Name      string `json:"name"`       // the file's name, the source of its spans' provenance
-	Title     string `json:"title"`      // found in the file, given, or else its name
-	Format    string `json:"format"`     // one of IngestFormats
-	Domain    string `json:"domain"`     // "" for none
-	Bytes     int64  `json:"bytes"`      // size of the file
-	CreatedAt string `json:"created_at"` // when it was ingested
-}
+// Document is a file IngestFile stored as a document: any file that is not a
+// paper's full text.
+type Document = api.Document
 
 // Documents lists the workspace's documents, most recently ingested first,
 // at most limit of them (0 means DefaultPaperLimit; at most MaxPaperLimit).

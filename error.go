@@ -2,134 +2,80 @@ package papermem
 
 import (
 	"errors"
-	"fmt"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
 
-// Error codes. Every error papermem returns maps to one of them through
+// Error codes (package api defines them, for the library and the Go client
+// alike). Every error papermem returns maps to one of them through
 // ErrorCode. They are the codes of the HTTP API's error bodies, spelled the
-// same (EINVALID is invalid_input, ENOTFOUND not_found), with one
-// exception: the API has no code for a conflict and sends ECONFLICT as
-// invalid_input, a taken email as duplicate_email and a taken workspace id
-// as invalid_workspace. Package api holds that map, both ways; package
-// client turns the API's codes back into these, so that ErrorCode and the
-// sentinels answer the same for a failure met in process and through the
-// client, conflicts apart: through the client only a taken email is
-// ECONFLICT (with ErrDuplicateEmail), other conflicts read as EINVALID.
+// same (EINVALID is invalid_input, ENOTFOUND not_found), with one exception:
+// the API has no code for a conflict and sends ECONFLICT as invalid_input, a
+// taken email as duplicate_email and a taken workspace id as
+// invalid_workspace.
 const (
-	EINVALID      = "invalid_input"        // bad input
-	EUNKNOWNPLAN  = "unknown_plan"         // no plan or tier of that name
-	ENOTFOUND     = "not_found"            // no such thing in this workspace
-	ECONFLICT     = "conflict"             // a duplicate or an incompatible state (on the wire: invalid_input)
-	EUNAUTHORIZED = "unauthorized"         // missing or bad credentials
-	EFORBIDDEN    = "forbidden"            // authenticated but not allowed
-	ETOOLARGE     = "payload_too_large"    // input over a size limit
-	EUNSUPPORTED  = "unsupported_format"   // a format papermem cannot read
-	EUPSTREAM     = "upstream_failed"      // an outside service failed
-	EUNAVAILABLE  = "unavailable"          // busy or shutting down: nothing was done, retry shortly
-	ENOSPACE      = "insufficient_storage" // the disk or database is full: nothing was stored
-	ERATELIMITED  = "rate_limited"         // over a rate limit: retry later (the hosted service's limits)
-	EINTERNAL     = "internal"             // anything else
+	EINVALID      = api.EINVALID      // bad input
+	EUNKNOWNPLAN  = api.EUNKNOWNPLAN  // no plan or tier of that name
+	ENOTFOUND     = api.ENOTFOUND     // no such thing in this workspace
+	ECONFLICT     = api.ECONFLICT     // a duplicate or an incompatible state (on the wire: invalid_input)
+	EUNAUTHORIZED = api.EUNAUTHORIZED // missing or bad credentials
+	EFORBIDDEN    = api.EFORBIDDEN    // authenticated but not allowed
+	ETOOLARGE     = api.ETOOLARGE     // input over a size limit
+	EUNSUPPORTED  = api.EUNSUPPORTED  // a format papermem cannot read
+	EUPSTREAM     = api.EUPSTREAM     // an outside service failed
+	EUNAVAILABLE  = api.EUNAVAILABLE  // busy or shutting down: nothing was done, retry shortly
+	ENOSPACE      = api.ENOSPACE      // the disk or database is full: nothing was stored
+	ERATELIMITED  = api.ERATELIMITED  // over a rate limit: retry later (the hosted service's limits)
+	EINTERNAL     = api.EINTERNAL     // anything else
 )
 
-// Sentinels, one per code: errors.Is(err, ErrNotFound) reports whether
-// err's chain holds an *Error of code ENOTFOUND, whoever made it (the
-// library, or package client from an API error). ErrorCode also classifies
-// a database error that reaches the caller without an *Error (on a read: a
-// database that cannot be reached is EUNAVAILABLE, text it cannot hold
-// EINVALID, anything else EINTERNAL), which no sentinel matches; compare
-// ErrorCode with a code to cover those too.
+// Sentinels, one per code (api's, the same values): errors.Is(err,
+// ErrNotFound) reports whether err's chain holds an *Error of code
+// ENOTFOUND, whoever made it (the library, or package client from an API
+// error). Every exported method returns the failures it can name as an
+// *Error: a database that cannot be used for now is ErrUnavailable, text it
+// cannot hold ErrInvalid.
 var (
-	ErrInvalid      = &Error{Code: EINVALID, Message: "Invalid input."}
-	ErrUnknownPlan  = &Error{Code: EUNKNOWNPLAN, Message: "Unknown plan."}
-	ErrNotFound     = &Error{Code: ENOTFOUND, Message: "Not found."}
-	ErrConflict     = &Error{Code: ECONFLICT, Message: "Already exists."}
-	ErrUnauthorized = &Error{Code: EUNAUTHORIZED, Message: "Missing or invalid credentials."}
-	ErrForbidden    = &Error{Code: EFORBIDDEN, Message: "Not allowed."}
-	ErrTooLarge     = &Error{Code: ETOOLARGE, Message: "Too large."}
-	ErrUnsupported  = &Error{Code: EUNSUPPORTED, Message: "Unsupported format."}
-	ErrUpstream     = &Error{Code: EUPSTREAM, Message: "An outside service failed."}
-	ErrUnavailable  = &Error{Code: EUNAVAILABLE, Message: "Unavailable; retry shortly."}
-	ErrNoSpace      = &Error{Code: ENOSPACE, Message: "No room to store this."}
-	ErrRateLimited  = &Error{Code: ERATELIMITED, Message: "Rate limit exceeded."}
-	ErrInternal     = &Error{Code: EINTERNAL, Message: "Internal error."}
+	ErrInvalid      = api.ErrInvalid
+	ErrUnknownPlan  = api.ErrUnknownPlan
+	ErrNotFound     = api.ErrNotFound
+	ErrConflict     = api.ErrConflict
+	ErrUnauthorized = api.ErrUnauthorized
+	ErrForbidden    = api.ErrForbidden
+	ErrTooLarge     = api.ErrTooLarge
+	ErrUnsupported  = api.ErrUnsupported
+	ErrUpstream     = api.ErrUpstream
+	ErrUnavailable  = api.ErrUnavailable
+	ErrNoSpace      = api.ErrNoSpace
+	ErrRateLimited  = api.ErrRateLimited
+	ErrInternal     = api.ErrInternal
 )
 
 // Sentinels in the chain of some errors, for callers that tell them apart
 // (errors.Is): the HTTP layer gives them their own API codes.
 var (
 	// ErrWorkspaceID: a workspace id is malformed or already taken.
-	ErrWorkspaceID = errors.New("invalid or taken workspace id")
+	ErrWorkspaceID = api.ErrWorkspaceID
 	// ErrDuplicateEmail: an account with the email exists (package hosted).
-	ErrDuplicateEmail = errors.New("duplicate email")
+	ErrDuplicateEmail = api.ErrDuplicateEmail
 )
 
-// sentinels are the code sentinels by code.
-var sentinels = map[string]*Error{
-	EINVALID: ErrInvalid, EUNKNOWNPLAN: ErrUnknownPlan, ENOTFOUND: ErrNotFound, ECONFLICT: ErrConflict,
-	EUNAUTHORIZED: ErrUnauthorized, EFORBIDDEN: ErrForbidden, ETOOLARGE: ErrTooLarge,
-	EUNSUPPORTED: ErrUnsupported, EUPSTREAM: ErrUpstream, EUNAVAILABLE: ErrUnavailable,
-	ENOSPACE: ErrNoSpace, ERATELIMITED: ErrRateLimited, EINTERNAL: ErrInternal,
-}
-
 // Error is papermem's error: a code, a message safe to show a user, and an
-// optional underlying error.
-type Error struct {
-	Code    string
-	Message string
-	Err     error
-}
-
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return e.Message + ": " + e.Err.Error()
-	}
-	return e.Message
-}
-
-// Unwrap returns the underlying error.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is reports whether target is the sentinel of e's code (ErrNotFound for
-// ENOTFOUND, …). Any other target, an *Error or not, matches only itself.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t != nil && t == sentinels[e.Code]
-}
+// optional underlying error (api.Error).
+type Error = api.Error
 
 // Errorf returns an *Error with code and a formatted message.
-func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
+func Errorf(code, format string, args ...any) *Error { return api.Errorf(code, format, args...) }
 
-// ErrorCode returns the code of the first *Error in err's chain, "" for nil,
-// EINVALID for text the database cannot hold (on PostgreSQL, a NUL
-// character or invalid UTF-8, in any input), EUNAVAILABLE for a database
-// that cannot be used for now (unreachable, restarting, locked or out of
-// time: see the README's PostgreSQL section) and EINTERNAL for any other
-// error.
-func ErrorCode(err error) string {
-	if err == nil {
-		return ""
-	}
-	if e := asError(err); e != nil {
-		return e.Code
-	}
-	return EINTERNAL
-}
+// ErrorCode returns the code of the first *Error in err's chain, "" for nil
+// and EINTERNAL for any other error (api.ErrorCode).
+func ErrorCode(err error) string { return api.ErrorCode(err) }
 
 // ErrorMessage returns the user-facing message of the first *Error in err's
-// chain, or a generic message that reveals nothing of an internal error.
-func ErrorMessage(err error) string {
-	if err == nil {
-		return ""
-	}
-	if e := asError(err); e != nil {
-		return e.Message
-	}
-	return "Internal error."
-}
+// chain, or a generic message that reveals nothing of an internal error
+// (api.ErrorMessage).
+func ErrorMessage(err error) string { return api.ErrorMessage(err) }
 
 // errText stands for store.ErrText.
 var errText = &Error{Code: EINVALID, Message: "Text must be valid UTF-8 without NUL characters (U+0000): this database cannot store them."}

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -25,30 +26,13 @@ const (
 )
 
 // Step is one step of a session: an agent called a tool.
-type Step struct {
-	Agent     string `json:"agent"`
-	Tool      string `json:"tool"`
-	Args      any    `json:"args"`       // any JSON value; numbers come back as json.Number
-	ResultRef string `json:"result_ref"` // where the result is kept, free text
-}
+type Step = api.Step
 
 // SessionRecord is the export record of a session.
-type SessionRecord struct {
-	SessionID      string         `json:"session_id"`      // "" makes ExportSession generate one
-	UserID         string         `json:"user_id"`         // who ran the session; "" for none
-	OrgID          string         `json:"org_id"`          // the workspace; set on output, ignored on input
-	CreatedAt      string         `json:"created_at"`      // ISO-8601 date or time; "" means now (re-exported: the first export's time); stored as RFC 3339 UTC
-	Steps          []Step         `json:"steps"`           // in order
-	RecalledPapers []string       `json:"recalled_papers"` // DOIs; stored normalised and de-duplicated
-	RecalledClaims []int64        `json:"recalled_claims"` // node ids, de-duplicated
-	Metadata       map[string]any `json:"metadata"`        // free JSON object; numbers come back as json.Number
-}
+type SessionRecord = api.SessionRecord
 
 // Exported is the result of ExportSession.
-type Exported struct {
-	Written   bool   `json:"written"`
-	SessionID string `json:"session_id"`
-}
+type Exported = api.Exported
 
 // ExportSession stores the record of a session and links the session to
 // its recalled papers and claims as LinkSession does (unknown DOIs become
@@ -138,21 +122,11 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// ExportQuery selects session records. Every field is optional.
-type ExportQuery struct {
-	SessionID string    // "" means every session
-	Since     time.Time // zero means no lower bound; inclusive
-	Until     time.Time // zero means no upper bound; inclusive
-	Limit     int       // 0 means DefaultExportLimit, at most MaxExportLimit; StreamExports: 0 means all
-	Cursor    string    // NextCursor of the previous page; "" starts at the newest
-}
+// ExportQuery selects session records.
+type ExportQuery = api.ExportQuery
 
 // ExportPage is one page of session records, newest first.
-type ExportPage struct {
-	Records    []SessionRecord `json:"records"`
-	Count      int             `json:"count"`                 // len(Records)
-	NextCursor string          `json:"next_cursor,omitempty"` // pass as Cursor for the next page; "" on the last
-}
+type ExportPage = api.ExportPage
 
 // Exports returns session records matching q, newest first (by created_at,
 // then latest written), one page at a time. Pages are cut by a cursor, so

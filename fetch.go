@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"strings"
+
+	"github.com/papermem/papermem/api"
 )
 
 // Fetcher downloads a document from its origin URL. Implementations
@@ -13,13 +15,7 @@ type Fetcher interface {
 }
 
 // FetchResult reports where a paper's full text came from.
-type FetchResult struct {
-	DOI        string `json:"doi"`
-	Warm       bool   `json:"warm"`        // the text was already in memory
-	Bytes      int    `json:"bytes"`       // size of the full text
-	BytesSaved int    `json:"bytes_saved"` // bytes not downloaded thanks to memory
-	Source     string `json:"source"`      // "memory" or "origin"
-}
+type FetchResult = api.FetchResult
 
 // FetchPaper makes sure the paper's full text is in memory: cache first,
 // else a download from its source_url through Options.Fetcher or, for a
@@ -70,5 +66,5 @@ func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, e
 
 // ingestPaperFile ingests a downloaded file as the full text of paper p.
 func (w *Workspace) ingestPaperFile(ctx context.Context, p *storedPaper, name string, body []byte) (*IngestReport, error) {
-	return w.IngestFile(ctx, name, bytes.NewReader(body), IngestOptions{DOI: p.DOI, stored: true})
+	return w.ingestFile(ctx, name, bytes.NewReader(body), IngestOptions{DOI: p.DOI}, true)
 }

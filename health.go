@@ -6,30 +6,23 @@ import (
 	"math"
 	"time"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/store"
 )
 
-// Component health statuses.
+// Component health statuses (package api defines them).
 const (
-	HealthOK       = "ok"       // a component answered correctly
-	HealthError    = "error"    // a component failed its check
-	HealthDegraded = "degraded" // overall: at least one component failed
+	HealthOK       = api.HealthOK       // a component answered correctly
+	HealthError    = api.HealthError    // a component failed its check
+	HealthDegraded = api.HealthDegraded // overall: at least one component failed
 )
 
 // Health is the detailed health of papermem's components.
-type Health struct {
-	Status     string            `json:"status"` // ok, or degraded when any component is not ok
-	Components []ComponentHealth `json:"components"`
-}
+type Health = api.Health
 
 // ComponentHealth is the result of one component's check.
-type ComponentHealth struct {
-	Name      string  `json:"name"`
-	Status    string  `json:"status"`     // ok or error
-	LatencyMS float64 `json:"latency_ms"` // how long the check took
-	Detail    string  `json:"detail"`     // what was checked, or why it failed
-}
+type ComponentHealth = api.ComponentHealth
 
 // CheckComponent runs check and reports it as component name: ok with
 // the detail it returns, or error with its error.
@@ -42,14 +35,6 @@ func CheckComponent(name string, check func() (string, error)) ComponentHealth {
 		c.Status, c.Detail = HealthError, err.Error()
 	}
 	return c
-}
-
-// Add appends a component's result and updates the overall status.
-func (h *Health) Add(c ComponentHealth) {
-	h.Components = append(h.Components, c)
-	if c.Status != HealthOK {
-		h.Status = HealthDegraded
-	}
 }
 
 // healthTables are read by the storage check: every table of the

@@ -11,33 +11,17 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/extract"
 	"github.com/papermem/papermem/internal/store"
 )
 
-// IngestOptions qualify an ingested file. The zero value means none.
-type IngestOptions struct {
-	// Domain is the topic area the file's nodes carry, used to filter
-	// recall. Empty means none (or, for a paper, its stored domain).
-	Domain string
-	// DOI, when set, makes the file the full text of the paper with this
-	// DOI. Empty means the DOI the file carries, if any.
-	DOI string
-	// Title overrides the title found in the file. Empty means that one.
-	Title string
+// IngestOptions qualify an ingested file.
+type IngestOptions = api.IngestOptions
 
-	// stored is set by FetchPaper: the paper was looked up at its
-	// origins when it was stored, so ingesting its full text does not
-	// ask them again.
-	stored bool
-}
-
-// IngestFormat is a file format IngestFile reads and the file name
-// extensions (lower case, with the dot) that select it.
-type IngestFormat struct {
-	Format     string   `json:"format"`
-	Extensions []string `json:"extensions"`
-}
+// IngestFormat is a file format IngestFile reads and the file name extensions
+// (lower case, with the dot) that select it.
+type IngestFormat = api.IngestFormat
 
 // IngestFormats lists the formats IngestFile reads: markdown, text, csv,
 // json, pdf, xlsx and docx.
@@ -77,6 +61,13 @@ const maxNameBytes = 255
 // EINVALID (no name, a malformed DOI, or a corrupt, encrypted, truncated or
 // empty file, with the reason), EUPSTREAM (the embedder failed).
 func (w *Workspace) IngestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions) (*IngestReport, error) {
+	return w.ingestFile(ctx, name, r, opts, false)
+}
+
+// ingestFile is IngestFile; stored is set by FetchPaper: the paper was
+// looked up at its origins when it was stored, so ingesting its full text
+// does not ask them again.
+func (w *Workspace) ingestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions, stored bool) (*IngestReport, error) {
 	start := time.Now()
 	name, format, err := ingestName(name)
 	if err != nil {
@@ -104,7 +95,7 @@ func (w *Workspace) IngestFile(ctx context.Context, name string, r io.Reader, op
 	rep := &IngestReport{Format: string(doc.Format), CharsRead: doc.Chars, Pages: doc.Pages,
 		Sections: len(doc.Sections), Rows: doc.Rows}
 	if doi != "" {
-		err = w.ingestPaper(ctx, doi, doc, opts, rep)
+		err = w.ingestPaper(ctx, doi, doc, opts, stored, rep)
 		if err == nil {
 			w.countPaper(int(in.n))
 		}
@@ -162,7 +153,7 @@ func extractError(ctx context.Context, name string, err error) error {
 
 // ingestPaper stores doc as the full text of the paper with the DOI. The
 // paper's stored text is doc's extracted text, so that node offsets cite it.
-func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Document, opts IngestOptions, rep *IngestReport) error {
+func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Document, opts IngestOptions, stored bool, rep *IngestReport) error {
 	old, err := w.paper(ctx, w.m.db, doi)
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return err
@@ -178,7 +169,7 @@ func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Do
 	if len(p.Authors) == 0 && len(doc.Authors) > 0 {
 		p.Authors = doc.Authors
 	}
-	if !opts.stored {
+	if !stored {
 		if err := w.fillFromOrigins(ctx, p, false, false); err != nil {
 			return err
 		}

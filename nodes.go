@@ -4,29 +4,30 @@ import (
 	"context"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/claims"
 	"github.com/papermem/papermem/internal/extract"
 	"github.com/papermem/papermem/internal/store"
 )
 
-// Node labels.
+// Node labels (package api defines them).
 const (
-	LabelClaim    = "Claim"    // a sentence that asserts a finding
-	LabelPassage  = "Passage"  // a chunk of a section
-	LabelPaper    = "Paper"    // a paper's title and abstract
-	LabelAnalysis = "Analysis" // a chunk of an analysis
-	LabelDocument = "Document" // a chunk of an ingested document
-	LabelMemory   = "Memory"   // a per-user memory
-	LabelAny      = "Any"      // in a recall request: every label
+	LabelClaim    = api.LabelClaim    // a sentence that asserts a finding
+	LabelPassage  = api.LabelPassage  // a chunk of a section
+	LabelPaper    = api.LabelPaper    // a paper's title and abstract
+	LabelAnalysis = api.LabelAnalysis // a chunk of an analysis
+	LabelDocument = api.LabelDocument // a chunk of an ingested document
+	LabelMemory   = api.LabelMemory   // a per-user memory
+	LabelAny      = api.LabelAny      // in a recall request: every label
 )
 
-// Owner kinds, as reported in provenance.
+// Owner kinds, as reported in provenance (package api defines them).
 const (
-	KindPaper    = "paper"
-	KindDocument = "document"
-	KindAnalysis = "analysis"
-	KindMemory   = "memory"
+	KindPaper    = api.KindPaper
+	KindDocument = api.KindDocument
+	KindAnalysis = api.KindAnalysis
+	KindMemory   = api.KindMemory
 )
 
 // node is one recallable unit, as it is stored (stored).

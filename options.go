@@ -4,22 +4,23 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/wordvec"
 )
 
 // Defaults used when the corresponding Options field is zero.
 const (
-	DefaultWorkspace      = "default"   // workspace of the Memory's own methods
-	DefaultDim            = wordvec.Dim // dimensions of the offline embedder
-	DefaultBudgetTokens   = 8000        // recall budget when none is given
-	MaxBudgetTokens       = 200000      // largest recall budget accepted
-	MaxRecallDOIs         = 100         // most DOIs a recall may be scoped to (RecallRequest.DOIs)
-	DefaultMaxIngestBytes = 25 << 20    // largest file IngestFile reads
-	DefaultPassageTokens  = 200         // largest passage made from a section
-	DefaultIndexMaxBytes  = 1 << 30     // memory of the in-process search index over all workspaces
-	DefaultSync           = SyncNormal  // durability of a commit (see Options.Sync)
-	DefaultWriteQueue     = 1024        // writes that may wait for their turn at once
+	DefaultWorkspace      = "default"           // workspace of the Memory's own methods
+	DefaultDim            = wordvec.Dim         // dimensions of the offline embedder
+	DefaultBudgetTokens   = 8000                // recall budget when none is given
+	MaxBudgetTokens       = api.MaxBudgetTokens // largest recall budget accepted
+	MaxRecallDOIs         = 100                 // most DOIs a recall may be scoped to (RecallRequest.DOIs)
+	DefaultMaxIngestBytes = 25 << 20            // largest file IngestFile reads
+	DefaultPassageTokens  = 200                 // largest passage made from a section
+	DefaultIndexMaxBytes  = 1 << 30             // memory of the in-process search index over all workspaces
+	DefaultSync           = SyncNormal          // durability of a commit (see Options.Sync)
+	DefaultWriteQueue     = 1024                // writes that may wait for their turn at once
 	DefaultWriteWait      = 10 * time.Second
 	DefaultDBTimeout      = 3 * time.Second // longest wait for PostgreSQL (see Options.DBTimeout)
 )

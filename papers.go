@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/extract"
 	"github.com/papermem/papermem/internal/recall"
 	"github.com/papermem/papermem/internal/store"
@@ -14,71 +15,24 @@ import (
 )
 
 // Paper is a paper in a workspace's memory, keyed by its normalised DOI.
-type Paper struct {
-	DOI       string   `json:"doi"`
-	Title     string   `json:"title"`
-	Year      int      `json:"year,omitempty"`
-	Authors   []string `json:"authors"`
-	OA        bool     `json:"oa"`
-	Cached    bool     `json:"cached"` // the full text is in memory
-	SourceURL string   `json:"source_url,omitempty"`
-	Domain    string   `json:"domain,omitempty"`
-	Journal   string   `json:"journal,omitempty"` // the journal or proceedings, from the origins
-	Type      string   `json:"type,omitempty"`    // the kind of work, as Crossref names it: journal-article, …
-	// Retracted is true when an origin reports the paper retracted
-	// (Crossref's updated-by notices, OpenAlex's is_retracted); Notices
-	// lists the editorial notices about it, retractions or not.
-	Retracted bool     `json:"retracted"`
-	Notices   []Notice `json:"notices,omitempty"`
-	Score     float64  `json:"score,omitempty"` // set by RecallPapers
-}
+type Paper = api.Paper
 
-// Notice is an editorial notice about a paper, as its origins report it:
-// Type is "retraction", "correction", "expression_of_concern", …; DOI is
-// the notice's own DOI and Date its date (YYYY-MM-DD), when known.
-type Notice struct {
-	Type string `json:"type"`
-	DOI  string `json:"doi,omitempty"`
-	Date string `json:"date,omitempty"`
-}
+// Notice is an editorial notice about a paper, as its origins report it: Type
+// is "retraction", "correction", "expression_of_concern", …; DOI is the
+// notice's own DOI and Date its date (YYYY-MM-DD), when known.
+type Notice = api.Notice
 
-// PaperInput is a paper to store. DOI may be empty when SourceURL or Text
-// contains one; without any DOI the paper gets a stable "local:" id from
-// its title or URL.
-type PaperInput struct {
-	DOI       string   `json:"doi"`
-	Title     string   `json:"title"`
-	Text      string   `json:"text"`
-	Authors   []string `json:"authors"`
-	Year      int      `json:"year"`
-	OA        bool     `json:"oa"`
-	SourceURL string   `json:"source_url"`
-	Domain    string   `json:"domain"`
-	// Refresh asks the origins again (Options.Origins) instead of taking
-	// their answer from the day's cache: a stored paper's retraction
-	// status is so brought up to date.
-	Refresh bool `json:"refresh"`
-}
+// PaperInput is a paper to store.
+type PaperInput = api.PaperInput
 
 // IngestReport summarises what a store or ingest call added.
-type IngestReport struct {
-	DocID       string `json:"doc_id"`
-	Kind        string `json:"kind"`   // paper or document
-	Format      string `json:"format"` // text, markdown, pdf, …
-	CharsRead   int    `json:"chars_read"`
-	Pages       int    `json:"pages"`
-	Sections    int    `json:"sections"`
-	Rows        int    `json:"rows"`
-	NodesStored int    `json:"nodes_stored"`
-	ClaimsFound int    `json:"claims_found"`
-	ElapsedMS   int64  `json:"elapsed_ms"`
-}
+type IngestReport = api.IngestReport
 
 // resolveDOI picks the paper's key: the given DOI, one found in the URL or
 // the text, the one its origins give it (resolve: an arXiv URL's DOI or
 // the DOI Crossref matches to the title, when origins are configured), or
 // a local id from the title or URL.
-func (in *PaperInput) resolveDOI(resolve func(title string) string) (string, error) {
+func resolveDOI(in *PaperInput, resolve func(title string) string) (string, error) {
 	if strings.TrimSpace(in.DOI) != "" {
 		if d := NormalizeDOI(in.DOI); d != "" {
 			return d, nil
@@ -124,7 +78,7 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *Ing
 	if !utf8.ValidString(in.Text) || !utf8.ValidString(in.Title) {
 		return nil, nil, Errorf(EINVALID, "Paper text must be UTF-8.")
 	}
-	doi, err := in.resolveDOI(func(title string) string { return w.resolveAtOrigins(ctx, in.SourceURL, title) })
+	doi, err := resolveDOI(&in, func(title string) string { return w.resolveAtOrigins(ctx, in.SourceURL, title) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -345,11 +299,7 @@ const (
 )
 
 // PaperRecallRequest asks for the papers that best match a query.
-type PaperRecallRequest struct {
-	Query     string    // required
-	Limit     int       // 0 means DefaultPaperLimit; at most MaxPaperLimit
-	Retrieval Retrieval // zero means hybrid
-}
+type PaperRecallRequest = api.PaperRecallRequest
 
 // RecallPapers ranks the workspace's papers for a query, best first, each
 // DOI once, with Score set: a paper ranks as its title and abstract node
@@ -369,7 +319,7 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	case limit < 1 || limit > MaxPaperLimit:
 		return nil, Errorf(EINVALID, "limit must be between 1 and %d.", MaxPaperLimit)
 	}
-	if err := req.Retrieval.valid(); err != nil {
+	if err := validRetrieval(req.Retrieval); err != nil {
 		return nil, err
 	}
 	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Org: w.id, Query: text, Limit: limit,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -37,11 +38,7 @@ type SessionLink struct {
 }
 
 // SessionLinks is the result of LinkSession.
-type SessionLinks struct {
-	SessionID    string `json:"session_id"`
-	LinkedPapers int    `json:"linked_papers"` // distinct papers of the request, now linked
-	LinkedClaims int    `json:"linked_claims"` // distinct claims of the request, now linked
-}
+type SessionLinks = api.SessionLinks
 
 // LinkSession records that a session used papers and claims, creating the
 // session on first use. Linking is idempotent: links that exist are kept,

@@ -1,34 +1,33 @@
 package papermem
 
-import "github.com/papermem/papermem/internal/hostlink"
+import (
+	"github.com/papermem/papermem/api"
+	"github.com/papermem/papermem/internal/hostlink"
+)
 
-// Usage counters: the metered events of a workspace, summed per calendar
-// month (UTC, by Options.Now). A plan's quotas and overage rates name them
-// (Quotas, OverageRate) and the bill prices them (Billing).
+// Usage counters (package api defines them): the metered events of a
+// workspace, summed per calendar month (UTC, by Options.Now). A plan's
+// quotas and overage rates name them (Quotas, OverageRate) and the bill
+// prices them (Billing).
 //
 // Metering is the hosted service's (package hosted): the memory reports
 // the events it sees — recalls, papers stored, files ingested, fetches,
-// notes remembered — to the meter of the hosted service built over it, if
-// one is, which counts them in memory, writes them in batches and reports
-// usage. An embedded Memory reports to nothing and counts nothing.
+// notes remembered — to its Options.Meter, if any, which counts them. An
+// embedded Memory without one counts nothing.
 const (
-	CounterAPIRequests       = "api_requests"       // authenticated HTTP requests (counted by the server)
-	CounterRecallRequests    = "recall_requests"    // Recall and RecallUser calls
-	CounterRecallTokens      = "recall_tokens"      // tokens returned by those calls
-	CounterPapersStored      = "papers_stored"      // StorePaper calls, paper files ingested, origin fetches
-	CounterDocumentsIngested = "documents_ingested" // files ingested as documents
-	CounterBytesIngested     = "bytes_ingested"     // bytes of paper text and ingested files
-	CounterFetchRequests     = "fetch_requests"     // successful FetchPaper calls
-	CounterFetchWarmHits     = "fetch_warm_hits"    // of which answered from memory
-	CounterUserMemories      = "user_memories"      // Remember calls
+	CounterAPIRequests       = api.CounterAPIRequests       // authenticated HTTP requests (counted by the server)
+	CounterRecallRequests    = api.CounterRecallRequests    // Recall and RecallUser calls
+	CounterRecallTokens      = api.CounterRecallTokens      // tokens returned by those calls
+	CounterPapersStored      = api.CounterPapersStored      // StorePaper calls, paper files ingested, origin fetches
+	CounterDocumentsIngested = api.CounterDocumentsIngested // files ingested as documents
+	CounterBytesIngested     = api.CounterBytesIngested     // bytes of paper text and ingested files
+	CounterFetchRequests     = api.CounterFetchRequests     // successful FetchPaper calls
+	CounterFetchWarmHits     = api.CounterFetchWarmHits     // of which answered from memory
+	CounterUserMemories      = api.CounterUserMemories      // Remember calls
 )
 
 // Counters lists the usage counters in the order they are reported.
-var Counters = []string{
-	CounterAPIRequests, CounterRecallRequests, CounterRecallTokens, CounterPapersStored,
-	CounterDocumentsIngested, CounterBytesIngested, CounterFetchRequests, CounterFetchWarmHits,
-	CounterUserMemories,
-}
+var Counters = api.Counters
 
 // count reports n of a counter of workspace to the meter, if any. It
 // only touches memory.

@@ -10,30 +10,17 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 	"github.com/papermem/papermem/internal/tokens"
 )
 
-// NoteInput is a note a user asked to remember (a "memory" on the wire:
-// kind and label Memory). Two metadata keys place a note in a
-// conversation: "session" (a string or number naming
-// the conversation or session) and "seq" (a number ordering the memories of
-// one session after OccurredAt). RecallUser may return a recalled memory's
-// neighbours in its session alongside it.
-type NoteInput struct {
-	Text       string         `json:"text"`        // required
-	Key        string         `json:"key"`         // "" means a key derived from the text
-	Tags       []string       `json:"tags"`        // free labels
-	Domain     string         `json:"domain"`      // optional topic area
-	OccurredAt string         `json:"occurred_at"` // ISO-8601 date or time of the event; "" for none
-	Metadata   map[string]any `json:"metadata"`    // free JSON object; see NoteInput
-}
+// NoteInput is a note a user asked to remember (a "memory" on the wire: kind
+// and label Memory).
+type NoteInput = api.NoteInput
 
 // Remembered identifies a stored memory.
-type Remembered struct {
-	NodeID int64  `json:"node_id"`
-	Key    string `json:"key"`
-}
+type Remembered = api.Remembered
 
 // maxMemoryBytes bounds one memory's text.
 const maxMemoryBytes = 64 << 10
@@ -113,12 +100,7 @@ func (w *Workspace) Forget(ctx context.Context, user, key string) error {
 }
 
 // UserRecallRequest asks for a user's memories that answer a question.
-type UserRecallRequest struct {
-	Question     string    `json:"question"`      // required
-	Keywords     []string  `json:"keywords"`      // extra terms
-	BudgetTokens int       `json:"budget_tokens"` // 0 means DefaultBudgetTokens
-	Retrieval    Retrieval `json:"-"`             // zero means the full recall; lexical or vector ranks by that source alone
-}
+type UserRecallRequest = api.UserRecallInput
 
 // RecallUser returns the memories of user that best answer the question,
 // within the budget. Only that user's memories are searched. The ranking is
@@ -133,7 +115,7 @@ func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallR
 	}
 	r := RecallRequest{Question: req.Question, Keywords: req.Keywords, BudgetTokens: req.BudgetTokens,
 		Label: LabelAny, Retrieval: req.Retrieval}
-	if err := r.validate(); err != nil {
+	if err := validateRecall(&r); err != nil {
 		return nil, err
 	}
 	res, err := w.recallMemories(ctx, user, r)
@@ -156,18 +138,9 @@ func sessionOrder(meta map[string]any) (session string, seq float64) {
 	return session, seq
 }
 
-// timeLayouts are the ISO-8601 forms accepted for times.
-var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"}
-
-// ParseTime parses an ISO-8601 date or date-time. Errors: EINVALID.
-func ParseTime(s string) (time.Time, error) {
-	for _, l := range timeLayouts {
-		if t, err := time.Parse(l, strings.TrimSpace(s)); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, Errorf(EINVALID, "%q is not an ISO-8601 date or time.", s)
-}
+// ParseTime parses an ISO-8601 date or date-time (api.ParseTime).
+// Errors: EINVALID.
+func ParseTime(s string) (time.Time, error) { return api.ParseTime(s) }
 
 // normalizeTime stores an optional time in papermem's format.
 func normalizeTime(s string) (string, error) {

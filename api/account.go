@@ -1,9 +1,6 @@
 package api
 
-import (
-	"github.com/papermem/papermem"
-	"github.com/papermem/papermem/hosted"
-)
+import "encoding/json"
 
 // RootResponse names the service.
 type RootResponse struct {
@@ -41,10 +38,10 @@ type SignupRequest struct {
 
 // TokenResponse answers signup and login.
 type TokenResponse struct {
-	AccessToken string      `json:"access_token" doc:"session token (JWT, HS256) for Authorization: Bearer"`
-	TokenType   string      `json:"token_type" doc:"always bearer"`
-	ExpiresIn   int         `json:"expires_in" doc:"seconds until the token expires: the workspace's token TTL"`
-	User        hosted.User `json:"user"`
+	AccessToken string `json:"access_token" doc:"session token (JWT, HS256) for Authorization: Bearer"`
+	TokenType   string `json:"token_type" doc:"always bearer"`
+	ExpiresIn   int    `json:"expires_in" doc:"seconds until the token expires: the workspace's token TTL"`
+	User        User   `json:"user"`
 }
 
 // LoginRequest exchanges an email and password for a session token.
@@ -66,7 +63,7 @@ type LogoutResponse struct {
 
 // MeResponse is the current user.
 type MeResponse struct {
-	hosted.User
+	User
 	IsFounder bool `json:"is_founder" doc:"whether the account has founder access"`
 }
 
@@ -83,7 +80,7 @@ type CreateKeyRequest struct {
 // ApiKeysResponse lists the workspace's keys. (Its name is the OpenAPI
 // component name, kept as it was.)
 type ApiKeysResponse struct {
-	APIKeys []papermem.APIKey `json:"api_keys"`
+	APIKeys []APIKey `json:"api_keys"`
 }
 
 // RevokedResponse names the revoked key.
@@ -93,15 +90,15 @@ type RevokedResponse struct {
 
 // UsersResponse lists the workspace's users.
 type UsersResponse struct {
-	Users   []hosted.UserActivity `json:"users"`
-	Count   int                   `json:"count"`
-	Current *string               `json:"current" doc:"the caller's user_id; null for an API key without X-User-Id"`
+	Users   []UserActivity `json:"users"`
+	Count   int            `json:"count"`
+	Current *string        `json:"current" doc:"the caller's user_id; null for an API key without X-User-Id"`
 }
 
 // WorkspacesResponse lists workspaces.
 type WorkspacesResponse struct {
-	Workspaces []hosted.WorkspaceRecord `json:"workspaces"`
-	Current    string                   `json:"current" doc:"the credential's org_id"`
+	Workspaces []WorkspaceRecord `json:"workspaces"`
+	Current    string            `json:"current" doc:"the credential's org_id"`
 }
 
 // CreateWorkspaceRequest creates a workspace.
@@ -112,19 +109,19 @@ type CreateWorkspaceRequest struct {
 
 // CreatedWorkspace is a new workspace with its first API key.
 type CreatedWorkspace struct {
-	hosted.WorkspaceRecord
-	APIKey *hosted.NewAPIKey `json:"api_key" doc:"the new workspace's first key; key is its value, shown this once"`
+	WorkspaceRecord
+	APIKey *NewAPIKey `json:"api_key" doc:"the new workspace's first key; key is its value, shown this once"`
 }
 
 // AccountPatch documents the PATCH body; it is decoded into
-// papermem.AccountUpdate, which keeps each object raw so that only the
+// AccountUpdate, which keeps each object raw so that only the
 // fields it names are merged.
 type AccountPatch struct {
-	Profile        *papermem.Profile        `json:"profile" doc:"fields given replace the stored ones, the others stay; null or absent leaves the profile. website is an http(s) URL, country an ISO 3166 alpha-2 code"`
-	Notifications  *papermem.Notifications  `json:"notifications" doc:"merged likewise; usage_alert_percent is 1..100"`
-	BillingContact *papermem.BillingContact `json:"billing_contact" doc:"merged likewise; email must be an email address"`
-	PaymentMethod  *papermem.PaymentMethod  `json:"payment_method" doc:"merged likewise; type card, bank_transfer or invoice; a card needs brand, last4 (four digits), exp_month and exp_year. Any other field (a card number) is dropped, never stored"`
-	Plan           *string                  `json:"plan" doc:"a free plan (starter, Starter Tier; any case), or an object with slug, name or tier. A paid plan is 400 invalid_input (buy it through /v1/billing/checkout); an unknown plan is 400 unknown_plan"`
+	Profile        *Profile        `json:"profile" doc:"fields given replace the stored ones, the others stay; null or absent leaves the profile. website is an http(s) URL, country an ISO 3166 alpha-2 code"`
+	Notifications  *Notifications  `json:"notifications" doc:"merged likewise; usage_alert_percent is 1..100"`
+	BillingContact *BillingContact `json:"billing_contact" doc:"merged likewise; email must be an email address"`
+	PaymentMethod  *PaymentMethod  `json:"payment_method" doc:"merged likewise; type card, bank_transfer or invoice; a card needs brand, last4 (four digits), exp_month and exp_year. Any other field (a card number) is dropped, never stored"`
+	Plan           *string         `json:"plan" doc:"a free plan (starter, Starter Tier; any case), or an object with slug, name or tier. A paid plan is 400 invalid_input (buy it through /v1/billing/checkout); an unknown plan is 400 unknown_plan"`
 }
 
 // CheckoutRequest starts a move to a plan.
@@ -141,12 +138,12 @@ type ConfirmRequest struct {
 
 // AdminWorkspacesResponse lists every workspace.
 type AdminWorkspacesResponse struct {
-	Workspaces []hosted.WorkspaceSummary `json:"workspaces"`
+	Workspaces []WorkspaceSummary `json:"workspaces"`
 }
 
 // AdminUsersResponse lists every account.
 type AdminUsersResponse struct {
-	Users []hosted.UserSummary `json:"users"`
+	Users []UserSummary `json:"users"`
 }
 
 // SetPlanRequest names the tier a founder sets.
@@ -159,4 +156,84 @@ type CreateUserRequest struct {
 	Email    string `json:"email" required:"true" doc:"unique on the platform; taken is 400 duplicate_email"`
 	Password string `json:"password" required:"true" doc:"8 to 72 bytes; stored only as a bcrypt hash"`
 	Name     string `json:"name" doc:"display name; default empty"`
+}
+
+// Account is the account view of a workspace: the editable profile,
+// notification settings, billing contact and payment method, the plan, the
+// API keys (never their values), the invoices and the bill of the current
+// month so far.
+type Account struct {
+	OrgID          string         `json:"org_id"`
+	Profile        Profile        `json:"profile"`
+	Notifications  Notifications  `json:"notifications"`
+	BillingContact BillingContact `json:"billing_contact"`
+	Plan           Plan           `json:"plan"`
+	PaymentMethod  *PaymentMethod `json:"payment_method"` // nil when none is on file
+	APIKeys        []APIKey       `json:"api_keys"`
+	Invoices       []Invoice      `json:"invoices"`        // newest first
+	CurrentInvoice *Bill          `json:"current_invoice"` // the current month, open
+}
+
+// Profile describes who runs the workspace.
+type Profile struct {
+	Name    string `json:"name"`
+	Company string `json:"company"`
+	Website string `json:"website"` // an http(s) URL or ""
+	Country string `json:"country"` // ISO 3166 alpha-2 code or ""
+}
+
+// Notifications are the workspace's email notification settings.
+type Notifications struct {
+	Invoices          bool `json:"invoices"`            // email each invoice; default true
+	UsageAlerts       bool `json:"usage_alerts"`        // warn when usage nears a quota; default true
+	UsageAlertPercent int  `json:"usage_alert_percent"` // of a quota, 1..100; default 80
+	ProductUpdates    bool `json:"product_updates"`     // default false
+}
+
+// BillingContact is who receives invoices.
+type BillingContact struct {
+	Name    string `json:"name"`
+	Email   string `json:"email"` // an email address or ""
+	Company string `json:"company"`
+	Address string `json:"address"`
+	Country string `json:"country"` // ISO 3166 alpha-2 code or ""
+	TaxID   string `json:"tax_id"`
+}
+
+// PaymentMethod describes how the workspace pays, never with a full card
+// number: only the brand, the last four digits and the expiry are kept.
+type PaymentMethod struct {
+	Type     string `json:"type"` // card, bank_transfer or invoice
+	Brand    string `json:"brand,omitempty"`
+	Last4    string `json:"last4,omitempty"`
+	ExpMonth int    `json:"exp_month,omitempty"`
+	ExpYear  int    `json:"exp_year,omitempty"`
+	Holder   string `json:"holder,omitempty"`
+}
+
+// AccountUpdate changes parts of the account. Each object given is merged
+// into the stored one field by field (fields it lacks keep their values);
+// a nil or JSON null object leaves it unchanged.
+type AccountUpdate struct {
+	Profile        json.RawMessage `json:"profile"`
+	Notifications  json.RawMessage `json:"notifications"`
+	BillingContact json.RawMessage `json:"billing_contact"`
+	PaymentMethod  json.RawMessage `json:"payment_method"`
+	// Plan names a plan: a string ("team", "Team Tier") or an object with
+	// "slug", "name" or "tier". Only a free plan can be chosen here; a paid
+	// one is bought through the hosted service's checkout
+	// (Workspace.Checkout).
+	Plan json.RawMessage `json:"plan"`
+}
+
+// APIKey is an API key's record, as the account lists it; its value is
+// never stored. Keys are issued and checked by the hosted service
+// (package hosted).
+type APIKey struct {
+	KeyID       string  `json:"key_id"`
+	WorkspaceID string  `json:"-"`
+	Name        string  `json:"name"`
+	Prefix      string  `json:"prefix"`       // the value's first characters, to recognise it
+	CreatedAt   string  `json:"created_at"`   // RFC 3339
+	LastUsedAt  *string `json:"last_used_at"` // nil until first used; updated at most once a minute
 }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/papermem/papermem"
 )
 
 // DecodeJSON decodes the one JSON object in body into v, as the server
@@ -18,14 +16,14 @@ import (
 func DecodeJSON(body []byte, v any) error {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return papermem.Errorf(papermem.EINVALID, "The request body must be a JSON object.")
+		return Errorf(EINVALID, "The request body must be a JSON object.")
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if err := dec.Decode(v); err != nil {
 		return jsonError(err)
 	}
 	if dec.More() {
-		return papermem.Errorf(papermem.EINVALID, "The request body must hold exactly one JSON object.")
+		return Errorf(EINVALID, "The request body must hold exactly one JSON object.")
 	}
 	return nil
 }
@@ -40,13 +38,13 @@ func jsonError(err error) error {
 		if field == "" {
 			field = "body"
 		}
-		return papermem.Errorf(papermem.EINVALID, "Field %s must be %s, not %s.", field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
+		return Errorf(EINVALID, "Field %s must be %s, not %s.", field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)
 	case errors.As(err, &syntaxErr):
-		return papermem.Errorf(papermem.EINVALID, "Malformed JSON at byte %d.", syntaxErr.Offset)
+		return Errorf(EINVALID, "Malformed JSON at byte %d.", syntaxErr.Offset)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return papermem.Errorf(papermem.EINVALID, "Malformed JSON: the body ends too early.")
+		return Errorf(EINVALID, "Malformed JSON: the body ends too early.")
 	}
-	return papermem.Errorf(papermem.EINVALID, "Malformed JSON: %s.", strings.TrimPrefix(err.Error(), "json: "))
+	return Errorf(EINVALID, "Malformed JSON: %s.", strings.TrimPrefix(err.Error(), "json: "))
 }
 
 // jsonKind names a Go kind as a JSON type.

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-
-	"github.com/papermem/papermem"
 )
 
 // TestVocabulary checks the map between the API's codes and the library's:
@@ -14,15 +12,15 @@ import (
 // API code comes back from ErrorOf as itself through Code, with the
 // library's code.
 func TestVocabulary(t *testing.T) {
-	libCodes := []string{papermem.EINVALID, papermem.EUNKNOWNPLAN, papermem.ENOTFOUND, papermem.ECONFLICT,
-		papermem.EUNAUTHORIZED, papermem.EFORBIDDEN, papermem.ETOOLARGE, papermem.EUNSUPPORTED, papermem.EUPSTREAM,
-		papermem.EUNAVAILABLE, papermem.ENOSPACE, papermem.ERATELIMITED, papermem.EINTERNAL}
+	libCodes := []string{EINVALID, EUNKNOWNPLAN, ENOTFOUND, ECONFLICT,
+		EUNAUTHORIZED, EFORBIDDEN, ETOOLARGE, EUNSUPPORTED, EUPSTREAM,
+		EUNAVAILABLE, ENOSPACE, ERATELIMITED, EINTERNAL}
 	for _, code := range libCodes {
 		want := code
-		if code == papermem.ECONFLICT {
+		if code == ECONFLICT {
 			want = CodeInvalidInput
 		}
-		err := fmt.Errorf("wrapped: %w", &papermem.Error{Code: code, Message: "m"})
+		err := fmt.Errorf("wrapped: %w", &Error{Code: code, Message: "m"})
 		if got := Code(err); got != want {
 			t.Errorf("Code(%s) = %q, want %q", code, got, want)
 		}

@@ -2,8 +2,6 @@ package api
 
 import (
 	"encoding/json"
-
-	"github.com/papermem/papermem"
 )
 
 // RecallRequest asks for the spans of the workspace's memory that answer a
@@ -39,8 +37,8 @@ type PaperRequest struct {
 
 // StorePaperResponse is the stored paper with its ingest report.
 type StorePaperResponse struct {
-	papermem.Paper
-	Report *papermem.IngestReport `json:"report"`
+	Paper
+	Report *IngestReport `json:"report"`
 }
 
 // BatchRequest is a list of papers to store.
@@ -75,8 +73,8 @@ type DeletedResponse struct {
 
 // FormatsResponse lists what POST /v1/ingest reads.
 type FormatsResponse struct {
-	Formats      []papermem.IngestFormat `json:"formats"`
-	MaxFileBytes int64                   `json:"max_file_bytes" doc:"largest file accepted; larger uploads are 413"`
+	Formats      []IngestFormat `json:"formats"`
+	MaxFileBytes int64          `json:"max_file_bytes" doc:"largest file accepted; larger uploads are 413"`
 }
 
 // IngestForm documents the multipart/form-data fields of POST /v1/ingest.
@@ -157,8 +155,8 @@ type ExportRequest struct {
 
 // Input converts the request for Workspace.Recall, rejecting an explicit
 // budget below 1 (EINVALID).
-func (req *RecallRequest) Input() (papermem.RecallRequest, error) {
-	out := papermem.RecallRequest{Question: req.Question, Keywords: req.Keywords, Label: req.Label,
+func (req *RecallRequest) Input() (RecallInput, error) {
+	out := RecallInput{Question: req.Question, Keywords: req.Keywords, Label: req.Label,
 		SectionTypes: req.SectionTypes, ScopeSignals: req.ScopeSignals, DOIs: req.DOIs}
 	if req.Domain != nil {
 		out.Domain = *req.Domain
@@ -172,11 +170,11 @@ func (req *RecallRequest) Input() (papermem.RecallRequest, error) {
 	return out, nil
 }
 
-var errBudget = papermem.Errorf(papermem.EINVALID, "budget_tokens must be between 1 and %d.", papermem.MaxBudgetTokens)
+var errBudget = Errorf(EINVALID, "budget_tokens must be between 1 and %d.", MaxBudgetTokens)
 
 // Input converts the request for Workspace.StorePaper.
-func (p *PaperRequest) Input() papermem.PaperInput {
-	in := papermem.PaperInput{Title: p.Title, Text: p.Text, Authors: p.Authors, OA: p.OA, Domain: p.Domain, Refresh: p.Refresh}
+func (p *PaperRequest) Input() PaperInput {
+	in := PaperInput{Title: p.Title, Text: p.Text, Authors: p.Authors, OA: p.OA, Domain: p.Domain, Refresh: p.Refresh}
 	if p.DOI != nil {
 		in.DOI = *p.DOI
 	}
@@ -190,22 +188,22 @@ func (p *PaperRequest) Input() papermem.PaperInput {
 }
 
 // Input converts the request for Workspace.StoreAnalysis.
-func (req *AnalysisRequest) Input() papermem.Analysis {
-	return papermem.Analysis{DOI: req.DOI, Markdown: req.Markdown, CoreClaim: req.CoreClaim,
+func (req *AnalysisRequest) Input() Analysis {
+	return Analysis{DOI: req.DOI, Markdown: req.Markdown, CoreClaim: req.CoreClaim,
 		Acceptance: req.Acceptance, Scorecard: req.Scorecard, SharpestFlaw: req.SharpestFlaw,
 		ClaimsExtracted: req.ClaimsExtracted}
 }
 
 // Input converts the request for Workspace.Remember.
-func (req *RememberRequest) Input() papermem.NoteInput {
-	return papermem.NoteInput{Text: req.Text, Key: req.Key, Tags: req.Tags, Domain: req.Domain,
+func (req *RememberRequest) Input() NoteInput {
+	return NoteInput{Text: req.Text, Key: req.Key, Tags: req.Tags, Domain: req.Domain,
 		OccurredAt: req.OccurredAt, Metadata: req.Metadata}
 }
 
 // Input converts the request for Workspace.RecallUser, rejecting an
 // explicit budget below 1 (EINVALID).
-func (req *UserRecallRequest) Input() (papermem.UserRecallRequest, error) {
-	in := papermem.UserRecallRequest{Question: req.Question, Keywords: req.Keywords}
+func (req *UserRecallRequest) Input() (UserRecallInput, error) {
+	in := UserRecallInput{Question: req.Question, Keywords: req.Keywords}
 	if req.BudgetTokens != nil {
 		if *req.BudgetTokens < 1 {
 			return in, errBudget
@@ -219,18 +217,18 @@ func (req *UserRecallRequest) Input() (papermem.UserRecallRequest, error) {
 // user, the credential's user ("" when it names none). The record's user is
 // user, else the request's user_id; a user_id naming another user than a
 // non-empty user is EFORBIDDEN.
-func (req *ExportRequest) Record(user string) (papermem.SessionRecord, error) {
+func (req *ExportRequest) Record(user string) (SessionRecord, error) {
 	switch {
 	case user == "":
 		user = req.UserID
 	case req.UserID != "" && req.UserID != user:
-		return papermem.SessionRecord{}, papermem.Errorf(papermem.EFORBIDDEN, "user_id names another user than the credential's.")
+		return SessionRecord{}, Errorf(EFORBIDDEN, "user_id names another user than the credential's.")
 	}
-	rec := papermem.SessionRecord{SessionID: req.SessionID, UserID: user, CreatedAt: req.CreatedAt,
+	rec := SessionRecord{SessionID: req.SessionID, UserID: user, CreatedAt: req.CreatedAt,
 		RecalledPapers: req.RecalledPapers, RecalledClaims: req.RecalledClaims}
-	rec.Steps = make([]papermem.Step, len(req.Steps))
+	rec.Steps = make([]Step, len(req.Steps))
 	for i, st := range req.Steps {
-		rec.Steps[i] = papermem.Step{Agent: st.Agent, Tool: st.Tool, ResultRef: st.ResultRef}
+		rec.Steps[i] = Step{Agent: st.Agent, Tool: st.Tool, ResultRef: st.ResultRef}
 		if st.Args != nil {
 			rec.Steps[i].Args = st.Args
 		}
@@ -245,12 +243,12 @@ func (req *ExportRequest) Record(user string) (papermem.SessionRecord, error) {
 }
 
 // NewStoredAnalysis is the answer to storing analysis a.
-func NewStoredAnalysis(a *papermem.Analysis) *StoredAnalysis {
+func NewStoredAnalysis(a *Analysis) *StoredAnalysis {
 	return &StoredAnalysis{DOI: a.DOI, Stored: true, UpdatedAt: a.UpdatedAt, ClaimsExtracted: a.ClaimsExtracted}
 }
 
 // DocumentsResponse lists the workspace's documents.
 type DocumentsResponse struct {
-	Documents []papermem.Document `json:"documents" doc:"most recently ingested first"`
-	Count     int                 `json:"count"`
+	Documents []Document `json:"documents" doc:"most recently ingested first"`
+	Count     int        `json:"count"`
 }

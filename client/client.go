@@ -1,22 +1,25 @@
 // Package client is a typed Go client of papermem's /v1 HTTP API: one
 // method per route, taking ctx first, with the request and response types
-// of the server (package api and the library's own types).
+// of the server, all of package api. It imports nothing of the server
+// but api, so a program that only calls a remote papermem builds without
+// cgo and links neither the database drivers nor the library.
 //
 // Errors the server answers come back as *Error: the HTTP status, the
 // API's code and the server's message, wrapping the same error in the
-// library's codes (api.ErrorOf). So papermem.ErrorCode gives the code the
-// library itself would (papermem.EINVALID for a bad label on recall),
-// errors.Is matches the library's sentinels (papermem.ErrNotFound,
-// papermem.ErrDuplicateEmail, api.ErrMissingUser, …), and api.Code gives
-// back the API's code:
+// library's codes (api.ErrorOf). So api.ErrorCode (which papermem.ErrorCode
+// is) gives the code the library itself would (EINVALID for a bad label on
+// recall), errors.Is matches the library's sentinels (api.ErrNotFound,
+// api.ErrDuplicateEmail, api.ErrMissingUser, …, the very values of
+// papermem.ErrNotFound and the others), and api.Code gives back the API's
+// code:
 //
 //	_, err := c.Recall(ctx, req)
-//	if errors.Is(err, papermem.ErrInvalid) { … }
+//	if errors.Is(err, api.ErrInvalid) { … }
 //	var ce *client.Error
 //	if errors.As(err, &ce) { log.Print(ce.StatusCode, ce.Code) }
 //
 // The API has no code for a conflict: a taken email comes back as
-// ECONFLICT (with papermem.ErrDuplicateEmail), other conflicts as
+// ECONFLICT (with api.ErrDuplicateEmail), other conflicts as
 // EINVALID.
 //
 // A request refused with 429 (rate limited) or 503 (unavailable: the
@@ -38,7 +41,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
 )
 
@@ -231,21 +233,21 @@ var statusCodes = map[int]string{
 }
 
 // Error is an error response of the server. It wraps the same error in
-// the library's vocabulary, a *papermem.Error, for papermem.ErrorCode,
-// papermem.ErrorMessage and errors.Is.
+// the library's vocabulary, a *api.Error, for api.ErrorCode,
+// api.ErrorMessage and errors.Is.
 type Error struct {
 	StatusCode int    // the response's HTTP status, e.g. 404
 	Code       string // the API's code as sent, e.g. "not_found", "duplicate_email" (api.Code…)
 	Message    string // the server's message, for a person to read
 
-	err *papermem.Error // the same error in the library's codes (api.ErrorOf)
+	err *api.Error // the same error in the library's codes (api.ErrorOf)
 }
 
 // Error returns the server's message.
 func (e *Error) Error() string { return e.Message }
 
-// Unwrap returns the *papermem.Error the response stands for: its Code is
-// the library's (papermem.ENOTFOUND, …), its Message the server's.
+// Unwrap returns the *api.Error the response stands for: its Code is
+// the library's (api.ENOTFOUND, …), its Message the server's.
 func (e *Error) Unwrap() error { return e.err }
 
 // decodeError turns an error response into an *Error. A response with no

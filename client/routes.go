@@ -12,13 +12,11 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
-	"github.com/papermem/papermem/hosted"
 )
 
 // One method per /v1 route, in the order of httpapi/routes.go. Each
-// returns the server's error as a *papermem.Error with the API's code.
+// returns the server's error as a *api.Error with the API's code.
 
 const get, post, del, patch = http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodPatch
 
@@ -94,18 +92,18 @@ func (c *Client) ChangePassword(ctx context.Context, req api.PasswordRequest) (*
 
 // Recall returns the spans that answer a question within a token budget
 // (POST /v1/recall).
-func (c *Client) Recall(ctx context.Context, req api.RecallRequest) (*papermem.RecallResult, error) {
-	return call[papermem.RecallResult](ctx, c, post, "/v1/recall", req)
+func (c *Client) Recall(ctx context.Context, req api.RecallRequest) (*api.RecallResult, error) {
+	return call[api.RecallResult](ctx, c, post, "/v1/recall", req)
 }
 
 // RecallPapers ranks the workspace's papers for query (GET
 // /v1/papers/recall); limit 0 means the server's default.
-func (c *Client) RecallPapers(ctx context.Context, query string, limit int) ([]papermem.Paper, error) {
+func (c *Client) RecallPapers(ctx context.Context, query string, limit int) ([]api.Paper, error) {
 	q := url.Values{"q": {query}}
 	if limit != 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
-	var papers []papermem.Paper
+	var papers []api.Paper
 	if err := c.do(ctx, get, withQuery("/v1/papers/recall", q), nil, &papers); err != nil {
 		return nil, err
 	}
@@ -151,8 +149,8 @@ func (c *Client) StorePapers(ctx context.Context, req api.BatchRequest) (*api.Ba
 
 // FetchPaper makes sure a paper's full text is in memory (POST
 // /v1/papers/{doi}/fetch).
-func (c *Client) FetchPaper(ctx context.Context, doi string) (*papermem.FetchResult, error) {
-	return call[papermem.FetchResult](ctx, c, post, pathf("/v1/papers/%s/fetch", doi), nil)
+func (c *Client) FetchPaper(ctx context.Context, doi string) (*api.FetchResult, error) {
+	return call[api.FetchResult](ctx, c, post, pathf("/v1/papers/%s/fetch", doi), nil)
 }
 
 // DeletePaper removes a paper and everything of it (DELETE
@@ -170,7 +168,7 @@ func (c *Client) IngestFormats(ctx context.Context) (*api.FormatsResponse, error
 // Ingest adds the file read from r, named name (its extension selects the
 // format), to memory (POST /v1/ingest). The file is held in memory while
 // it is sent, so that a 429 can be retried.
-func (c *Client) Ingest(ctx context.Context, name string, r io.Reader, opts papermem.IngestOptions) (*papermem.IngestReport, error) {
+func (c *Client) Ingest(ctx context.Context, name string, r io.Reader, opts api.IngestOptions) (*api.IngestReport, error) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	for _, f := range [][2]string{{"domain", opts.Domain}, {"doi", opts.DOI}, {"title", opts.Title}} {
@@ -195,7 +193,7 @@ func (c *Client) Ingest(ctx context.Context, name string, r io.Reader, opts pape
 		return nil, err
 	}
 	defer res.Body.Close()
-	var rep papermem.IngestReport
+	var rep api.IngestReport
 	if err := json.NewDecoder(res.Body).Decode(&rep); err != nil {
 		return nil, fmt.Errorf("POST /v1/ingest: decode response: %w", err)
 	}
@@ -219,19 +217,19 @@ func (c *Client) StoreAnalysis(ctx context.Context, req api.AnalysisRequest) (*a
 }
 
 // Analysis returns the analysis of a paper (GET /v1/analysis/{doi}).
-func (c *Client) Analysis(ctx context.Context, doi string) (*papermem.Analysis, error) {
-	return call[papermem.Analysis](ctx, c, get, pathf("/v1/analysis/%s", doi), nil)
+func (c *Client) Analysis(ctx context.Context, doi string) (*api.Analysis, error) {
+	return call[api.Analysis](ctx, c, get, pathf("/v1/analysis/%s", doi), nil)
 }
 
 // Remember stores a memory of the current user (POST /v1/user/remember):
 // a session token's user, or WithUser with an API key.
-func (c *Client) Remember(ctx context.Context, req api.RememberRequest) (*papermem.Remembered, error) {
-	return call[papermem.Remembered](ctx, c, post, "/v1/user/remember", req)
+func (c *Client) Remember(ctx context.Context, req api.RememberRequest) (*api.Remembered, error) {
+	return call[api.Remembered](ctx, c, post, "/v1/user/remember", req)
 }
 
 // RecallUser recalls the current user's memories (POST /v1/user/recall).
-func (c *Client) RecallUser(ctx context.Context, req api.UserRecallRequest) (*papermem.RecallResult, error) {
-	return call[papermem.RecallResult](ctx, c, post, "/v1/user/recall", req)
+func (c *Client) RecallUser(ctx context.Context, req api.UserRecallRequest) (*api.RecallResult, error) {
+	return call[api.RecallResult](ctx, c, post, "/v1/user/recall", req)
 }
 
 // Forget deletes one of the current user's memories (DELETE
@@ -242,22 +240,22 @@ func (c *Client) Forget(ctx context.Context, key string) (*api.DeletedResponse, 
 
 // LinkSession links a session to the papers and claims it used (POST
 // /v1/sessions/link).
-func (c *Client) LinkSession(ctx context.Context, req api.LinkRequest) (*papermem.SessionLinks, error) {
-	return call[papermem.SessionLinks](ctx, c, post, "/v1/sessions/link", req)
+func (c *Client) LinkSession(ctx context.Context, req api.LinkRequest) (*api.SessionLinks, error) {
+	return call[api.SessionLinks](ctx, c, post, "/v1/sessions/link", req)
 }
 
 // Graph returns the session graph around a session (GET /v1/graph); hops 0
 // means the server's default.
-func (c *Client) Graph(ctx context.Context, seedSession string, hops int) (*papermem.Subgraph, error) {
+func (c *Client) Graph(ctx context.Context, seedSession string, hops int) (*api.Subgraph, error) {
 	q := url.Values{"seed_session": {seedSession}, "hops": {hopsValue(hops)}}
-	return call[papermem.Subgraph](ctx, c, get, withQuery("/v1/graph", q), nil)
+	return call[api.Subgraph](ctx, c, get, withQuery("/v1/graph", q), nil)
 }
 
 // Neighborhood returns the session graph around any node (GET
 // /v1/graph/neighborhood/{node_id}); hops 0 means the server's default.
-func (c *Client) Neighborhood(ctx context.Context, nodeID string, hops int) (*papermem.Subgraph, error) {
+func (c *Client) Neighborhood(ctx context.Context, nodeID string, hops int) (*api.Subgraph, error) {
 	q := url.Values{"hops": {hopsValue(hops)}}
-	return call[papermem.Subgraph](ctx, c, get, withQuery(pathf("/v1/graph/neighborhood/%s", nodeID), q), nil)
+	return call[api.Subgraph](ctx, c, get, withQuery(pathf("/v1/graph/neighborhood/%s", nodeID), q), nil)
 }
 
 func hopsValue(hops int) string {
@@ -269,18 +267,18 @@ func hopsValue(hops int) string {
 
 // Materialize recomputes the related edges between sessions (POST
 // /v1/graph/materialize).
-func (c *Client) Materialize(ctx context.Context, req api.MaterializeRequest) (*papermem.MaterializeResult, error) {
-	return call[papermem.MaterializeResult](ctx, c, post, "/v1/graph/materialize", req)
+func (c *Client) Materialize(ctx context.Context, req api.MaterializeRequest) (*api.MaterializeResult, error) {
+	return call[api.MaterializeResult](ctx, c, post, "/v1/graph/materialize", req)
 }
 
 // ExportSession writes a session's export record (POST
 // /v1/export/session).
-func (c *Client) ExportSession(ctx context.Context, req api.ExportRequest) (*papermem.Exported, error) {
-	return call[papermem.Exported](ctx, c, post, "/v1/export/session", req)
+func (c *Client) ExportSession(ctx context.Context, req api.ExportRequest) (*api.Exported, error) {
+	return call[api.Exported](ctx, c, post, "/v1/export/session", req)
 }
 
 // exportValues are the query parameters of q.
-func exportValues(q papermem.ExportQuery) url.Values {
+func exportValues(q api.ExportQuery) url.Values {
 	v := url.Values{"session_id": {q.SessionID}}
 	if !q.Since.IsZero() {
 		v.Set("since", q.Since.UTC().Format(time.RFC3339Nano))
@@ -292,20 +290,20 @@ func exportValues(q papermem.ExportQuery) url.Values {
 }
 
 // Exports returns one page of session export records (GET /v1/export).
-func (c *Client) Exports(ctx context.Context, q papermem.ExportQuery) (*papermem.ExportPage, error) {
+func (c *Client) Exports(ctx context.Context, q api.ExportQuery) (*api.ExportPage, error) {
 	v := exportValues(q)
 	if q.Limit != 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
 	}
 	v.Set("cursor", q.Cursor)
-	return call[papermem.ExportPage](ctx, c, get, withQuery("/v1/export", v), nil)
+	return call[api.ExportPage](ctx, c, get, withQuery("/v1/export", v), nil)
 }
 
 // ExportDownload streams every session export record matching q's
 // session, since and until, one JSON object a line (GET
 // /v1/export/download). The caller closes the reader; a download cut short
 // ends in a read error, never silently.
-func (c *Client) ExportDownload(ctx context.Context, q papermem.ExportQuery) (io.ReadCloser, error) {
+func (c *Client) ExportDownload(ctx context.Context, q api.ExportQuery) (io.ReadCloser, error) {
 	res, err := c.send(ctx, get, withQuery("/v1/export/download", exportValues(q)), nil)
 	if err != nil {
 		return nil, err
@@ -332,8 +330,8 @@ func (c *Client) CreateWorkspace(ctx context.Context, req api.CreateWorkspaceReq
 
 // CreateAPIKey creates an API key; its value is returned this once (POST
 // /v1/account/api-keys).
-func (c *Client) CreateAPIKey(ctx context.Context, req api.CreateKeyRequest) (*hosted.NewAPIKey, error) {
-	return call[hosted.NewAPIKey](ctx, c, post, "/v1/account/api-keys", req)
+func (c *Client) CreateAPIKey(ctx context.Context, req api.CreateKeyRequest) (*api.NewAPIKey, error) {
+	return call[api.NewAPIKey](ctx, c, post, "/v1/account/api-keys", req)
 }
 
 // APIKeys lists the workspace's API keys, without values (GET
@@ -348,42 +346,42 @@ func (c *Client) RevokeAPIKey(ctx context.Context, keyID string) (*api.RevokedRe
 }
 
 // Account returns the account view (GET /v1/account).
-func (c *Client) Account(ctx context.Context) (*papermem.Account, error) {
-	return call[papermem.Account](ctx, c, get, "/v1/account", nil)
+func (c *Client) Account(ctx context.Context) (*api.Account, error) {
+	return call[api.Account](ctx, c, get, "/v1/account", nil)
 }
 
 // UpdateAccount merges the objects of req into the account (PATCH
 // /v1/account).
-func (c *Client) UpdateAccount(ctx context.Context, req api.AccountPatch) (*papermem.Account, error) {
-	return call[papermem.Account](ctx, c, patch, "/v1/account", req)
+func (c *Client) UpdateAccount(ctx context.Context, req api.AccountPatch) (*api.Account, error) {
+	return call[api.Account](ctx, c, patch, "/v1/account", req)
 }
 
 // Checkout starts a checkout for a plan (POST /v1/billing/checkout).
-func (c *Client) Checkout(ctx context.Context, req api.CheckoutRequest) (*hosted.CheckoutResult, error) {
-	return call[hosted.CheckoutResult](ctx, c, post, "/v1/billing/checkout", req)
+func (c *Client) Checkout(ctx context.Context, req api.CheckoutRequest) (*api.CheckoutResult, error) {
+	return call[api.CheckoutResult](ctx, c, post, "/v1/billing/checkout", req)
 }
 
 // ConfirmCheckout confirms a checkout's payment (POST
 // /v1/billing/checkout/confirm).
-func (c *Client) ConfirmCheckout(ctx context.Context, req api.ConfirmRequest) (*hosted.Confirmation, error) {
-	return call[hosted.Confirmation](ctx, c, post, "/v1/billing/checkout/confirm", req)
+func (c *Client) ConfirmCheckout(ctx context.Context, req api.ConfirmRequest) (*api.Confirmation, error) {
+	return call[api.Confirmation](ctx, c, post, "/v1/billing/checkout/confirm", req)
 }
 
 // Usage returns the workspace's usage this month (GET /v1/usage).
-func (c *Client) Usage(ctx context.Context) (*hosted.Usage, error) {
-	return call[hosted.Usage](ctx, c, get, "/v1/usage", nil)
+func (c *Client) Usage(ctx context.Context) (*api.Usage, error) {
+	return call[api.Usage](ctx, c, get, "/v1/usage", nil)
 }
 
 // Billing returns the workspace's bill this month so far (GET
 // /v1/billing).
-func (c *Client) Billing(ctx context.Context) (*papermem.Bill, error) {
-	return call[papermem.Bill](ctx, c, get, "/v1/billing", nil)
+func (c *Client) Billing(ctx context.Context) (*api.Bill, error) {
+	return call[api.Bill](ctx, c, get, "/v1/billing", nil)
 }
 
 // Analytics returns memory size, fetch cache efficiency and top domains
 // (GET /v1/analytics).
-func (c *Client) Analytics(ctx context.Context) (*hosted.Analytics, error) {
-	return call[hosted.Analytics](ctx, c, get, "/v1/analytics", nil)
+func (c *Client) Analytics(ctx context.Context) (*api.Analytics, error) {
+	return call[api.Analytics](ctx, c, get, "/v1/analytics", nil)
 }
 
 // AdminMe reports whether the caller has founder access (GET
@@ -393,8 +391,8 @@ func (c *Client) AdminMe(ctx context.Context) (*api.AdminMeResponse, error) {
 }
 
 // AdminOverview returns the platform overview (GET /v1/admin/overview).
-func (c *Client) AdminOverview(ctx context.Context) (*hosted.Overview, error) {
-	return call[hosted.Overview](ctx, c, get, "/v1/admin/overview", nil)
+func (c *Client) AdminOverview(ctx context.Context) (*api.Overview, error) {
+	return call[api.Overview](ctx, c, get, "/v1/admin/overview", nil)
 }
 
 // AdminWorkspaces lists every workspace (GET /v1/admin/workspaces).
@@ -409,46 +407,46 @@ func (c *Client) AdminUsers(ctx context.Context) (*api.AdminUsersResponse, error
 
 // AdminHealth returns the detailed component health (GET
 // /v1/admin/health).
-func (c *Client) AdminHealth(ctx context.Context) (*papermem.Health, error) {
-	return call[papermem.Health](ctx, c, get, "/v1/admin/health", nil)
+func (c *Client) AdminHealth(ctx context.Context) (*api.Health, error) {
+	return call[api.Health](ctx, c, get, "/v1/admin/health", nil)
 }
 
 // AdminActivity returns one workspace in detail (GET
 // /v1/admin/workspaces/{org_id}/activity).
-func (c *Client) AdminActivity(ctx context.Context, orgID string) (*hosted.WorkspaceActivity, error) {
-	return call[hosted.WorkspaceActivity](ctx, c, get, pathf("/v1/admin/workspaces/%s/activity", orgID), nil)
+func (c *Client) AdminActivity(ctx context.Context, orgID string) (*api.WorkspaceActivity, error) {
+	return call[api.WorkspaceActivity](ctx, c, get, pathf("/v1/admin/workspaces/%s/activity", orgID), nil)
 }
 
 // AdminSetPlan sets a workspace's plan without payment (POST
 // /v1/admin/workspaces/{org_id}/plan).
-func (c *Client) AdminSetPlan(ctx context.Context, orgID string, req api.SetPlanRequest) (*papermem.Account, error) {
-	return call[papermem.Account](ctx, c, post, pathf("/v1/admin/workspaces/%s/plan", orgID), req)
+func (c *Client) AdminSetPlan(ctx context.Context, orgID string, req api.SetPlanRequest) (*api.Account, error) {
+	return call[api.Account](ctx, c, post, pathf("/v1/admin/workspaces/%s/plan", orgID), req)
 }
 
 // AdminCreateUser creates a user in a workspace (POST
 // /v1/admin/workspaces/{org_id}/users).
-func (c *Client) AdminCreateUser(ctx context.Context, orgID string, req api.CreateUserRequest) (*hosted.User, error) {
-	return call[hosted.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users", orgID), req)
+func (c *Client) AdminCreateUser(ctx context.Context, orgID string, req api.CreateUserRequest) (*api.User, error) {
+	return call[api.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users", orgID), req)
 }
 
 // AdminBackup writes an online, consistent copy of the whole database to
 // a new file on the server, in its backup directory (POST
 // /v1/admin/backup), and returns the file's path and size; the copy itself
 // is not sent.
-func (c *Client) AdminBackup(ctx context.Context) (*papermem.BackupFile, error) {
-	return call[papermem.BackupFile](ctx, c, post, "/v1/admin/backup", nil)
+func (c *Client) AdminBackup(ctx context.Context) (*api.BackupFile, error) {
+	return call[api.BackupFile](ctx, c, post, "/v1/admin/backup", nil)
 }
 
 // AdminDisableUser disables a user of a workspace (POST
 // /v1/admin/workspaces/{org_id}/users/{user_id}/disable): the user's
 // sessions end and the API keys they created are refused until enabled.
-func (c *Client) AdminDisableUser(ctx context.Context, orgID, userID string) (*hosted.User, error) {
-	return call[hosted.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/disable", orgID, userID), nil)
+func (c *Client) AdminDisableUser(ctx context.Context, orgID, userID string) (*api.User, error) {
+	return call[api.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/disable", orgID, userID), nil)
 }
 
 // AdminEnableUser enables a disabled user again (POST
 // /v1/admin/workspaces/{org_id}/users/{user_id}/enable); sessions from
 // before the disabling stay ended.
-func (c *Client) AdminEnableUser(ctx context.Context, orgID, userID string) (*hosted.User, error) {
-	return call[hosted.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/enable", orgID, userID), nil)
+func (c *Client) AdminEnableUser(ctx context.Context, orgID, userID string) (*api.User, error) {
+	return call[api.User](ctx, c, post, pathf("/v1/admin/workspaces/%s/users/%s/enable", orgID, userID), nil)
 }

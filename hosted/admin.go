@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/hostlink"
 	"github.com/papermem/papermem/internal/store"
 )
@@ -13,20 +14,10 @@ import (
 // caller decides who is a founder; these methods do not check.
 
 // Overview is the platform at a glance.
-type Overview struct {
-	OrgCount         int              `json:"org_count"`
-	UserCount        int              `json:"user_count"`
-	WorkspacesByPlan map[string]int   `json:"workspaces_by_plan"` // plan slug → workspaces, every plan present
-	Usage            UsageSummary     `json:"usage"`              // every workspace, current month
-	Health           *papermem.Health `json:"health"`
-}
+type Overview = api.Overview
 
 // UsageSummary is usage summed over workspaces for one billing period.
-type UsageSummary struct {
-	PeriodStart string           `json:"period_start"`
-	PeriodEnd   string           `json:"period_end"`
-	Counters    map[string]int64 `json:"counters"`
-}
+type UsageSummary = api.UsageSummary
 
 // Overview counts workspaces and users, sums this month's usage and checks
 // the health of every component.
@@ -62,15 +53,7 @@ func (s *Service) Overview(ctx context.Context) (*Overview, error) {
 }
 
 // WorkspaceSummary is a workspace as the founder console lists it.
-type WorkspaceSummary struct {
-	WorkspaceRecord
-	CreatedBy string `json:"created_by"` // "user:<id>", "org:<id>" or ""
-	Users     int    `json:"users"`
-	APIKeys   int    `json:"api_keys"`
-	Papers    int    `json:"papers"`
-	Documents int    `json:"documents"`
-	Memories  int    `json:"memories"`
-}
+type WorkspaceSummary = api.WorkspaceSummary
 
 // AllWorkspaces lists every workspace, oldest first, with its size.
 func (s *Service) AllWorkspaces(ctx context.Context) ([]WorkspaceSummary, error) {
@@ -86,13 +69,9 @@ func (s *Service) AllWorkspaces(ctx context.Context) ([]WorkspaceSummary, error)
 	return out, nil
 }
 
-// UserSummary is an account as the founder console lists it: never with
-// its password hash.
-type UserSummary struct {
-	User
-	Founder     bool   `json:"is_founder"`    // granted founder access (GrantFounder)
-	LastLoginAt string `json:"last_login_at"` // "" before the first login
-}
+// UserSummary is an account as the founder console lists it: never with its
+// password hash.
+type UserSummary = api.UserSummary
 
 // AllUsers lists every account on the platform, oldest first.
 func (s *Service) AllUsers(ctx context.Context) ([]UserSummary, error) {
@@ -108,22 +87,10 @@ func (s *Service) AllUsers(ctx context.Context) ([]UserSummary, error) {
 }
 
 // WorkspaceActivity is one workspace in detail for the founder console.
-type WorkspaceActivity struct {
-	OrgID    string         `json:"org_id"`
-	Plan     papermem.Plan  `json:"plan"`
-	Overview ActivityCounts `json:"overview"`
-	Users    []UserActivity `json:"users"`
-}
+type WorkspaceActivity = api.WorkspaceActivity
 
 // ActivityCounts sums up what a workspace holds and did.
-type ActivityCounts struct {
-	Name      string           `json:"name"`
-	CreatedAt string           `json:"created_at"`
-	APIKeys   int              `json:"api_keys"`
-	Memory    MemoryStats      `json:"memory"`
-	Usage     map[string]int64 `json:"usage"` // current month
-	Bill      *papermem.Bill   `json:"bill"`  // current month so far
-}
+type ActivityCounts = api.ActivityCounts
 
 // Activity returns workspace in detail: its plan, its size, this
 // month's usage and bill, and its users with their activity. Errors:

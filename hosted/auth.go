@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -34,42 +35,14 @@ const (
 	MaxPasswordBytes = 72
 )
 
-// User is an account. It belongs to one workspace; its email is unique on
-// the platform. The password hash never leaves the package.
-type User struct {
-	UserID    string `json:"user_id"`
-	OrgID     string `json:"org_id"`
-	Email     string `json:"email"`
-	Name      string `json:"name"`
-	Role      string `json:"role"`
-	CreatedAt string `json:"created_at"`
-	// Disabled is true while a founder has disabled the account
-	// (DisableUser): it cannot log in and its credentials are refused.
-	Disabled bool `json:"disabled"`
-	// IsFounder is true when the account was granted founder access with
-	// GrantFounder. Founders listed in configuration are the caller's
-	// business.
-	IsFounder bool `json:"-"`
-	// SessionVersion is carried by the account's session tokens (see
-	// Session); LogoutAll, ChangePassword and DisableUser move it, ending
-	// every token issued before.
-	SessionVersion int64 `json:"-"`
-}
+// User is an account.
+type User = api.User
 
-// NewUser is an account to create. Role "" means RoleMember.
-type NewUser struct {
-	Email    string
-	Password string // MinPasswordBytes to MaxPasswordBytes bytes
-	Name     string
-	Role     string
-}
+// NewUser is an account to create.
+type NewUser = api.NewUser
 
 // SignupInput creates a workspace and its first user (its owner).
-type SignupInput struct {
-	NewUser
-	OrgID         string // "" means a fresh id; an existing id is refused
-	WorkspaceName string
-}
+type SignupInput = api.SignupInput
 
 // userOf converts a users row.
 func userOf(r *store.User) *User {
@@ -84,9 +57,9 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// validate checks the account fields, normalises the email and returns the
+// validateUser checks the account fields, normalises the email and returns the
 // password hash.
-func (in *NewUser) validate() (hash []byte, err error) {
+func validateUser(in *NewUser) (hash []byte, err error) {
 	in.Email = strings.ToLower(strings.TrimSpace(in.Email))
 	addr, perr := mail.ParseAddress(in.Email)
 	if perr != nil || addr.Address != in.Email || len(in.Email) > 254 {
@@ -159,7 +132,7 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (*User, error) {
 	if utf8.RuneCountInString(name) > 200 || !utf8.ValidString(name) {
 		return nil, papermem.Errorf(papermem.EINVALID, "workspace_name must be UTF-8 of at most 200 characters.")
 	}
-	hash, err := in.validate()
+	hash, err := validateUser(&in.NewUser)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +156,7 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (*User, error) {
 // CreateUser adds a user to the existing workspace. Errors: EINVALID,
 // ENOTFOUND (no such workspace), ECONFLICT (the email has an account).
 func (s *Service) CreateUser(ctx context.Context, workspace string, in NewUser) (*User, error) {
-	hash, err := in.validate()
+	hash, err := validateUser(&in)
 	if err != nil {
 		return nil, err
 	}
@@ -280,13 +253,7 @@ func (s *Service) GrantFounder(ctx context.Context, email string) error {
 }
 
 // UserActivity is a user with what they did in the workspace.
-type UserActivity struct {
-	User
-	Sessions  int      `json:"sessions"`   // research sessions recorded for the user
-	Domains   []string `json:"domains"`    // distinct domains of the user's memories and sessions, sorted
-	FirstSeen string   `json:"first_seen"` // account creation or first activity, whichever is earlier
-	LastSeen  string   `json:"last_seen"`  // latest login or activity
-}
+type UserActivity = api.UserActivity
 
 // Users lists the workspace's users, oldest first, with their activity.
 // This is the one place activity is computed.
@@ -357,10 +324,7 @@ const (
 )
 
 // NewAPIKey is a key just created: its record and, this once, its value.
-type NewAPIKey struct {
-	papermem.APIKey
-	Key string `json:"key"`
-}
+type NewAPIKey = api.NewAPIKey
 
 // CreateAPIKey creates a key of the workspace. Name "" means "default";
 // creator records who asked (see CreatorUser). Errors: EINVALID.

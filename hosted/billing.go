@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -35,13 +36,9 @@ type Order struct {
 	Currency    string
 }
 
-// ProviderOrder is a provider's reference to an order, handed to the
-// client that pays it.
-type ProviderOrder struct {
-	Name    string `json:"name"`     // the provider
-	OrderID string `json:"order_id"` // the provider's order id
-	KeyID   string `json:"key_id"`   // the public key the client pays with
-}
+// ProviderOrder is a provider's reference to an order, handed to the client
+// that pays it.
+type ProviderOrder = api.ProviderOrder
 
 // Payment is a client's claim that it paid an order.
 type Payment struct {
@@ -120,20 +117,8 @@ const (
 	CheckoutFailed  = "failed"
 )
 
-// CheckoutResult answers Checkout. A free plan is active at once (Free,
-// Plan, Account); a paid plan gets a pending order to pay (the other
-// fields).
-type CheckoutResult struct {
-	Free        bool              `json:"free"`
-	Plan        papermem.Plan     `json:"plan"`
-	Account     *papermem.Account `json:"account,omitempty"`
-	AmountCents int64             `json:"amount_cents,omitempty"`
-	Amount      string            `json:"amount,omitempty"`
-	Currency    string            `json:"currency,omitempty"`
-	CheckoutID  string            `json:"checkout_id,omitempty"`
-	Status      string            `json:"status,omitempty"`
-	Provider    *ProviderOrder    `json:"provider,omitempty"`
-}
+// CheckoutResult answers Checkout.
+type CheckoutResult = api.CheckoutResult
 
 // Checkout starts a move to plan (a slug or display name, any case). A free
 // plan is activated at once; a paid plan creates a pending checkout with an
@@ -187,13 +172,7 @@ type ConfirmInput struct {
 }
 
 // Confirmation answers ConfirmCheckout.
-type Confirmation struct {
-	Paid       bool              `json:"paid"`
-	Status     string            `json:"status"` // paid or failed
-	CheckoutID string            `json:"checkout_id"`
-	Invoice    *papermem.Invoice `json:"invoice,omitempty"` // the checkout's invoice when paid
-	Account    *papermem.Account `json:"account"`
-}
+type Confirmation = api.Confirmation
 
 // ConfirmCheckout settles a checkout of this workspace. A payment the
 // provider verifies activates the plan and writes the checkout's one

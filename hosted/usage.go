@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/hostlink"
 	"github.com/papermem/papermem/internal/store"
 )
@@ -138,12 +139,7 @@ func (u *meter) Flush(ctx context.Context) error {
 func (w *Workspace) CountAPIRequest() { w.s.usage.Count(w.id, papermem.CounterAPIRequests, 1) }
 
 // Usage is a workspace's metered usage over one billing period.
-type Usage struct {
-	OrgID       string           `json:"org_id"`
-	PeriodStart string           `json:"period_start"`
-	PeriodEnd   string           `json:"period_end"`
-	Counters    map[string]int64 `json:"counters"` // every name in papermem.Counters, zero included
-}
+type Usage = api.Usage
 
 // Usage returns the workspace's usage over the current calendar month. It
 // is exact: counts not yet written are flushed first.
@@ -170,14 +166,7 @@ func (s *Service) usageTotal(ctx context.Context, workspace, counter string) (in
 }
 
 // MemoryStats is the size of a workspace's memory.
-type MemoryStats struct {
-	Nodes     int64 `json:"nodes"`     // recallable units, per-user memories included
-	Papers    int64 `json:"papers"`    //
-	Documents int64 `json:"documents"` //
-	Analyses  int64 `json:"analyses"`  //
-	Memories  int64 `json:"memories"`  // per-user memories
-	Bytes     int64 `json:"bytes"`     // stored source text: papers, documents, analyses, memories
-}
+type MemoryStats = api.MemoryStats
 
 func (w *Workspace) memoryStats(ctx context.Context) (MemoryStats, error) {
 	r, err := store.MemoryStatsOf(ctx, w.s.db, w.id)
@@ -189,27 +178,14 @@ func (w *Workspace) memoryStats(ctx context.Context) (MemoryStats, error) {
 }
 
 // Analytics describes a workspace's memory and how it is used.
-type Analytics struct {
-	OrgID      string        `json:"org_id"`
-	Memory     MemoryStats   `json:"memory"`
-	Cache      CacheStats    `json:"cache"`
-	TopDomains []DomainCount `json:"top_domains"` // at most 10, largest first
-}
+type Analytics = api.Analytics
 
-// CacheStats measures how often paper fetches were answered from memory,
-// over the workspace's whole history.
-type CacheStats struct {
-	Fetches    int64   `json:"fetches"`
-	WarmHits   int64   `json:"warm_hits"`
-	HitRate    float64 `json:"hit_rate"`    // WarmHits / Fetches, 0 without fetches, 4 decimals
-	BytesSaved int64   `json:"bytes_saved"` // bytes not downloaded thanks to warm hits
-}
+// CacheStats measures how often paper fetches were answered from memory, over
+// the workspace's whole history.
+type CacheStats = api.CacheStats
 
 // DomainCount is how many papers and documents carry a domain.
-type DomainCount struct {
-	Domain string `json:"domain"`
-	Count  int64  `json:"count"`
-}
+type DomainCount = api.DomainCount
 
 // topDomains is how many domains Analytics reports.
 const topDomains = 10

@@ -8,11 +8,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
 
 // DefaultTokenTTL is a new workspace's session-token lifetime.
-const DefaultTokenTTL = 24 * time.Hour
+const DefaultTokenTTL = api.DefaultTokenTTL
 
 // errWorkspaceID is the EINVALID error of a malformed workspace id.
 func errWorkspaceID(field string) error {
@@ -27,13 +28,7 @@ func CreatorUser(userID string) string { return "user:" + userID }
 func CreatorWorkspace(workspace string) string { return "org:" + workspace }
 
 // WorkspaceRecord describes a workspace.
-type WorkspaceRecord struct {
-	OrgID           string `json:"org_id"`
-	Name            string `json:"name"`
-	Plan            string `json:"plan"`              // the plan's display name, e.g. "Starter Tier"
-	TokenTTLSeconds int    `json:"token_ttl_seconds"` // lifetime of session tokens issued for it
-	CreatedAt       string `json:"created_at"`
-}
+type WorkspaceRecord = api.WorkspaceRecord
 
 // workspaceOf converts a workspaces row, naming its plan.
 func workspaceOf(r *store.Workspace) *WorkspaceRecord {
@@ -42,14 +37,6 @@ func workspaceOf(r *store.Workspace) *WorkspaceRecord {
 		rec.Plan = p.Name
 	}
 	return rec
-}
-
-// TokenTTL is the lifetime of session tokens of the workspace.
-func (r *WorkspaceRecord) TokenTTL() time.Duration {
-	if r.TokenTTLSeconds <= 0 {
-		return DefaultTokenTTL
-	}
-	return time.Duration(r.TokenTTLSeconds) * time.Second
 }
 
 // CreateWorkspace creates workspace on the Starter plan together with

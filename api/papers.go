@@ -1,0 +1,69 @@
+package api
+
+// Paper is a paper in a workspace's memory, keyed by its normalised DOI.
+type Paper struct {
+	DOI       string   `json:"doi"`
+	Title     string   `json:"title"`
+	Year      int      `json:"year,omitempty"`
+	Authors   []string `json:"authors"`
+	OA        bool     `json:"oa"`
+	Cached    bool     `json:"cached"` // the full text is in memory
+	SourceURL string   `json:"source_url,omitempty"`
+	Domain    string   `json:"domain,omitempty"`
+	Journal   string   `json:"journal,omitempty"` // the journal or proceedings, from the origins
+	Type      string   `json:"type,omitempty"`    // the kind of work, as Crossref names it: journal-article, …
+	// Retracted is true when an origin reports the paper retracted
+	// (Crossref's updated-by notices, OpenAlex's is_retracted); Notices
+	// lists the editorial notices about it, retractions or not.
+	Retracted bool     `json:"retracted"`
+	Notices   []Notice `json:"notices,omitempty"`
+	Score     float64  `json:"score,omitempty"` // set by RecallPapers
+}
+
+// Notice is an editorial notice about a paper, as its origins report it:
+// Type is "retraction", "correction", "expression_of_concern", …; DOI is
+// the notice's own DOI and Date its date (YYYY-MM-DD), when known.
+type Notice struct {
+	Type string `json:"type"`
+	DOI  string `json:"doi,omitempty"`
+	Date string `json:"date,omitempty"`
+}
+
+// PaperInput is a paper to store. DOI may be empty when SourceURL or Text
+// contains one; without any DOI the paper gets a stable "local:" id from
+// its title or URL.
+type PaperInput struct {
+	DOI       string   `json:"doi"`
+	Title     string   `json:"title"`
+	Text      string   `json:"text"`
+	Authors   []string `json:"authors"`
+	Year      int      `json:"year"`
+	OA        bool     `json:"oa"`
+	SourceURL string   `json:"source_url"`
+	Domain    string   `json:"domain"`
+	// Refresh asks the origins again (Options.Origins) instead of taking
+	// their answer from the day's cache: a stored paper's retraction
+	// status is so brought up to date.
+	Refresh bool `json:"refresh"`
+}
+
+// IngestReport summarises what a store or ingest call added.
+type IngestReport struct {
+	DocID       string `json:"doc_id"`
+	Kind        string `json:"kind"`   // paper or document
+	Format      string `json:"format"` // text, markdown, pdf, …
+	CharsRead   int    `json:"chars_read"`
+	Pages       int    `json:"pages"`
+	Sections    int    `json:"sections"`
+	Rows        int    `json:"rows"`
+	NodesStored int    `json:"nodes_stored"`
+	ClaimsFound int    `json:"claims_found"`
+	ElapsedMS   int64  `json:"elapsed_ms"`
+}
+
+// PaperRecallRequest asks for the papers that best match a query.
+type PaperRecallRequest struct {
+	Query     string    // required
+	Limit     int       // 0 means DefaultPaperLimit; at most MaxPaperLimit
+	Retrieval Retrieval // zero means hybrid
+}
