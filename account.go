@@ -89,7 +89,8 @@ func (w *Workspace) loadAccount(ctx context.Context, q store.Querier) (*accountR
 
 // Account returns the workspace's account view. A workspace never written
 // to shows the defaults on the Starter plan.
-func (w *Workspace) Account(ctx context.Context) (*Account, error) {
+func (w *Workspace) Account(ctx context.Context) (_ *Account, err error) {
+	defer translate(&err)
 	row, err := w.loadAccount(ctx, w.m.db)
 	if err != nil {
 		return nil, err
@@ -112,7 +113,8 @@ func (w *Workspace) Account(ctx context.Context) (*Account, error) {
 // to a free plan, all in one transaction: on any error nothing changes.
 // Errors: EINVALID (a malformed object or field, or a paid plan, which
 // needs a checkout: package hosted), EUNKNOWNPLAN.
-func (w *Workspace) UpdateAccount(ctx context.Context, up AccountUpdate) (*Account, error) {
+func (w *Workspace) UpdateAccount(ctx context.Context, up AccountUpdate) (_ *Account, err error) {
+	defer translate(&err)
 	var target *Plan
 	if given(up.Plan) {
 		p, err := planOf(up.Plan)
@@ -121,7 +123,7 @@ func (w *Workspace) UpdateAccount(ctx context.Context, up AccountUpdate) (*Accou
 		}
 		target = &p
 	}
-	err := w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
@@ -331,7 +333,10 @@ func (w *Workspace) setPlan(ctx context.Context, tx *store.Tx, p Plan) error {
 
 // Plan returns the workspace's plan; Starter for a workspace never
 // written to.
-func (w *Workspace) Plan(ctx context.Context) (Plan, error) { return w.plan(ctx, w.m.db) }
+func (w *Workspace) Plan(ctx context.Context) (_ Plan, err error) {
+	defer translate(&err)
+	return w.plan(ctx, w.m.db)
+}
 
 // plan reads the workspace's plan through q.
 func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
@@ -350,7 +355,8 @@ func (w *Workspace) plan(ctx context.Context, q store.Querier) (Plan, error) {
 type APIKey = api.APIKey
 
 // APIKeys lists the workspace's keys, oldest first, without values.
-func (w *Workspace) APIKeys(ctx context.Context) ([]APIKey, error) {
+func (w *Workspace) APIKeys(ctx context.Context) (_ []APIKey, err error) {
+	defer translate(&err)
 	rows, err := store.APIKeys(ctx, w.m.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("list api keys: %w", err)

@@ -17,7 +17,8 @@ type Analysis = api.Analysis
 // markdown as Analysis nodes (and the claims in it as Claim nodes). When
 // a.ClaimsExtracted is zero it is set to the number of claims found. The
 // paper itself need not be in memory. Errors: EINVALID.
-func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, error) {
+func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (_ *Analysis, err error) {
+	defer translate(&err)
 	doi := NormalizeDOI(a.DOI)
 	if doi == "" {
 		return nil, Errorf(EINVALID, "doi is required and must be a DOI.")
@@ -37,7 +38,7 @@ func (w *Workspace) StoreAnalysis(ctx context.Context, a Analysis) (*Analysis, e
 	row := &store.Analysis{DOI: doi, Markdown: a.Markdown, CoreClaim: a.CoreClaim, Acceptance: a.Acceptance,
 		Scorecard: a.Scorecard, SharpestFlaw: a.SharpestFlaw, ClaimsExtracted: a.ClaimsExtracted, UpdatedAt: a.UpdatedAt}
 	nodes := stored(ns)
-	err := w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+	err = w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
@@ -65,7 +66,8 @@ func analysisSections(a Analysis) []extract.Section {
 
 // Analysis returns the analysis of the paper with the DOI. Errors:
 // EINVALID, ENOTFOUND.
-func (w *Workspace) Analysis(ctx context.Context, doi string) (*Analysis, error) {
+func (w *Workspace) Analysis(ctx context.Context, doi string) (_ *Analysis, err error) {
+	defer translate(&err)
 	d := NormalizeDOI(doi)
 	if d == "" {
 		return nil, Errorf(EINVALID, "%q is not a DOI.", doi)

@@ -22,7 +22,8 @@ import (
 // ordinary papermem database (Open it, or start the server on it, to
 // restore). It returns the copy's size in bytes. Errors: EINVALID (dest
 // exists), ENOSPACE, EUNSUPPORTED on PostgreSQL (back it up with pg_dump).
-func (m *Memory) Backup(ctx context.Context, dest string) (int64, error) {
+func (m *Memory) Backup(ctx context.Context, dest string) (_ int64, err error) {
+	defer translate(&err)
 	if err := m.fileCopies(); err != nil {
 		return 0, err
 	}
@@ -55,7 +56,8 @@ type BackupFile = api.BackupFile
 // empty dir means "backups" beside the database file, or the system's
 // temporary directory for an in-memory database. Errors: ENOSPACE,
 // EUNSUPPORTED on PostgreSQL.
-func (m *Memory) BackupInDir(ctx context.Context, dir string) (*BackupFile, error) {
+func (m *Memory) BackupInDir(ctx context.Context, dir string) (_ *BackupFile, err error) {
+	defer translate(&err)
 	if err := m.fileCopies(); err != nil {
 		return nil, err
 	}

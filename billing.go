@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/papermem/papermem/api"
-	"github.com/papermem/papermem/internal/hostlink"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -41,7 +40,8 @@ func invoiceOfRow(r *store.Invoice) *Invoice {
 }
 
 // Invoices returns the workspace's invoices, newest first.
-func (w *Workspace) Invoices(ctx context.Context) ([]Invoice, error) {
+func (w *Workspace) Invoices(ctx context.Context) (_ []Invoice, err error) {
+	defer translate(&err)
 	rows, err := store.Invoices(ctx, w.m.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("list invoices: %w", err)
@@ -65,12 +65,13 @@ type Bill = api.Bill
 // exact: what the meter counted and had not written is written first. An
 // embedded Memory meters nothing, so its bill is the plan fee alone.
 // Errors: those of a write (the meter's), and none beyond I/O.
-func (w *Workspace) Billing(ctx context.Context) (*Bill, error) {
-	if err := w.m.meter.Flush(ctx); err != nil {
+func (w *Workspace) Billing(ctx context.Context) (_ *Bill, err error) {
+	defer translate(&err)
+	if err := w.m.shared.Meter.Flush(ctx); err != nil {
 		return nil, err
 	}
-	start, end := hostlink.MonthSpan(w.m.now())
-	counters, err := hostlink.ReadCounters(ctx, w.m.db, w.id, start, Counters)
+	start, end := store.MonthSpan(w.m.now())
+	counters, err := store.ReadCounters(ctx, w.m.db, w.id, start, Counters)
 	if err != nil {
 		return nil, err
 	}

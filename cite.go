@@ -39,7 +39,8 @@ type Citation struct {
 // author's family name, the year and the title's first significant word,
 // in lower-case ASCII ("doe2020vitamin"). Errors: EINVALID (a format not
 // in CitationFormats, or a DOI that is not one), ENOTFOUND.
-func (w *Workspace) Cite(ctx context.Context, doi, format string) (*Citation, error) {
+func (w *Workspace) Cite(ctx context.Context, doi, format string) (_ *Citation, err error) {
+	defer translate(&err)
 	f, ok := citation.Canonical(format)
 	if !ok {
 		return nil, Errorf(EINVALID, "format %q is not a citation format: use %s.", format, strings.Join(CitationFormats, ", "))

@@ -15,8 +15,9 @@ type Document = api.Document
 // Documents lists the workspace's documents, most recently ingested first,
 // at most limit of them (0 means DefaultPaperLimit; at most MaxPaperLimit).
 // Errors: EINVALID.
-func (w *Workspace) Documents(ctx context.Context, limit int) ([]Document, error) {
-	limit, err := listLimit(limit)
+func (w *Workspace) Documents(ctx context.Context, limit int) (_ []Document, err error) {
+	defer translate(&err)
+	limit, err = listLimit(limit)
 	if err != nil {
 		return nil, err
 	}

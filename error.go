@@ -1,8 +1,6 @@
 package papermem
 
 import (
-	"errors"
-
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/store"
 )
@@ -59,6 +57,10 @@ var (
 	ErrWorkspaceID = api.ErrWorkspaceID
 	// ErrDuplicateEmail: an account with the email exists (package hosted).
 	ErrDuplicateEmail = api.ErrDuplicateEmail
+	// ErrDatabaseUnavailable: the database cannot be used for now
+	// (unreachable, restarting, locked or out of time: see the README's
+	// PostgreSQL section); in the chain of an EUNAVAILABLE error.
+	ErrDatabaseUnavailable = api.ErrDatabaseUnavailable
 )
 
 // Error is papermem's error: a code, a message safe to show a user, and an
@@ -77,40 +79,13 @@ func ErrorCode(err error) string { return api.ErrorCode(err) }
 // (api.ErrorMessage).
 func ErrorMessage(err error) string { return api.ErrorMessage(err) }
 
-// errText stands for store.ErrText.
-var errText = &Error{Code: EINVALID, Message: "Text must be valid UTF-8 without NUL characters (U+0000): this database cannot store them."}
+// dbError translates the store's errors (store.Translate): no such row
+// becomes ENOTFOUND with the given message, a uniqueness failure ECONFLICT,
+// an outage EUNAVAILABLE; an *Error passes unchanged.
+func dbError(err error, notFound string) error { return store.Translate(err, notFound) }
 
-// errUnavailable stands for the errors of a database that cannot be used
-// for now (store.IsUnavailable).
-var errUnavailable = &Error{Code: EUNAVAILABLE, Message: "The database is unavailable; retry shortly."}
-
-// asError returns the first *Error in err's chain, errText for a text the
-// database refused, errUnavailable for a database that cannot be used for
-// now, or nil.
-func asError(err error) *Error {
-	var e *Error
-	switch {
-	case errors.As(err, &e):
-		return e
-	case errors.Is(err, store.ErrText):
-		return errText
-	case store.IsUnavailable(err):
-		return errUnavailable
-	}
-	return nil
-}
-
-// dbError translates the store's errors: no such row (store.ErrNotFound)
-// becomes ENOTFOUND with the given message, a uniqueness failure ECONFLICT;
-// others pass unchanged.
-func dbError(err error, notFound string) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, store.ErrNotFound):
-		return &Error{Code: ENOTFOUND, Message: notFound, Err: err}
-	case store.IsUnique(err):
-		return &Error{Code: ECONFLICT, Message: "Already exists.", Err: err}
-	}
-	return err
-}
+// translate turns an error of the store that reached an exported method
+// untranslated into the contract's (store.Translate): every exported
+// method that can fail defers it, so that callers meet only *Error values
+// for what papermem can name (an outage is ErrUnavailable).
+func translate(err *error) { *err = store.Translate(*err, "Not found.") }

@@ -41,7 +41,8 @@ type Exported = api.Exported
 // recalled claim id that names no node of the workspace is kept in the
 // record but not linked, since the record reports what happened and a
 // claim's node may have been re-indexed since. Errors: EINVALID.
-func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Exported, error) {
+func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (_ *Exported, err error) {
+	defer translate(&err)
 	if rec.SessionID == "" {
 		rec.SessionID = newSessionID()
 	}
@@ -132,7 +133,8 @@ type ExportPage = api.ExportPage
 // then latest written), one page at a time. Pages are cut by a cursor, so
 // records written meanwhile neither repeat nor shift later pages.
 // Errors: EINVALID (bad limit, cursor, or Since after Until).
-func (w *Workspace) Exports(ctx context.Context, q ExportQuery) (*ExportPage, error) {
+func (w *Workspace) Exports(ctx context.Context, q ExportQuery) (_ *ExportPage, err error) {
+	defer translate(&err)
 	switch {
 	case q.Limit == 0:
 		q.Limit = DefaultExportLimit
@@ -141,7 +143,7 @@ func (w *Workspace) Exports(ctx context.Context, q ExportQuery) (*ExportPage, er
 	}
 	page := &ExportPage{Records: []SessionRecord{}}
 	last := ""
-	err := w.exports(ctx, q, q.Limit+1, func(r *SessionRecord, cursor string) error {
+	err = w.exports(ctx, q, q.Limit+1, func(r *SessionRecord, cursor string) error {
 		if len(page.Records) == q.Limit {
 			page.NextCursor = last // a record follows the page
 			return errStop
@@ -161,7 +163,8 @@ func (w *Workspace) Exports(ctx context.Context, q ExportQuery) (*ExportPage, er
 // first, reading them a page at a time so that memory stays bounded
 // whatever their number; q.Limit caps the records (0 means all). An error
 // from fn stops the stream and is returned. Errors: EINVALID and fn's.
-func (w *Workspace) StreamExports(ctx context.Context, q ExportQuery, fn func(*SessionRecord) error) error {
+func (w *Workspace) StreamExports(ctx context.Context, q ExportQuery, fn func(*SessionRecord) error) (err error) {
+	defer translate(&err)
 	if q.Limit < 0 {
 		return Errorf(EINVALID, "limit must not be negative.")
 	}
@@ -282,7 +285,8 @@ type SessionActivity struct {
 // first user id given when linking or exporting it. Users without sessions
 // are absent. The users listing of package hosted adds it to their
 // activity.
-func (w *Workspace) SessionActivities(ctx context.Context) (map[string]*SessionActivity, error) {
+func (w *Workspace) SessionActivities(ctx context.Context) (_ map[string]*SessionActivity, err error) {
+	defer translate(&err)
 	owners, err := store.SessionOwners(ctx, w.m.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("session activity: %w", err)

@@ -26,7 +26,8 @@ type FetchResult = api.FetchResult
 // ENOTFOUND (paper unknown, or no text and nowhere to fetch it from: no
 // source_url and no open-access copy), EUPSTREAM (origin failed),
 // ETOOLARGE.
-func (w *Workspace) FetchPaper(ctx context.Context, doi string) (*FetchResult, error) {
+func (w *Workspace) FetchPaper(ctx context.Context, doi string) (_ *FetchResult, err error) {
+	defer translate(&err)
 	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
 		return nil, err

@@ -63,7 +63,8 @@ type MaterializeResult = api.MaterializeResult
 // the difference — is all that other writers wait for (on SQLite, those of
 // every process over the file). Links made while the pairs are computed
 // are related by the next run. Errors: EINVALID.
-func (w *Workspace) Materialize(ctx context.Context, threshold float64) (*MaterializeResult, error) {
+func (w *Workspace) Materialize(ctx context.Context, threshold float64) (_ *MaterializeResult, err error) {
+	defer translate(&err)
 	if threshold == 0 {
 		threshold = DefaultRelatedThreshold
 	}
@@ -146,7 +147,8 @@ const claimLabelRunes = 160
 // claims within hops edges (0 means DefaultGraphHops, at most MaxGraphHops)
 // and every edge between them. Only the workspace's own sessions are seen.
 // Errors: EINVALID, ENOTFOUND (no such session in this workspace).
-func (w *Workspace) Graph(ctx context.Context, seed string, hops int) (*Subgraph, error) {
+func (w *Workspace) Graph(ctx context.Context, seed string, hops int) (_ *Subgraph, err error) {
+	defer translate(&err)
 	if strings.TrimSpace(seed) == "" {
 		return nil, Errorf(EINVALID, "seed_session is required.")
 	}
@@ -159,7 +161,8 @@ func (w *Workspace) Graph(ctx context.Context, seed string, hops int) (*Subgraph
 // search is breadth-first; it stops adding nodes at MaxGraphNodes and then
 // reports Truncated. From a paper it reaches the sessions that use it and
 // the linked claims that come from it. Errors: EINVALID, ENOTFOUND.
-func (w *Workspace) Neighborhood(ctx context.Context, nodeID string, hops int) (*Subgraph, error) {
+func (w *Workspace) Neighborhood(ctx context.Context, nodeID string, hops int) (_ *Subgraph, err error) {
+	defer translate(&err)
 	if hops == 0 {
 		hops = DefaultGraphHops
 	}

@@ -59,13 +59,13 @@ func (m *Memory) Health(ctx context.Context) *Health {
 		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
 	}))
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
-		p, err := m.part(ctx, m.id)
+		p, err := m.part(ctx, m.ws.id)
 		if err != nil {
 			return "", err
 		}
 		hits := p.Lexical(nodeindex.Query{ExceptLabel: LabelMemory, K: 1}, "papermem health check")
 		return fmt.Sprintf("node index answered a BM25 query (%d hits) over the %d nodes of workspace %s",
-			len(hits), p.Size(), m.id), nil
+			len(hits), p.Size(), m.ws.id), nil
 	}))
 	var probe []float32
 	h.Add(CheckComponent("embedder", func() (string, error) {

@@ -60,7 +60,8 @@ const maxNameBytes = 255
 // Options.MaxIngestBytes; r is read no further than one byte past it),
 // EINVALID (no name, a malformed DOI, or a corrupt, encrypted, truncated or
 // empty file, with the reason), EUPSTREAM (the embedder failed).
-func (w *Workspace) IngestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions) (*IngestReport, error) {
+func (w *Workspace) IngestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions) (_ *IngestReport, err error) {
+	defer translate(&err)
 	return w.ingestFile(ctx, name, r, opts, false)
 }
 

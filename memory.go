@@ -3,12 +3,10 @@ package papermem
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"regexp"
 	"time"
 
-	"github.com/papermem/papermem/internal/hostlink"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/recall"
 	"github.com/papermem/papermem/internal/store"
@@ -20,7 +18,7 @@ import (
 // workspace (Options.Workspace); Workspace returns a handle for any other.
 // A *Memory is safe for concurrent use.
 type Memory struct {
-	*ws // the default workspace; its methods are Memory's
+	ws *Workspace // the default workspace, which Memory's own methods act on (memory_methods.go)
 
 	db             *store.Reader // the read pool: reads never wait behind writes
 	database       *store.DB     // the read pool and the write connection
@@ -35,12 +33,9 @@ type Memory struct {
 	dbTimeout      time.Duration // Options.DBTimeout resolved: 0 means no bound
 	now            func() time.Time
 	log            *slog.Logger
-	recall         *recall.Engine     // every recall (internal/recall)
-	meter          hostlink.MeterSlot // the meter of a hosted service over this memory, if any (usage.go)
+	recall         *recall.Engine // every recall (internal/recall)
+	shared         *store.Shared  // the database as a hosted service over the memory shares it, and its meter (Shared)
 }
-
-// ws lets Memory embed *Workspace without a field named Workspace.
-type ws = Workspace
 
 // Workspace is one workspace's memory: everything it stores or recalls is
 // scoped to its id. A *Workspace is safe for concurrent use.
@@ -49,13 +44,10 @@ type Workspace struct {
 	id string
 }
 
-// workspaceID is the rule for workspace ids.
-var workspaceID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{2,63}$`)
-
 // ValidWorkspaceID reports whether id is a well-formed workspace id: 3 to 64
 // characters of lower-case letters, digits, '_' and '-', starting with a
 // letter or digit.
-func ValidWorkspaceID(id string) bool { return workspaceID.MatchString(id) }
+func ValidWorkspaceID(id string) bool { return api.ValidWorkspaceID(id) }
 
 // Open opens the database at path, creating it (and its directory) when
 // missing, and migrates it. Path ":memory:" keeps everything in memory; a
@@ -64,7 +56,8 @@ func ValidWorkspaceID(id string) bool { return workspaceID.MatchString(id) }
 // other server opened on it.
 // Opening a database indexed with another embedder fails with ECONFLICT
 // unless opts.Reindex is set.
-func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
+func Open(ctx context.Context, path string, opts *Options) (_ *Memory, err error) {
+	defer translate(&err)
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -133,6 +126,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		now:            o.Now,
 		log:            o.Logger,
 	}
+	m.shared = store.NewShared(files, m.writer, path, m.dbTimeout, o.Now, o.Logger, o.Embedder.Name(), dim)
 	m.ws = &Workspace{m: m, id: o.Workspace}
 	weighted, _ := o.Embedder.(recall.WeightedEmbedder)
 	m.recall = recall.New(recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted})
@@ -164,8 +158,9 @@ func indexDir(path string, engine store.Engine, dir string) string {
 // service over the memory counted and has not written yet: package hosted)
 // and closes the database, checkpointing its WAL into the database file
 // (no -wal file is left to recover). In-flight calls must have returned.
-func (m *Memory) Close() error {
-	err := m.meter.Flush(context.Background())
+func (m *Memory) Close() (err error) {
+	defer translate(&err)
+	err = m.shared.Meter.Flush(context.Background())
 	m.writer.Close()
 	return errors.Join(err, m.index.Close(), m.database.Close())
 }
@@ -180,7 +175,8 @@ func (m *Memory) StorageMode() string {
 }
 
 // Ping checks that the database answers.
-func (m *Memory) Ping(ctx context.Context) error {
+func (m *Memory) Ping(ctx context.Context) (err error) {
+	defer translate(&err)
 	return store.Ping(ctx, m.db)
 }
 
@@ -220,32 +216,7 @@ const writeBatch = 64
 // back (a deadlock's victim on PostgreSQL, store.Writer): it sets what it
 // hands out rather than adding to it.
 func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error {
-	return writeError(m.writer.Do(ctx, fn))
-}
-
-// writeError translates the write path's own failures.
-func writeError(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, store.ErrQueueFull):
-		return &Error{Code: EUNAVAILABLE, Message: "Too many writes are waiting; retry shortly.", Err: err}
-	case errors.Is(err, store.ErrWaitExpired):
-		return &Error{Code: EUNAVAILABLE, Message: "The write did not get its turn in time; retry shortly.", Err: err}
-	case errors.Is(err, store.ErrClosed):
-		return &Error{Code: EUNAVAILABLE, Message: "The database is closing.", Err: err}
-	case errors.Is(err, store.ErrCommitUnknown):
-		return &Error{Code: EUNAVAILABLE, Message: "The database connection broke during the commit: the write may have been stored. Check before retrying.", Err: err}
-	case store.IsBusy(err):
-		return &Error{Code: EUNAVAILABLE, Message: "The database is locked by another process; retry shortly.", Err: err}
-	case store.IsUnavailable(err):
-		return &Error{Code: EUNAVAILABLE, Message: "The database is unavailable; nothing was stored. Retry shortly.", Err: err}
-	case store.IsFull(err):
-		return &Error{Code: ENOSPACE, Message: "The database has no room to store this; nothing was stored.", Err: err}
-	case errors.Is(err, store.ErrText) && !errors.As(err, new(*Error)):
-		return &Error{Code: EINVALID, Message: errText.Message, Err: err} // as ErrorCode reads it, for errors.Is
-	}
-	return err
+	return m.shared.Write(ctx, fn)
 }
 
 // ensureWorkspace registers workspace w on first write, recording the
@@ -262,16 +233,12 @@ func writeError(err error) error {
 // in commit order, so that the node index of every server, which loads new
 // nodes by id (internal/nodeindex), misses none.
 func (w *Workspace) ensureWorkspace(ctx context.Context, tx *store.Tx) error {
-	if !ValidWorkspaceID(w.id) {
-		return Errorf(EINVALID, "Invalid workspace id %q.", w.id)
-	}
-	e := w.m.embedder
-	err := store.EnsureWorkspace(ctx, tx, w.id, e.Name(), e.Dim(), w.m.nowString())
-	var other *store.OtherEmbedderError
-	if errors.As(err, &other) {
-		return &Error{Code: EUNAVAILABLE, Err: err, Message: fmt.Sprintf(
-			"Workspace %q holds vectors of embedder %s (%d dimensions), not of this server's %s (%d); nothing was stored. Retry on a server that runs %s; this one needs a restart with it.",
-			w.id, other.Embedder, other.Dim, e.Name(), e.Dim(), other.Embedder)}
-	}
-	return err
+	return w.m.shared.EnsureWorkspace(ctx, tx, w.id)
 }
+
+// Shared returns the memory's database as the hosted service built over
+// the memory shares it (package hosted): its read pool and write queue, its
+// clock and logger, and the slot of the meter the memory reports its usage
+// to (usage.go). Its type is internal to papermem's module: the service,
+// not a program embedding the memory, uses it. See docs/design.md, Layout.
+func (m *Memory) Shared() *store.Shared { return m.shared }

@@ -69,7 +69,8 @@ func resolveDOI(in *PaperInput, resolve func(title string) string) (string, erro
 // its origins, which also say whether it is retracted; a paper with a
 // DOI alone fails with EUPSTREAM when no origin answers, and anything
 // else is stored whatever they answer. Errors: EINVALID, EUPSTREAM.
-func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *IngestReport, error) {
+func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (_ *Paper, _ *IngestReport, err error) {
+	defer translate(&err)
 	start := time.Now()
 	// The cheap checks first: resolving the DOI may ask Crossref.
 	if in.Year < 0 || in.Year > 9999 {
@@ -187,7 +188,8 @@ func (w *Workspace) paper(ctx context.Context, q store.Querier, doi string) (*st
 }
 
 // Paper returns the paper with the given DOI. Errors: EINVALID, ENOTFOUND.
-func (w *Workspace) Paper(ctx context.Context, doi string) (*Paper, error) {
+func (w *Workspace) Paper(ctx context.Context, doi string) (_ *Paper, err error) {
+	defer translate(&err)
 	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
 		return nil, err
@@ -207,7 +209,8 @@ func (w *Workspace) paperByDOI(ctx context.Context, doi string) (*storedPaper, e
 
 // PaperExists reports whether the workspace holds the paper with the DOI.
 // Errors: EINVALID.
-func (w *Workspace) PaperExists(ctx context.Context, doi string) (bool, error) {
+func (w *Workspace) PaperExists(ctx context.Context, doi string) (_ bool, err error) {
+	defer translate(&err)
 	d := NormalizeDOI(doi)
 	if d == "" {
 		return false, Errorf(EINVALID, "%q is not a DOI.", doi)
@@ -217,7 +220,8 @@ func (w *Workspace) PaperExists(ctx context.Context, doi string) (bool, error) {
 
 // DeletePaper removes the paper, its passages, claims and analysis from
 // every index. Errors: EINVALID, ENOTFOUND.
-func (w *Workspace) DeletePaper(ctx context.Context, doi string) error {
+func (w *Workspace) DeletePaper(ctx context.Context, doi string) (err error) {
+	defer translate(&err)
 	d := NormalizeDOI(doi)
 	if d == "" {
 		return Errorf(EINVALID, "%q is not a DOI.", doi)
@@ -308,7 +312,8 @@ type PaperRecallRequest = api.PaperRecallRequest
 // of Span.Score: none when the best would score under MinScore, and none
 // under MinSpanScore, so the list may be shorter than the limit, or empty.
 // Errors: EINVALID.
-func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([]Paper, error) {
+func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) (_ []Paper, err error) {
+	defer translate(&err)
 	text, limit := strings.TrimSpace(req.Query), req.Limit
 	if text == "" {
 		return nil, Errorf(EINVALID, "q is required.")
@@ -338,8 +343,9 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 // Papers lists the workspace's papers, most recently stored or updated
 // first, at most limit of them (0 means DefaultPaperLimit; at most
 // MaxPaperLimit). Errors: EINVALID.
-func (w *Workspace) Papers(ctx context.Context, limit int) ([]Paper, error) {
-	limit, err := listLimit(limit)
+func (w *Workspace) Papers(ctx context.Context, limit int) (_ []Paper, err error) {
+	defer translate(&err)
+	limit, err = listLimit(limit)
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +372,8 @@ type PaperSection struct {
 // PaperSections returns the sections of the paper with the DOI, in
 // reading order; a paper stored without text has none. Errors: EINVALID,
 // ENOTFOUND.
-func (w *Workspace) PaperSections(ctx context.Context, doi string) ([]PaperSection, error) {
+func (w *Workspace) PaperSections(ctx context.Context, doi string) (_ []PaperSection, err error) {
+	defer translate(&err)
 	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
 		return nil, err

@@ -121,7 +121,8 @@ func validRetrieval(r Retrieval) error {
 // req.Question within req.BudgetTokens, only of the papers req.DOIs when
 // it is set. Per-user memories are never included (see RecallUser).
 // Errors: EINVALID.
-func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResult, error) {
+func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (_ *RecallResult, err error) {
+	defer translate(&err)
 	if err := validateRecall(&req); err != nil {
 		return nil, err
 	}
@@ -172,4 +173,7 @@ func (w *Workspace) recallError(err error) error {
 // nodes from the database, much less from the index's files (IndexDir). A server calls it once after Open, in the background;
 // recalls meanwhile wait for the workspace they search. It returns when
 // ctx is done, with ctx's error.
-func (m *Memory) Warm(ctx context.Context) error { return m.index.Warm(ctx) }
+func (m *Memory) Warm(ctx context.Context) (err error) {
+	defer translate(&err)
+	return m.index.Warm(ctx)
+}

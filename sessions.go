@@ -51,7 +51,8 @@ type SessionLinks = api.SessionLinks
 // nothing is written. Links to a paper disappear when it is deleted, and
 // links to a claim when its paper is re-stored (its nodes get new ids).
 // Errors: EINVALID.
-func (w *Workspace) LinkSession(ctx context.Context, l SessionLink) (*SessionLinks, error) {
+func (w *Workspace) LinkSession(ctx context.Context, l SessionLink) (_ *SessionLinks, err error) {
+	defer translate(&err)
 	if !ValidSessionID(l.SessionID) {
 		return nil, Errorf(EINVALID, "session_id is required: 1 to 128 letters, digits or . _ : @ + -, starting with a letter or digit.")
 	}
@@ -199,8 +200,9 @@ func (w *Workspace) linkClaims(ctx context.Context, tx *store.Tx, sid int64, cla
 // RecentSessions lists the ids of the workspace's sessions, most recently
 // linked first, at most limit of them (0 means DefaultPaperLimit; at most
 // MaxPaperLimit). Errors: EINVALID.
-func (w *Workspace) RecentSessions(ctx context.Context, limit int) ([]string, error) {
-	limit, err := listLimit(limit)
+func (w *Workspace) RecentSessions(ctx context.Context, limit int) (_ []string, err error) {
+	defer translate(&err)
+	limit, err = listLimit(limit)
 	if err != nil {
 		return nil, err
 	}

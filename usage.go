@@ -2,7 +2,7 @@ package papermem
 
 import (
 	"github.com/papermem/papermem/api"
-	"github.com/papermem/papermem/internal/hostlink"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Usage counters (package api defines them): the metered events of a
@@ -33,7 +33,7 @@ var Counters = api.Counters
 // only touches memory.
 func (m *Memory) count(workspace, counter string, n int64) {
 	if n != 0 {
-		m.meter.Count(workspace, counter, n)
+		m.shared.Meter.Count(workspace, counter, n)
 	}
 }
 
@@ -61,7 +61,7 @@ func (w *Workspace) countFetch(r *FetchResult) *FetchResult {
 	w.m.count(w.id, CounterFetchRequests, 1)
 	if r.Warm {
 		w.m.count(w.id, CounterFetchWarmHits, 1)
-		w.m.count(w.id, hostlink.CounterBytesSaved, int64(r.BytesSaved))
+		w.m.count(w.id, store.CounterBytesSaved, int64(r.BytesSaved))
 	}
 	return r
 }

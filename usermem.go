@@ -27,7 +27,8 @@ const maxMemoryBytes = 64 << 10
 
 // Remember stores a memory of user; remembering an existing key replaces
 // it in place. Errors: EINVALID.
-func (w *Workspace) Remember(ctx context.Context, user string, in NoteInput) (*Remembered, error) {
+func (w *Workspace) Remember(ctx context.Context, user string, in NoteInput) (_ *Remembered, err error) {
+	defer translate(&err)
 	if strings.TrimSpace(user) == "" {
 		return nil, Errorf(EINVALID, "A user id is required.")
 	}
@@ -85,7 +86,8 @@ func (w *Workspace) Remember(ctx context.Context, user string, in NoteInput) (*R
 
 // Forget deletes the memory of user with key from every index. Errors:
 // EINVALID, ENOTFOUND.
-func (w *Workspace) Forget(ctx context.Context, user, key string) error {
+func (w *Workspace) Forget(ctx context.Context, user, key string) (err error) {
+	defer translate(&err)
 	if strings.TrimSpace(user) == "" {
 		return Errorf(EINVALID, "A user id is required.")
 	}
@@ -109,7 +111,8 @@ type UserRecallRequest = api.UserRecallInput
 // question about time favours memories that say when, and a hit brings the
 // memories just before and after it in its session (metadata "session")
 // when the budget allows (see internal/recall/user.go). Errors: EINVALID.
-func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallRequest) (*RecallResult, error) {
+func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallRequest) (_ *RecallResult, err error) {
+	defer translate(&err)
 	if strings.TrimSpace(user) == "" {
 		return nil, Errorf(EINVALID, "A user id is required.")
 	}

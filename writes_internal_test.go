@@ -85,7 +85,7 @@ func TestReadsDoNotWaitForWrites(t *testing.T) {
 	held := make(chan error, 1)
 	go func() {
 		held <- m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
-			if _, err := tx.ExecContext(ctx, `UPDATE papers SET title = 'Changed' WHERE org_id = ? AND doi = '10.1/read'`, m.id); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE papers SET title = 'Changed' WHERE org_id = ? AND doi = '10.1/read'`, m.ws.id); err != nil {
 				return err
 			}
 			close(begun)

@@ -58,6 +58,11 @@ var (
 	ErrWorkspaceID = errors.New("invalid or taken workspace id")
 	// ErrDuplicateEmail: an account with the email exists (package hosted).
 	ErrDuplicateEmail = errors.New("duplicate email")
+	// ErrDatabaseUnavailable: the database cannot be used for now
+	// (unreachable, restarting, locked or out of time: see the README's
+	// PostgreSQL section). It is in the chain of an EUNAVAILABLE error, so
+	// that a server can tell an outage from a full write queue.
+	ErrDatabaseUnavailable = errors.New("the database cannot be used for now")
 )
 
 // sentinels are the code sentinels by code.

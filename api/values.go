@@ -1,6 +1,7 @@
 package api
 
 import (
+	"regexp"
 	"strings"
 	"time"
 )
@@ -73,3 +74,11 @@ func ParseTime(s string) (time.Time, error) {
 	}
 	return time.Time{}, Errorf(EINVALID, "%q is not an ISO-8601 date or time.", s)
 }
+
+// workspaceID is the rule for workspace ids.
+var workspaceID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{2,63}$`)
+
+// ValidWorkspaceID reports whether id is a well-formed workspace id: 3 to 64
+// characters of lower-case letters, digits, '_' and '-', starting with a
+// letter or digit.
+func ValidWorkspaceID(id string) bool { return workspaceID.MatchString(id) }

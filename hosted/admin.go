@@ -6,7 +6,6 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
-	"github.com/papermem/papermem/internal/hostlink"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -21,7 +20,8 @@ type UsageSummary = api.UsageSummary
 
 // Overview counts workspaces and users, sums this month's usage and checks
 // the health of every component.
-func (s *Service) Overview(ctx context.Context) (*Overview, error) {
+func (s *Service) Overview(ctx context.Context) (_ *Overview, err error) {
+	defer translate(&err)
 	if err := s.usage.Flush(ctx); err != nil {
 		return nil, err
 	}
@@ -29,7 +29,6 @@ func (s *Service) Overview(ctx context.Context) (*Overview, error) {
 	for _, p := range papermem.Plans {
 		o.WorkspacesByPlan[p.Slug] = 0
 	}
-	var err error
 	if o.UserCount, err = store.CountUsers(ctx, s.db); err != nil {
 		return nil, fmt.Errorf("overview: %w", err)
 	}
@@ -42,11 +41,11 @@ func (s *Service) Overview(ctx context.Context) (*Overview, error) {
 		o.OrgCount += n
 	}
 	now := s.now()
-	c, err := hostlink.ReadCounters(ctx, s.db, "", now, papermem.Counters)
+	c, err := store.ReadCounters(ctx, s.db, "", now, papermem.Counters)
 	if err != nil {
 		return nil, err
 	}
-	start, end := hostlink.MonthSpan(now)
+	start, end := store.MonthSpan(now)
 	o.Usage = UsageSummary{PeriodStart: s.timestamp(start), PeriodEnd: s.timestamp(end), Counters: c}
 	o.Health = s.Health(ctx)
 	return o, nil
@@ -56,7 +55,8 @@ func (s *Service) Overview(ctx context.Context) (*Overview, error) {
 type WorkspaceSummary = api.WorkspaceSummary
 
 // AllWorkspaces lists every workspace, oldest first, with its size.
-func (s *Service) AllWorkspaces(ctx context.Context) ([]WorkspaceSummary, error) {
+func (s *Service) AllWorkspaces(ctx context.Context) (_ []WorkspaceSummary, err error) {
+	defer translate(&err)
 	rows, err := store.WorkspaceSizes(ctx, s.db)
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
@@ -74,7 +74,8 @@ func (s *Service) AllWorkspaces(ctx context.Context) ([]WorkspaceSummary, error)
 type UserSummary = api.UserSummary
 
 // AllUsers lists every account on the platform, oldest first.
-func (s *Service) AllUsers(ctx context.Context) ([]UserSummary, error) {
+func (s *Service) AllUsers(ctx context.Context) (_ []UserSummary, err error) {
+	defer translate(&err)
 	rows, err := store.AllUsers(ctx, s.db)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
@@ -95,7 +96,8 @@ type ActivityCounts = api.ActivityCounts
 // Activity returns workspace in detail: its plan, its size, this
 // month's usage and bill, and its users with their activity. Errors:
 // ENOTFOUND (no such workspace).
-func (s *Service) Activity(ctx context.Context, workspace string) (*WorkspaceActivity, error) {
+func (s *Service) Activity(ctx context.Context, workspace string) (_ *WorkspaceActivity, err error) {
+	defer translate(&err)
 	w := s.Workspace(workspace)
 	rec, err := w.Record(ctx)
 	if err != nil {
@@ -114,7 +116,7 @@ func (s *Service) Activity(ctx context.Context, workspace string) (*WorkspaceAct
 	if a.Overview.Bill, err = w.memory().Billing(ctx); err != nil {
 		return nil, err
 	}
-	if a.Overview.Usage, err = hostlink.ReadCounters(ctx, s.db, workspace, s.now(), papermem.Counters); err != nil {
+	if a.Overview.Usage, err = store.ReadCounters(ctx, s.db, workspace, s.now(), papermem.Counters); err != nil {
 		return nil, err
 	}
 	if a.Users, err = w.Users(ctx); err != nil {
@@ -125,7 +127,8 @@ func (s *Service) Activity(ctx context.Context, workspace string) (*WorkspaceAct
 
 // SetPlan moves workspace to the plan named tier without payment and
 // returns its account. Errors: EUNKNOWNPLAN, ENOTFOUND (no such workspace).
-func (s *Service) SetPlan(ctx context.Context, workspace, tier string) (*papermem.Account, error) {
+func (s *Service) SetPlan(ctx context.Context, workspace, tier string) (_ *papermem.Account, err error) {
+	defer translate(&err)
 	p, err := papermem.LookupPlan(tier)
 	if err != nil {
 		return nil, err

@@ -119,7 +119,8 @@ func insertUser(ctx context.Context, tx *store.Tx, u *User, hash []byte) error {
 // Signup creates a workspace and its owner in one transaction. Errors:
 // EINVALID (bad input, or in.OrgID names an existing workspace: users join
 // a workspace through CreateUser), ECONFLICT (the email has an account).
-func (s *Service) Signup(ctx context.Context, in SignupInput) (*User, error) {
+func (s *Service) Signup(ctx context.Context, in SignupInput) (_ *User, err error) {
+	defer translate(&err)
 	in.Role = RoleOwner
 	org := strings.TrimSpace(in.OrgID)
 	if org == "" {
@@ -155,7 +156,8 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (*User, error) {
 
 // CreateUser adds a user to the existing workspace. Errors: EINVALID,
 // ENOTFOUND (no such workspace), ECONFLICT (the email has an account).
-func (s *Service) CreateUser(ctx context.Context, workspace string, in NewUser) (*User, error) {
+func (s *Service) CreateUser(ctx context.Context, workspace string, in NewUser) (_ *User, err error) {
+	defer translate(&err)
 	hash, err := validateUser(&in)
 	if err != nil {
 		return nil, err
@@ -185,7 +187,8 @@ var dummyHash = sync.OnceValue(func() []byte {
 // EUNAUTHORIZED, with the same message whether the email or the password
 // is wrong, and another one, after the right password, for a disabled
 // account.
-func (s *Service) Login(ctx context.Context, email, password string) (*User, error) {
+func (s *Service) Login(ctx context.Context, email, password string) (_ *User, err error) {
+	defer translate(&err)
 	email = strings.ToLower(strings.TrimSpace(email))
 	r, hash, err := store.UserByEmail(ctx, s.db, email)
 	if errors.Is(err, store.ErrNotFound) {
@@ -218,7 +221,8 @@ var (
 
 // User returns the account with the id, in any workspace. Errors:
 // ENOTFOUND.
-func (s *Service) User(ctx context.Context, userID string) (*User, error) {
+func (s *Service) User(ctx context.Context, userID string) (_ *User, err error) {
+	defer translate(&err)
 	r, err := store.UserByID(ctx, s.db, userID)
 	if err != nil {
 		return nil, s.dbError(err, "No such user.")
@@ -228,7 +232,8 @@ func (s *Service) User(ctx context.Context, userID string) (*User, error) {
 
 // User returns the account with the id when it belongs to the workspace.
 // Errors: ENOTFOUND (unknown, or another workspace's user).
-func (w *Workspace) User(ctx context.Context, userID string) (*User, error) {
+func (w *Workspace) User(ctx context.Context, userID string) (_ *User, err error) {
+	defer translate(&err)
 	r, err := store.OrgUser(ctx, w.s.db, w.id, userID)
 	if err != nil {
 		return nil, w.s.dbError(err, "No such user in this workspace.")
@@ -238,7 +243,8 @@ func (w *Workspace) User(ctx context.Context, userID string) (*User, error) {
 
 // GrantFounder gives the account with the email founder access. Errors:
 // ENOTFOUND.
-func (s *Service) GrantFounder(ctx context.Context, email string) error {
+func (s *Service) GrantFounder(ctx context.Context, email string) (err error) {
+	defer translate(&err)
 	addr := strings.ToLower(strings.TrimSpace(email))
 	n, err := s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
 		return store.GrantFounder(ctx, tx, addr)
@@ -257,7 +263,8 @@ type UserActivity = api.UserActivity
 
 // Users lists the workspace's users, oldest first, with their activity.
 // This is the one place activity is computed.
-func (w *Workspace) Users(ctx context.Context) ([]UserActivity, error) {
+func (w *Workspace) Users(ctx context.Context) (_ []UserActivity, err error) {
+	defer translate(&err)
 	rows, err := store.UsersActivity(ctx, w.s.db, w.id)
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
@@ -328,9 +335,10 @@ type NewAPIKey = api.NewAPIKey
 
 // CreateAPIKey creates a key of the workspace. Name "" means "default";
 // creator records who asked (see CreatorUser). Errors: EINVALID.
-func (w *Workspace) CreateAPIKey(ctx context.Context, name, creator string) (*NewAPIKey, error) {
+func (w *Workspace) CreateAPIKey(ctx context.Context, name, creator string) (_ *NewAPIKey, err error) {
+	defer translate(&err)
 	var k *NewAPIKey
-	err := w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+	err = w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		var err error
 		k, err = w.createAPIKey(ctx, tx, name, creator)
 		return err
@@ -376,7 +384,8 @@ func apiKeyOf(r *store.APIKey) papermem.APIKey {
 
 // RevokeAPIKey deletes the workspace's key; it fails authentication from
 // then on. Errors: ENOTFOUND (unknown, or another workspace's key).
-func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
+func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) (err error) {
+	defer translate(&err)
 	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
 		return store.DeleteAPIKey(ctx, tx, w.id, keyID)
 	})
@@ -403,7 +412,8 @@ func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) error {
 // the generation it was verified at is current. Keys are found by their
 // non-secret prefix and their SHA-256 hashes compared in constant time, in
 // the cache as in the database.
-func (s *Service) AuthenticateAPIKey(ctx context.Context, value string) (*papermem.APIKey, error) {
+func (s *Service) AuthenticateAPIKey(ctx context.Context, value string) (_ *papermem.APIKey, err error) {
+	defer translate(&err)
 	if !strings.HasPrefix(value, KeyPrefix) || len(value) <= apiKeyPrefixLen {
 		return nil, errBadKey
 	}
@@ -572,10 +582,11 @@ var errBadKey = papermem.Errorf(papermem.EUNAUTHORIZED, "Invalid or revoked API 
 
 // Secret returns the persistent random secret with the name (32 bytes),
 // generating and storing it on first use.
-func (s *Service) Secret(ctx context.Context, name string) ([]byte, error) {
+func (s *Service) Secret(ctx context.Context, name string) (_ []byte, err error) {
+	defer translate(&err)
 	key := "secret:" + name
 	value := randomHex(32)
-	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		return store.PutMetaOnce(ctx, tx, key, value)
 	})
 	if err != nil {

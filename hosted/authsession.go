@@ -44,7 +44,8 @@ var (
 // credential generation moves, which every change that may end a session
 // does at once (a trigger, whatever made the change): authenticating it
 // again reads one integer.
-func (s *Service) AuthenticateSession(ctx context.Context, sess Session) (*User, error) {
+func (s *Service) AuthenticateSession(ctx context.Context, sess Session) (_ *User, err error) {
+	defer translate(&err)
 	if sess.ID == "" || len(sess.ID) > maxSessionIDLen || sess.UserID == "" || sess.OrgID == "" {
 		return nil, errBadSession
 	}
@@ -85,8 +86,9 @@ func (s *Service) lookupSession(ctx context.Context, sess Session) (*User, error
 // token is refused from now on, by this Service and any other sharing the
 // database, until it expires. Revocations of the workspace's tokens that
 // have expired since are dropped.
-func (s *Service) Logout(ctx context.Context, sess Session) error {
-	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+func (s *Service) Logout(ctx context.Context, sess Session) (err error) {
+	defer translate(&err)
+	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		return store.RevokeSession(ctx, tx, sess.OrgID, sess.UserID, sess.ID, s.timestamp(sess.ExpiresAt), s.nowString())
 	})
 	if err != nil {
@@ -98,7 +100,8 @@ func (s *Service) Logout(ctx context.Context, sess Session) error {
 // LogoutAll ends every session of the workspace's user: tokens issued
 // before are refused from now on. Errors: ENOTFOUND (unknown, or another
 // workspace's user).
-func (w *Workspace) LogoutAll(ctx context.Context, userID string) error {
+func (w *Workspace) LogoutAll(ctx context.Context, userID string) (err error) {
+	defer translate(&err)
 	n, err := w.s.execWrite(ctx, func(ctx context.Context, tx *store.Tx) (int64, error) {
 		return store.EndSessions(ctx, tx, w.id, userID)
 	})
@@ -119,7 +122,8 @@ var errNoUser = papermem.Errorf(papermem.ENOTFOUND, "No such user in this worksp
 // Errors: EINVALID (next breaks the length rule of signup), EFORBIDDEN
 // (current is wrong), ENOTFOUND, ECONFLICT (the password changed
 // meanwhile).
-func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next string) (*User, error) {
+func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next string) (_ *User, err error) {
+	defer translate(&err)
 	if err := checkPassword("new_password", next); err != nil {
 		return nil, err
 	}
@@ -153,7 +157,8 @@ func (w *Workspace) ChangePassword(ctx context.Context, userID, current, next st
 // again does not revive them) and so are the API keys it created, while it
 // stays disabled. Disabling a disabled account keeps its first
 // disabled_at. Errors: ENOTFOUND (no such user in the workspace).
-func (s *Service) DisableUser(ctx context.Context, workspace, userID string) (*User, error) {
+func (s *Service) DisableUser(ctx context.Context, workspace, userID string) (_ *User, err error) {
+	defer translate(&err)
 	now := s.nowString()
 	return s.setDisabled(ctx, workspace, userID, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
 		return store.DisableUser(ctx, tx, workspace, userID, now)
@@ -163,7 +168,8 @@ func (s *Service) DisableUser(ctx context.Context, workspace, userID string) (*U
 // EnableUser enables the account userID of workspace again: it can
 // log in, and the API keys it created and did not revoke work again. Its
 // sessions stay ended. Errors: ENOTFOUND (no such user in the workspace).
-func (s *Service) EnableUser(ctx context.Context, workspace, userID string) (*User, error) {
+func (s *Service) EnableUser(ctx context.Context, workspace, userID string) (_ *User, err error) {
+	defer translate(&err)
 	return s.setDisabled(ctx, workspace, userID, func(ctx context.Context, tx *store.Tx) (*store.User, error) {
 		return store.EnableUser(ctx, tx, workspace, userID)
 	})

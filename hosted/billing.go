@@ -124,7 +124,8 @@ type CheckoutResult = api.CheckoutResult
 // plan is activated at once; a paid plan creates a pending checkout with an
 // order from Options.Payments, activated by ConfirmCheckout. Errors:
 // EUNKNOWNPLAN, EUPSTREAM (no payment provider, or it failed).
-func (w *Workspace) Checkout(ctx context.Context, plan string) (*CheckoutResult, error) {
+func (w *Workspace) Checkout(ctx context.Context, plan string) (_ *CheckoutResult, err error) {
+	defer translate(&err)
 	p, err := papermem.LookupPlan(plan)
 	if err != nil {
 		return nil, err
@@ -180,7 +181,8 @@ type Confirmation = api.Confirmation
 // paid. A payment that does not verify (a missing or bad signature) changes
 // nothing and reports status failed. Errors: EINVALID (no checkout_id),
 // ENOTFOUND (no such checkout in this workspace), EUPSTREAM.
-func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (*Confirmation, error) {
+func (w *Workspace) ConfirmCheckout(ctx context.Context, in ConfirmInput) (_ *Confirmation, err error) {
+	defer translate(&err)
 	id := strings.TrimSpace(in.CheckoutID)
 	if id == "" {
 		return nil, papermem.Errorf(papermem.EINVALID, "checkout_id is required.")

@@ -28,12 +28,13 @@
 // # Sharing the memory's database
 //
 // A Service keeps its records in the memory's database, through the
-// memory's own read pool and write queue (internal/hostlink): on SQLite a
-// second handle on the file would compete with the memory for its one
-// writer, and ":memory:" would be another, empty, database. The memory
-// reports the usage it sees — recalls, papers stored, files ingested,
-// fetches, notes remembered — to the meter of the one Service built over
-// it; the Service counts it in memory and writes it in batches. Rate
+// memory's own read pool and write queue (papermem.Memory.Shared, typed):
+// on SQLite a second handle on the file would compete with the memory for
+// its one writer, and ":memory:" would be another, empty, database. The
+// memory reports the usage it sees — recalls, papers stored, files
+// ingested, fetches, notes remembered — to the meter of the one Service
+// built over it (the Shared's MeterSlot); the Service counts it in memory
+// and writes it in batches. Rate
 // limits kept in the database (TakeRequest) use, on PostgreSQL, a small
 // pool of the Service's own.
 //
@@ -47,6 +48,10 @@
 // against a generation number that every ending change moves, so a change
 // made by another process sharing the database takes effect at once.
 //
-// Errors are papermem's: an *papermem.Error with its code, read with
-// papermem.ErrorCode.
+// Errors are papermem's (package api's): an *papermem.Error with its code,
+// read with papermem.ErrorCode. Every exported method translates the
+// database's errors (an outage is papermem.ErrUnavailable), as the
+// memory's do. The bodies of its answers (User, Usage, Overview, …) are
+// defined in package api, which the Go client shares; their names here
+// are aliases.
 package hosted

@@ -40,7 +40,8 @@ const pruneRateEvery = time.Minute
 // for that statement only. Errors: EINVALID (perMinute below 1), and those of a write
 // (EUNAVAILABLE when the queue is full or the database is locked too
 // long).
-func (s *Service) TakeRequest(ctx context.Context, workspace, bucket string, perMinute int) (RateDecision, error) {
+func (s *Service) TakeRequest(ctx context.Context, workspace, bucket string, perMinute int) (_ RateDecision, err error) {
+	defer translate(&err)
 	if perMinute < 1 {
 		return RateDecision{}, papermem.Errorf(papermem.EINVALID, "A rate limit must allow at least one request a minute.")
 	}
@@ -59,9 +60,8 @@ func (s *Service) TakeRequest(ctx context.Context, workspace, bucket string, per
 		}
 		return err
 	}
-	var err error
 	if s.buckets != nil {
-		err = s.link.WriteError(take(ctx, s.buckets)) // PostgreSQL: each statement on its own (store.OpenBuckets)
+		err = store.TranslateWrite(take(ctx, s.buckets)) // PostgreSQL: each statement on its own (store.OpenBuckets)
 	} else {
 		err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error { return take(ctx, tx) })
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
-	"github.com/papermem/papermem/internal/hostlink"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -29,8 +28,8 @@ type Options struct {
 // safe for concurrent use.
 type Service struct {
 	m        *papermem.Memory
-	link     *hostlink.Memory
-	db       *sql.DB // the memory's read pool
+	shared   *store.Shared // the memory's database, shared (papermem.Memory.Shared)
+	db       *sql.DB       // the memory's read pool
 	payments PaymentProvider
 
 	usage      *meter           // metered usage not yet written (usage.go)
@@ -49,19 +48,20 @@ type Service struct {
 // first needed). A Memory serves one Service at a time: the memory reports
 // its usage to it. Errors: ECONFLICT (m serves another Service, not yet
 // closed), and those of opening the pool.
-func New(m *papermem.Memory, opts *Options) (*Service, error) {
+func New(m *papermem.Memory, opts *Options) (_ *Service, err error) {
+	defer translate(&err)
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	l := hostlink.Of(m)
-	buckets, err := store.OpenBuckets(l.Path, l.DBTimeout)
+	sh := m.Shared()
+	buckets, err := store.OpenBuckets(sh.Path, sh.Timeout)
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{m: m, link: l, db: l.DB, payments: o.Payments, buckets: buckets}
+	s := &Service{m: m, shared: sh, db: sh.DB.Read, payments: o.Payments, buckets: buckets}
 	s.usage = &meter{s: s}
-	if !l.Meter.Attach(s.usage) {
+	if !sh.Meter.Attach(s.usage) {
 		if buckets != nil {
 			buckets.Close()
 		}
@@ -75,10 +75,11 @@ func New(m *papermem.Memory, opts *Options) (*Service, error) {
 // stops metering the memory and closes the rate buckets' pool. The memory
 // stays open: close it after the service. In-flight calls must have
 // returned. Closing twice returns the first Close's error.
-func (s *Service) Close() error {
+func (s *Service) Close() (err error) {
+	defer translate(&err)
 	s.closeOnce.Do(func() {
 		s.usage.stop()
-		s.link.Meter.Detach(s.usage)
+		s.shared.Meter.Detach(s.usage)
 		err := s.usage.Flush(context.Background())
 		if s.buckets != nil {
 			err = errors.Join(err, s.buckets.Close())
@@ -110,7 +111,7 @@ func (w *Workspace) memory() *papermem.Workspace { return w.s.m.Workspace(w.id) 
 
 // write runs fn in one write transaction of the memory's write queue.
 func (s *Service) write(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error {
-	return s.link.Write(ctx, fn)
+	return s.shared.Write(ctx, fn)
 }
 
 // execWrite runs exec, one statement, as a write and returns the number of
@@ -126,21 +127,22 @@ func (s *Service) execWrite(ctx context.Context, exec func(ctx context.Context, 
 }
 
 // now is the memory's clock (papermem.Options.Now).
-func (s *Service) now() time.Time { return s.link.Now() }
+func (s *Service) now() time.Time { return s.shared.Now() }
 
 // nowString is the current time as stored.
-func (s *Service) nowString() string { return s.link.Timestamp(s.link.Now()) }
+func (s *Service) nowString() string { return store.Timestamp(s.shared.Now()) }
 
 // timestamp formats t as papermem stores times.
-func (s *Service) timestamp(t time.Time) string { return s.link.Timestamp(t) }
+func (s *Service) timestamp(t time.Time) string { return store.Timestamp(t) }
 
-// dbError translates database errors as the memory does: no rows becomes
-// ENOTFOUND with the given message, a uniqueness failure ECONFLICT.
-func (s *Service) dbError(err error, notFound string) error { return s.link.DBError(err, notFound) }
+// dbError translates database errors as the memory does (store.Translate):
+// no rows becomes ENOTFOUND with the given message, a uniqueness failure
+// ECONFLICT, an outage EUNAVAILABLE.
+func (s *Service) dbError(err error, notFound string) error { return store.Translate(err, notFound) }
 
 // ensureWorkspace registers workspace within tx on its first write.
 func (s *Service) ensureWorkspace(ctx context.Context, tx *store.Tx, workspace string) error {
-	return s.link.EnsureWorkspace(ctx, tx, workspace)
+	return s.shared.EnsureWorkspace(ctx, tx, workspace)
 }
 
 // mustExist fails with ENOTFOUND unless workspace is registered.
@@ -166,3 +168,8 @@ func (s *Service) setPlan(ctx context.Context, tx *store.Tx, workspace string, p
 	}
 	return nil
 }
+
+// translate turns an error of the store that reached an exported method
+// untranslated into the contract's (store.Translate), as the memory's
+// methods do: every exported method that can fail defers it.
+func translate(err *error) { *err = store.Translate(*err, "Not found.") }

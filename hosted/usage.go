@@ -9,7 +9,6 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
-	"github.com/papermem/papermem/internal/hostlink"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -32,7 +31,7 @@ type usageKey struct {
 }
 
 // meter accumulates counted usage in memory; Flush moves it to
-// usage_counters in one transaction. It is the hostlink.Meter the memory
+// usage_counters in one transaction. It is the store.Meter the memory
 // reports to.
 type meter struct {
 	s *Service
@@ -53,7 +52,7 @@ func (u *meter) Count(workspace, counter string, n int64) {
 	if n == 0 {
 		return
 	}
-	k := usageKey{workspace: workspace, month: hostlink.MonthOf(u.s.now()), counter: counter}
+	k := usageKey{workspace: workspace, month: store.MonthOf(u.s.now()), counter: counter}
 	u.mu.Lock()
 	if u.pending == nil {
 		u.pending = map[usageKey]int64{}
@@ -66,7 +65,7 @@ func (u *meter) Count(workspace, counter string, n int64) {
 func (u *meter) start(interval time.Duration) {
 	u.stopped = make(chan struct{})
 	u.done = make(chan struct{})
-	log := u.s.link.Log
+	log := u.s.shared.Log
 	go func() {
 		defer close(u.done)
 		t := time.NewTicker(interval)
@@ -116,7 +115,7 @@ func (u *meter) Flush(ctx context.Context) error {
 	err := u.s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		counts := make([]store.UsageCount, 0, len(batch))
 		for k, n := range batch {
-			counts = append(counts, store.UsageCount{Org: k.workspace, Period: hostlink.MonthName(k.month), Counter: k.counter, Value: n})
+			counts = append(counts, store.UsageCount{Org: k.workspace, Period: store.MonthName(k.month), Counter: k.counter, Value: n})
 		}
 		return store.AddUsage(ctx, tx, counts)
 	})
@@ -143,16 +142,17 @@ type Usage = api.Usage
 
 // Usage returns the workspace's usage over the current calendar month. It
 // is exact: counts not yet written are flushed first.
-func (w *Workspace) Usage(ctx context.Context) (*Usage, error) {
+func (w *Workspace) Usage(ctx context.Context) (_ *Usage, err error) {
+	defer translate(&err)
 	if err := w.s.usage.Flush(ctx); err != nil {
 		return nil, err
 	}
 	now := w.s.now()
-	c, err := hostlink.ReadCounters(ctx, w.s.db, w.id, now, papermem.Counters)
+	c, err := store.ReadCounters(ctx, w.s.db, w.id, now, papermem.Counters)
 	if err != nil {
 		return nil, err
 	}
-	start, end := hostlink.MonthSpan(now)
+	start, end := store.MonthSpan(now)
 	return &Usage{OrgID: w.id, PeriodStart: w.s.timestamp(start), PeriodEnd: w.s.timestamp(end), Counters: c}, nil
 }
 
@@ -192,12 +192,12 @@ const topDomains = 10
 
 // Analytics returns the size of the workspace's memory, the cache
 // efficiency of its paper fetches (as metered) and its largest domains.
-func (w *Workspace) Analytics(ctx context.Context) (*Analytics, error) {
+func (w *Workspace) Analytics(ctx context.Context) (_ *Analytics, err error) {
+	defer translate(&err)
 	if err := w.s.usage.Flush(ctx); err != nil {
 		return nil, err
 	}
 	a := &Analytics{OrgID: w.id, TopDomains: []DomainCount{}}
-	var err error
 	if a.Memory, err = w.memoryStats(ctx); err != nil {
 		return nil, err
 	}
@@ -205,7 +205,7 @@ func (w *Workspace) Analytics(ctx context.Context) (*Analytics, error) {
 	for _, f := range []struct {
 		counter string
 		dst     *int64
-	}{{papermem.CounterFetchRequests, &c.Fetches}, {papermem.CounterFetchWarmHits, &c.WarmHits}, {hostlink.CounterBytesSaved, &c.BytesSaved}} {
+	}{{papermem.CounterFetchRequests, &c.Fetches}, {papermem.CounterFetchWarmHits, &c.WarmHits}, {store.CounterBytesSaved, &c.BytesSaved}} {
 		if *f.dst, err = w.s.usageTotal(ctx, w.id, f.counter); err != nil {
 			return nil, err
 		}

@@ -43,7 +43,8 @@ func workspaceOf(r *store.Workspace) *WorkspaceRecord {
 // its first API key, whose value is returned this once. creator is
 // CreatorUser or CreatorWorkspace of the caller. Errors: EINVALID (bad id
 // or name), ECONFLICT (the id is taken).
-func (s *Service) CreateWorkspace(ctx context.Context, workspace, name, creator string) (*WorkspaceRecord, *NewAPIKey, error) {
+func (s *Service) CreateWorkspace(ctx context.Context, workspace, name, creator string) (_ *WorkspaceRecord, _ *NewAPIKey, err error) {
+	defer translate(&err)
 	workspace = strings.TrimSpace(workspace)
 	if !papermem.ValidWorkspaceID(workspace) {
 		return nil, nil, errWorkspaceID("org_id")
@@ -54,7 +55,7 @@ func (s *Service) CreateWorkspace(ctx context.Context, workspace, name, creator 
 	}
 	var rec *WorkspaceRecord
 	var key *NewAPIKey
-	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		err := store.InsertWorkspace(ctx, tx, workspace, name, papermem.PlanStarter, creator, s.nowString())
 		if store.IsUnique(err) {
 			return &papermem.Error{Code: papermem.ECONFLICT, Message: fmt.Sprintf("Workspace %q already exists.", workspace), Err: papermem.ErrWorkspaceID}
@@ -81,11 +82,12 @@ func (s *Service) CreateWorkspace(ctx context.Context, workspace, name, creator 
 // Workspaces lists workspace current, registering it when missing, and
 // the workspaces made by any of creators, current first then oldest first.
 // Errors: EINVALID (current is not a valid id).
-func (s *Service) Workspaces(ctx context.Context, current string, creators ...string) ([]WorkspaceRecord, error) {
+func (s *Service) Workspaces(ctx context.Context, current string, creators ...string) (_ []WorkspaceRecord, err error) {
+	defer translate(&err)
 	if !papermem.ValidWorkspaceID(current) {
 		return nil, errWorkspaceID("org_id")
 	}
-	err := s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		return s.ensureWorkspace(ctx, tx, current)
 	})
 	if err != nil {
@@ -104,7 +106,8 @@ func (s *Service) Workspaces(ctx context.Context, current string, creators ...st
 
 // Record returns the workspace's record. Errors: ENOTFOUND (never
 // registered: nothing was ever written to it).
-func (w *Workspace) Record(ctx context.Context) (*WorkspaceRecord, error) {
+func (w *Workspace) Record(ctx context.Context) (_ *WorkspaceRecord, err error) {
+	defer translate(&err)
 	r, err := store.WorkspaceByID(ctx, w.s.db, w.id)
 	if err != nil {
 		return nil, w.s.dbError(err, fmt.Sprintf("Workspace %q does not exist.", w.id))
@@ -121,7 +124,8 @@ const (
 // SetTokenTTL sets the lifetime of the session tokens issued for the
 // workspace from now on; tokens already issued keep theirs. Errors:
 // EINVALID (outside MinTokenTTL..MaxTokenTTL), ENOTFOUND.
-func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) error {
+func (w *Workspace) SetTokenTTL(ctx context.Context, ttl time.Duration) (err error) {
+	defer translate(&err)
 	if ttl < MinTokenTTL || ttl > MaxTokenTTL {
 		return papermem.Errorf(papermem.EINVALID, "The token lifetime must be between %v and %v.", MinTokenTTL, MaxTokenTTL)
 	}

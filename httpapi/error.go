@@ -8,7 +8,6 @@ import (
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
-	"github.com/papermem/papermem/internal/store"
 )
 
 // This file is the only one that knows HTTP status codes of errors.
@@ -85,7 +84,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("WWW-Authenticate", challenge(r))
 	case status == http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))
-		if store.IsUnavailable(err) {
+		if errors.Is(err, papermem.ErrDatabaseUnavailable) {
 			s.db.failed(r.Context(), err) // logged once per outage
 		}
 	case status == http.StatusInsufficientStorage:

@@ -27,7 +27,8 @@ import (
 // unavailableServer serves the real handler over m (and a hosted service
 // over it), with one more route,
 // GET /v1/test/fail, whose handler fails with *fail, the way a handler
-// whose Memory call failed does.
+// whose Memory call failed does (with the store's error translated, as
+// every exported method of the memory and the service translates it).
 func unavailableServer(t *testing.T, m *papermem.Memory, fail *error) (*httptest.Server, *testutil.Buffer) {
 	t.Helper()
 	log := &testutil.Buffer{}
@@ -77,7 +78,7 @@ func TestUnavailableStatus(t *testing.T) {
 		"SQLiteIO":              sqlite3.Error{Code: sqlite3.ErrIoErr},
 	} {
 		t.Run(name, func(t *testing.T) {
-			fail = err
+			fail = store.Translate(err, "")
 			status, retry, body := get(t, srv.URL+"/v1/test/fail")
 			if status != http.StatusServiceUnavailable || retry != "1" {
 				t.Errorf("status %d, Retry-After %q; want 503, 1: %s", status, retry, body)
@@ -106,7 +107,7 @@ func TestUnavailableStatus(t *testing.T) {
 	if !strings.Contains(log.String(), "database available again") {
 		t.Errorf("the end of the outage is not logged:\n%s", log)
 	}
-	fail = &pgconn.PgError{Severity: "FATAL", Code: "57P01"}
+	fail = store.Translate(&pgconn.PgError{Severity: "FATAL", Code: "57P01"}, "")
 	get(t, srv.URL+"/v1/test/fail")
 	if n := strings.Count(log.String(), "database unavailable"); n != 2 {
 		t.Errorf("two outages were logged %d times, want twice:\n%s", n, log)
