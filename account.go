@@ -143,7 +143,7 @@ func (w *Workspace) UpdateAccount(ctx context.Context, up AccountUpdate) (_ *Acc
 		if target.PriceCents > 0 {
 			return Errorf(EINVALID, "%s is a paid plan: buy it through checkout (POST /v1/billing/checkout).", target.Name)
 		}
-		return w.setPlan(ctx, tx, *target)
+		return w.m.shared.SetPlan(ctx, tx, w.id, target.Slug)
 	})
 	if err != nil {
 		return nil, err
@@ -319,18 +319,6 @@ func (w *Workspace) saveAccount(ctx context.Context, tx *store.Tx, a *accountRow
 	return nil
 }
 
-// setPlan moves the workspace to plan p within tx, registering the
-// workspace when needed.
-func (w *Workspace) setPlan(ctx context.Context, tx *store.Tx, p Plan) error {
-	if err := w.ensureWorkspace(ctx, tx); err != nil {
-		return err
-	}
-	if err := store.SetPlan(ctx, tx, w.id, p.Slug); err != nil {
-		return fmt.Errorf("set plan: %w", err)
-	}
-	return nil
-}
-
 // Plan returns the workspace's plan; Starter for a workspace never
 // written to.
 func (w *Workspace) Plan(ctx context.Context) (_ Plan, err error) {
@@ -363,11 +351,7 @@ func (w *Workspace) APIKeys(ctx context.Context) (_ []APIKey, err error) {
 	}
 	out := make([]APIKey, 0, len(rows))
 	for i := range rows {
-		k := APIKey{KeyID: rows[i].KeyID, WorkspaceID: rows[i].OrgID, Name: rows[i].Name, Prefix: rows[i].Prefix, CreatedAt: rows[i].CreatedAt}
-		if rows[i].LastUsedAt != "" {
-			k.LastUsedAt = &rows[i].LastUsedAt
-		}
-		out = append(out, k)
+		out = append(out, rows[i].API())
 	}
 	return out, nil
 }

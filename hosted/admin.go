@@ -137,7 +137,7 @@ func (s *Service) SetPlan(ctx context.Context, workspace, tier string) (_ *paper
 		if err := mustExist(ctx, tx, workspace); err != nil {
 			return err
 		}
-		return s.setPlan(ctx, tx, workspace, p)
+		return s.shared.SetPlan(ctx, tx, workspace, p.Slug)
 	})
 	if err != nil {
 		return nil, err

@@ -373,15 +373,6 @@ func (w *Workspace) createAPIKey(ctx context.Context, tx *store.Tx, name, creato
 	return k, nil
 }
 
-// apiKeyOf converts an api_keys row.
-func apiKeyOf(r *store.APIKey) papermem.APIKey {
-	k := papermem.APIKey{KeyID: r.KeyID, WorkspaceID: r.OrgID, Name: r.Name, Prefix: r.Prefix, CreatedAt: r.CreatedAt}
-	if r.LastUsedAt != "" {
-		k.LastUsedAt = &r.LastUsedAt
-	}
-	return k
-}
-
 // RevokeAPIKey deletes the workspace's key; it fails authentication from
 // then on. Errors: ENOTFOUND (unknown, or another workspace's key).
 func (w *Workspace) RevokeAPIKey(ctx context.Context, keyID string) (err error) {
@@ -446,7 +437,7 @@ func (s *Service) lookupAPIKey(ctx context.Context, prefix string, sum *[sha256.
 	var found *papermem.APIKey
 	for i := range rows {
 		if subtle.ConstantTimeCompare(rows[i].Hash, sum[:]) == 1 {
-			k := apiKeyOf(&rows[i])
+			k := rows[i].API()
 			found = &k
 		}
 	}

@@ -131,7 +131,7 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (_ *CheckoutResul
 		return nil, err
 	}
 	if p.PriceCents == 0 {
-		err := w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error { return w.s.setPlan(ctx, tx, w.id, p) })
+		err := w.s.write(ctx, func(ctx context.Context, tx *store.Tx) error { return w.s.shared.SetPlan(ctx, tx, w.id, p.Slug) })
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +238,7 @@ func (w *Workspace) settle(ctx context.Context, tx *store.Tx, id, paymentID stri
 	if n, err := store.SettleCheckout(ctx, tx, w.id, id, CheckoutPending, CheckoutPaid, paymentID, s.timestamp(now)); err != nil || n == 0 {
 		return err
 	}
-	if err := s.setPlan(ctx, tx, w.id, p); err != nil {
+	if err := s.shared.SetPlan(ctx, tx, w.id, p.Slug); err != nil {
 		return err
 	}
 	err := store.InsertInvoice(ctx, tx, w.id, &store.Invoice{InvoiceID: "inv_" + randomHex(12), CheckoutID: id,

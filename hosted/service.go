@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -153,18 +152,6 @@ func mustExist(ctx context.Context, tx *store.Tx, workspace string) error {
 	}
 	if !ok {
 		return papermem.Errorf(papermem.ENOTFOUND, "Workspace %q does not exist.", workspace)
-	}
-	return nil
-}
-
-// setPlan moves workspace to plan p within tx, registering the
-// workspace when needed.
-func (s *Service) setPlan(ctx context.Context, tx *store.Tx, workspace string, p papermem.Plan) error {
-	if err := s.ensureWorkspace(ctx, tx, workspace); err != nil {
-		return err
-	}
-	if err := store.SetPlan(ctx, tx, workspace, p.Slug); err != nil {
-		return fmt.Errorf("set plan: %w", err)
 	}
 	return nil
 }

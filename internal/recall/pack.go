@@ -3,7 +3,6 @@ package recall
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -65,11 +64,7 @@ func (e *Engine) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 			CharStart: r.CharStart, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
 		if c.kind == KindMemory {
 			p := &c.Provenance
-			json.Unmarshal([]byte(r.Tags), &p.Tags)
-			json.Unmarshal([]byte(r.Metadata), &p.Metadata)
-			if len(p.Metadata) == 0 {
-				p.Metadata = nil
-			}
+			p.Tags, p.Metadata = store.Tags(r.Tags), store.Metadata(r.Metadata)
 		}
 		out[i] = c
 	}

@@ -2,14 +2,13 @@ package recall
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/ftsterm"
 	"github.com/papermem/papermem/internal/nodeindex"
 	"github.com/papermem/papermem/internal/store"
@@ -552,26 +551,14 @@ func sortSpans(cs []*memCand) {
 // dateWords writes a memory's event time as a question names a day ("7
 // May 2023"), for the relevance scale; "" for none.
 func dateWords(occurred string) string {
-	t, err := parseTime(occurred)
+	if occurred == "" {
+		return ""
+	}
+	t, err := api.ParseTime(occurred)
 	if err != nil {
 		return ""
 	}
 	return t.Format("2 January 2006")
-}
-
-// timeLayouts are the forms papermem.ParseTime reads a time in.
-var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"}
-
-// parseTime reads a time as papermem.ParseTime does.
-func parseTime(s string) (time.Time, error) {
-	var err error
-	for _, l := range timeLayouts {
-		var t time.Time
-		if t, err = time.Parse(l, strings.TrimSpace(s)); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, err
 }
 
 // packMemories takes spans in score order while they fit the budget and
@@ -602,11 +589,7 @@ func packMemories(cs []*memCand, budget int, rel relevance) *Result {
 			continue
 		}
 		prov := &p.res.Spans[len(p.res.Spans)-1].Provenance
-		json.Unmarshal([]byte(c.tags), &prov.Tags)
-		json.Unmarshal([]byte(c.meta), &prov.Metadata)
-		if len(prov.Metadata) == 0 {
-			prov.Metadata = nil
-		}
+		prov.Tags, prov.Metadata = store.Tags(c.tags), store.Metadata(c.meta)
 	}
 	return &p.res
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+
+	"github.com/papermem/papermem/api"
 )
 
 // User is a row of users, less its password hash.
@@ -108,6 +110,17 @@ func scanUserDomain(rows *sql.Rows, d *UserDomain) error {
 type APIKey struct {
 	KeyID, OrgID, Name, Prefix, CreatedAt, LastUsedAt string
 	Hash                                              []byte
+}
+
+// API returns the key as the API shows it: without its hash, LastUsedAt
+// nil until the key is used.
+func (k *APIKey) API() api.APIKey {
+	out := api.APIKey{KeyID: k.KeyID, WorkspaceID: k.OrgID, Name: k.Name, Prefix: k.Prefix, CreatedAt: k.CreatedAt}
+	if k.LastUsedAt != "" {
+		last := k.LastUsedAt
+		out.LastUsedAt = &last
+	}
+	return out
 }
 
 // InsertAPIKey inserts the key k, created by creator.

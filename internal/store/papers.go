@@ -41,12 +41,12 @@ func scanPaper(sc scanner) (*Paper, error) {
 		&p.Journal, &p.Type, &p.Retracted, &notices, &p.Text); err != nil {
 		return nil, err
 	}
-	// A column this package wrote holds valid JSON; anything else reads
-	// as no authors or notices.
-	if json.Unmarshal([]byte(authors), &p.Authors) != nil || p.Authors == nil {
+	// JSON columns (jsoncol.go): anything but valid JSON reads as no
+	// authors or notices.
+	if !decodeColumn(authors, &p.Authors) || p.Authors == nil {
 		p.Authors = []string{}
 	}
-	if json.Unmarshal([]byte(notices), &p.Notices) != nil {
+	if !decodeColumn(notices, &p.Notices) {
 		p.Notices = nil
 	}
 	return &p, nil

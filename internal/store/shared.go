@@ -66,6 +66,18 @@ func (s *Shared) EnsureWorkspace(ctx context.Context, tx *Tx, workspace string) 
 	return err
 }
 
+// SetPlan moves workspace to the plan of slug within tx, registering the
+// workspace when needed (EnsureWorkspace).
+func (s *Shared) SetPlan(ctx context.Context, tx *Tx, workspace, slug string) error {
+	if err := s.EnsureWorkspace(ctx, tx, workspace); err != nil {
+		return err
+	}
+	if err := SetPlan(ctx, tx, workspace, slug); err != nil {
+		return fmt.Errorf("set plan: %w", err)
+	}
+	return nil
+}
+
 // Meter counts the usage a memory reports.
 type Meter interface {
 	// Count adds n to the counter of workspace in the current period. It
