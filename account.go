@@ -95,7 +95,7 @@ func (w *Workspace) Account(ctx context.Context) (_ *Account, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Account{OrgID: w.id, Profile: row.profile, Notifications: row.notifications,
+	a := &Account{WorkspaceID: w.id, Profile: row.profile, Notifications: row.notifications,
 		BillingContact: row.billingContact, Plan: row.plan, PaymentMethod: row.paymentMethod}
 	if a.APIKeys, err = w.APIKeys(ctx); err != nil {
 		return nil, err

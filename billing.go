@@ -79,7 +79,7 @@ func (w *Workspace) Billing(ctx context.Context) (_ *Bill, err error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bill{OrgID: w.id, Plan: p.Slug, PeriodStart: timestamp(start), PeriodEnd: timestamp(end),
+	b := &Bill{WorkspaceID: w.id, Plan: p.Slug, PeriodStart: timestamp(start), PeriodEnd: timestamp(end),
 		Currency: Currency, LineItems: billItems(p, counters)}
 	for _, li := range b.LineItems {
 		b.TotalCents += li.AmountCents

@@ -216,7 +216,7 @@ func (w *Workspace) exports(ctx context.Context, q ExportQuery, limit int, fn fu
 		return fmt.Errorf("query exports: %w", err)
 	}
 	for _, e := range rows {
-		r := SessionRecord{OrgID: w.id, SessionID: e.SessionID, UserID: e.UserID, CreatedAt: e.CreatedAt}
+		r := SessionRecord{WorkspaceID: w.id, SessionID: e.SessionID, UserID: e.UserID, CreatedAt: e.CreatedAt}
 		if err := decodeJSON(e.Steps, &r.Steps); err != nil {
 			return fmt.Errorf("export %d: steps: %w", e.ID, err)
 		}

@@ -436,7 +436,7 @@ func TestExportSession(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := rec
-		want.OrgID = "lab-one"
+		want.WorkspaceID = "lab-one"
 		want.CreatedAt = "2025-03-01T09:00:00.000Z"
 		want.RecalledPapers = []string{"10.1000/vitd", "10.7777/new"}
 		want.Steps = []papermem.Step{

@@ -327,7 +327,7 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) (_
 	if err := validRetrieval(req.Retrieval); err != nil {
 		return nil, err
 	}
-	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Org: w.id, Query: text, Limit: limit,
+	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Workspace: w.id, Query: text, Limit: limit,
 		Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
 		return nil, w.recallError(err)

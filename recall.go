@@ -130,7 +130,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (_ *RecallRes
 	if label == LabelAny {
 		label = ""
 	}
-	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.id, Question: req.Question, Keywords: req.Keywords,
+	res, err := w.m.recall.Recall(ctx, recall.Request{Workspace: w.id, Question: req.Question, Keywords: req.Keywords,
 		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: req.DOIs,
 		Budget: req.BudgetTokens, Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
@@ -141,7 +141,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (_ *RecallRes
 
 // recallMemories recalls the memories of user for r, validated (RecallUser).
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
-	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Org: w.id, User: user, Question: r.Question,
+	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Workspace: w.id, User: user, Question: r.Question,
 		Keywords: r.Keywords, Budget: r.BudgetTokens, Retrieval: recall.Retrieval(r.Retrieval)})
 	if err != nil {
 		return nil, w.recallError(err)

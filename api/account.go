@@ -32,7 +32,7 @@ type SignupRequest struct {
 	Email         string `json:"email" required:"true" doc:"unique on the platform, compared case-insensitively"`
 	Password      string `json:"password" required:"true" doc:"8 to 72 bytes; stored only as a bcrypt hash"`
 	Name          string `json:"name" doc:"display name; default empty"`
-	OrgID         string `json:"org_id" doc:"id of the new workspace, ^[a-z0-9][a-z0-9_-]{2,63}$; default a fresh id. An existing id is refused (400 invalid_workspace): users join a workspace through the admin route."`
+	WorkspaceID   string `json:"org_id" doc:"id of the new workspace, ^[a-z0-9][a-z0-9_-]{2,63}$; default a fresh id. An existing id is refused (400 invalid_workspace): users join a workspace through the admin route."`
 	WorkspaceName string `json:"workspace_name" doc:"display name of the new workspace"`
 }
 
@@ -103,8 +103,8 @@ type WorkspacesResponse struct {
 
 // CreateWorkspaceRequest creates a workspace.
 type CreateWorkspaceRequest struct {
-	OrgID string `json:"org_id" required:"true" doc:"^[a-z0-9][a-z0-9_-]{2,63}$; invalid or taken is 400 invalid_workspace"`
-	Name  string `json:"name" doc:"display name; default empty"`
+	WorkspaceID string `json:"org_id" required:"true" doc:"^[a-z0-9][a-z0-9_-]{2,63}$; invalid or taken is 400 invalid_workspace"`
+	Name        string `json:"name" doc:"display name; default empty"`
 }
 
 // CreatedWorkspace is a new workspace with its first API key.
@@ -163,7 +163,7 @@ type CreateUserRequest struct {
 // API keys (never their values), the invoices and the bill of the current
 // month so far.
 type Account struct {
-	OrgID          string         `json:"org_id"`
+	WorkspaceID    string         `json:"org_id"`
 	Profile        Profile        `json:"profile"`
 	Notifications  Notifications  `json:"notifications"`
 	BillingContact BillingContact `json:"billing_contact"`

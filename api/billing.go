@@ -26,7 +26,7 @@ type LineItem struct {
 // Bill is what a workspace owes for one billing period so far: its plan's
 // monthly fee and the overage beyond the plan's quotas.
 type Bill struct {
-	OrgID       string     `json:"org_id"`
+	WorkspaceID string     `json:"org_id"`
 	Plan        string     `json:"plan"` // plan slug
 	PeriodStart string     `json:"period_start"`
 	PeriodEnd   string     `json:"period_end"`

@@ -35,7 +35,7 @@ type Step struct {
 type SessionRecord struct {
 	SessionID      string         `json:"session_id"`      // "" makes ExportSession generate one
 	UserID         string         `json:"user_id"`         // who ran the session; "" for none
-	OrgID          string         `json:"org_id"`          // the workspace; set on output, ignored on input
+	WorkspaceID    string         `json:"org_id"`          // the workspace; set on output, ignored on input
 	CreatedAt      string         `json:"created_at"`      // ISO-8601 date or time; "" means now (re-exported: the first export's time); stored as RFC 3339 UTC
 	Steps          []Step         `json:"steps"`           // in order
 	RecalledPapers []string       `json:"recalled_papers"` // DOIs; stored normalised and de-duplicated

@@ -39,10 +39,10 @@ type UserSummary struct {
 
 // WorkspaceActivity is one workspace in detail for the founder console.
 type WorkspaceActivity struct {
-	OrgID    string         `json:"org_id"`
-	Plan     Plan           `json:"plan"`
-	Overview ActivityCounts `json:"overview"`
-	Users    []UserActivity `json:"users"`
+	WorkspaceID string         `json:"org_id"`
+	Plan        Plan           `json:"plan"`
+	Overview    ActivityCounts `json:"overview"`
+	Users       []UserActivity `json:"users"`
 }
 
 // ActivityCounts sums up what a workspace holds and did.
@@ -58,12 +58,12 @@ type ActivityCounts struct {
 // User is an account. It belongs to one workspace; its email is unique on
 // the platform. The password hash never leaves the package.
 type User struct {
-	UserID    string `json:"user_id"`
-	OrgID     string `json:"org_id"`
-	Email     string `json:"email"`
-	Name      string `json:"name"`
-	Role      string `json:"role"`
-	CreatedAt string `json:"created_at"`
+	UserID      string `json:"user_id"`
+	WorkspaceID string `json:"org_id"`
+	Email       string `json:"email"`
+	Name        string `json:"name"`
+	Role        string `json:"role"`
+	CreatedAt   string `json:"created_at"`
 	// Disabled is true while a founder has disabled the account
 	// (DisableUser): it cannot log in and its credentials are refused.
 	Disabled bool `json:"disabled"`
@@ -88,7 +88,7 @@ type NewUser struct {
 // SignupInput creates a workspace and its first user (its owner).
 type SignupInput struct {
 	NewUser
-	OrgID         string // "" means a fresh id; an existing id is refused
+	WorkspaceID   string // "" means a fresh id; an existing id is refused
 	WorkspaceName string
 }
 
@@ -141,7 +141,7 @@ type Confirmation struct {
 
 // Usage is a workspace's metered usage over one billing period.
 type Usage struct {
-	OrgID       string           `json:"org_id"`
+	WorkspaceID string           `json:"org_id"`
 	PeriodStart string           `json:"period_start"`
 	PeriodEnd   string           `json:"period_end"`
 	Counters    map[string]int64 `json:"counters"` // every name in Counters, zero included
@@ -159,10 +159,10 @@ type MemoryStats struct {
 
 // Analytics describes a workspace's memory and how it is used.
 type Analytics struct {
-	OrgID      string        `json:"org_id"`
-	Memory     MemoryStats   `json:"memory"`
-	Cache      CacheStats    `json:"cache"`
-	TopDomains []DomainCount `json:"top_domains"` // at most 10, largest first
+	WorkspaceID string        `json:"org_id"`
+	Memory      MemoryStats   `json:"memory"`
+	Cache       CacheStats    `json:"cache"`
+	TopDomains  []DomainCount `json:"top_domains"` // at most 10, largest first
 }
 
 // CacheStats measures how often paper fetches were answered from memory,
@@ -182,7 +182,7 @@ type DomainCount struct {
 
 // WorkspaceRecord describes a workspace.
 type WorkspaceRecord struct {
-	OrgID           string `json:"org_id"`
+	WorkspaceID     string `json:"org_id"`
 	Name            string `json:"name"`
 	Plan            string `json:"plan"`              // the plan's display name, e.g. "Starter Tier"
 	TokenTTLSeconds int    `json:"token_ttl_seconds"` // lifetime of session tokens issued for it

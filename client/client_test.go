@@ -91,9 +91,9 @@ func TestRoutes(t *testing.T) {
 		}
 	})
 
-	tok := must(anon.Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", OrgID: "lab-ada"}))(t)
+	tok := must(anon.Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", WorkspaceID: "lab-ada"}))(t)
 	ada := anon.WithToken(tok.AccessToken)
-	rootTok := must(anon.Signup(ctx, api.SignupRequest{Email: "root@example.org", Password: "root password", OrgID: "lab-root"}))(t)
+	rootTok := must(anon.Signup(ctx, api.SignupRequest{Email: "root@example.org", Password: "root password", WorkspaceID: "lab-root"}))(t)
 	root := anon.WithToken(rootTok.AccessToken)
 	ws := m.Workspace("lab-ada")
 
@@ -103,7 +103,7 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("login = %+v", login)
 		}
 		me := must(anon.WithToken(login.AccessToken).Me(ctx))(t)
-		if me.Email != "ada@example.org" || me.OrgID != "lab-ada" || me.IsFounder {
+		if me.Email != "ada@example.org" || me.WorkspaceID != "lab-ada" || me.IsFounder {
 			t.Errorf("me = %+v", me)
 		}
 		_, err := anon.Login(ctx, api.LoginRequest{Email: "ada@example.org", Password: "wrong horse"})
@@ -303,15 +303,15 @@ func TestRoutes(t *testing.T) {
 		if us.Count != 1 || us.Current == nil || *us.Current != tok.User.UserID {
 			t.Errorf("users = %+v", us)
 		}
-		cw := must(ada.CreateWorkspace(ctx, api.CreateWorkspaceRequest{OrgID: "lab-ada-2", Name: "Second"}))(t)
-		if cw.OrgID != "lab-ada-2" || cw.APIKey == nil || cw.APIKey.Key == "" {
+		cw := must(ada.CreateWorkspace(ctx, api.CreateWorkspaceRequest{WorkspaceID: "lab-ada-2", Name: "Second"}))(t)
+		if cw.WorkspaceID != "lab-ada-2" || cw.APIKey == nil || cw.APIKey.Key == "" {
 			t.Errorf("create workspace = %+v", cw)
 		}
 		list := must(ada.Workspaces(ctx))(t)
 		if list.Current != "lab-ada" || len(list.Workspaces) != 2 {
 			t.Errorf("workspaces = %+v", list)
 		}
-		_, err := ada.CreateWorkspace(ctx, api.CreateWorkspaceRequest{OrgID: "lab-ada-2"})
+		_, err := ada.CreateWorkspace(ctx, api.CreateWorkspaceRequest{WorkspaceID: "lab-ada-2"})
 		wantCode(t, err, api.CodeInvalidWorkspace)
 	})
 
@@ -388,7 +388,7 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("admin health = %+v", h)
 		}
 		act := must(root.AdminActivity(ctx, "lab-ada"))(t)
-		if act.OrgID != "lab-ada" || len(act.Users) != 1 {
+		if act.WorkspaceID != "lab-ada" || len(act.Users) != 1 {
 			t.Errorf("activity = %+v", act)
 		}
 		acc := must(root.AdminSetPlan(ctx, "lab-ada", api.SetPlanRequest{Tier: "enterprise"}))(t)
@@ -396,7 +396,7 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("set plan = %+v", acc.Plan)
 		}
 		u := must(root.AdminCreateUser(ctx, "lab-ada", api.CreateUserRequest{Email: "bob@example.org", Password: "bob password"}))(t)
-		if u.OrgID != "lab-ada" || u.Email != "bob@example.org" {
+		if u.WorkspaceID != "lab-ada" || u.Email != "bob@example.org" {
 			t.Errorf("create user = %+v", u)
 		}
 		_, err := ada.AdminOverview(ctx)

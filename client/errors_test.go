@@ -37,7 +37,7 @@ func TestErrorVocabulary(t *testing.T) {
 	t.Cleanup(limited.Close)
 
 	anon := client.New(srv.URL, nil)
-	tok := must(anon.Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", OrgID: "lab-ada"}))(t)
+	tok := must(anon.Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", WorkspaceID: "lab-ada"}))(t)
 	ada := anon.WithToken(tok.AccessToken)
 	ws, hws := m.Workspace("lab-ada"), svc.Workspace("lab-ada")
 	ada2 := client.New(limited.URL, &client.Options{Token: tok.AccessToken, MaxRetryWait: 1})
@@ -68,11 +68,11 @@ func TestErrorVocabulary(t *testing.T) {
 			}},
 		{name: "MalformedWorkspaceID", code: papermem.EINVALID, status: 400, refines: papermem.ErrWorkspaceID, sent: api.CodeInvalidWorkspace,
 			lib: func() error {
-				_, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "x@example.org", Password: "x password"}, OrgID: "X!"})
+				_, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "x@example.org", Password: "x password"}, WorkspaceID: "X!"})
 				return err
 			},
 			client: func() error {
-				_, err := anon.Signup(ctx, api.SignupRequest{Email: "x@example.org", Password: "x password", OrgID: "X!"})
+				_, err := anon.Signup(ctx, api.SignupRequest{Email: "x@example.org", Password: "x password", WorkspaceID: "X!"})
 				return err
 			}},
 		{name: "MissingUser", code: papermem.EINVALID, status: 400, refines: api.ErrMissingUser, sent: api.CodeMissingUserID,
@@ -229,7 +229,7 @@ func TestErrorVocabulary(t *testing.T) {
 		if papermem.ErrorCode(err) != papermem.ECONFLICT || !errors.Is(err, papermem.ErrConflict) || !errors.Is(err, papermem.ErrWorkspaceID) {
 			t.Errorf("library: %v (%s)", err, papermem.ErrorCode(err))
 		}
-		_, err = ada.CreateWorkspace(ctx, api.CreateWorkspaceRequest{OrgID: "lab-ada"})
+		_, err = ada.CreateWorkspace(ctx, api.CreateWorkspaceRequest{WorkspaceID: "lab-ada"})
 		if papermem.ErrorCode(err) != papermem.EINVALID || !errors.Is(err, papermem.ErrInvalid) || !errors.Is(err, papermem.ErrWorkspaceID) ||
 			api.Code(err) != api.CodeInvalidWorkspace {
 			t.Errorf("client: %v (%s)", err, papermem.ErrorCode(err))

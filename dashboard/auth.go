@@ -108,7 +108,7 @@ func (h *handler) viewer(r *http.Request) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := h.workspaceName(r.Context(), u.OrgID)
+	ws, err := h.workspaceName(r.Context(), u.WorkspaceID)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func (h *handler) billing(w http.ResponseWriter, r *http.Request, v *viewer) err
 // renderBilling writes the billing page with status, and the message of
 // an error when msg is not "".
 func (h *handler) renderBilling(w http.ResponseWriter, r *http.Request, v *viewer, status int, msg, changed string) error {
-	ws := h.m.Workspace(v.User.OrgID)
+	ws := h.m.Workspace(v.User.WorkspaceID)
 	a, err := ws.Account(r.Context())
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func (h *handler) renderBilling(w http.ResponseWriter, r *http.Request, v *viewe
 // bought, such as a paid plan on a server with no payment provider, is
 // explained on the billing page.
 func (h *handler) checkout(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	res, err := h.svc.Workspace(v.User.OrgID).Checkout(r.Context(), trimmed(r, "plan"))
+	res, err := h.svc.Workspace(v.User.WorkspaceID).Checkout(r.Context(), trimmed(r, "plan"))
 	if err != nil {
 		status, msg := h.failure(r, err)
 		return h.renderBilling(w, r, v, status, msg, "")
@@ -85,7 +85,7 @@ func (h *handler) pay(w http.ResponseWriter, r *http.Request, v *viewer) error {
 	}
 	id := trimmed(r, "checkout_id")
 	payment := "pay_" + rand.Text()
-	c, err := h.svc.Workspace(v.User.OrgID).ConfirmCheckout(r.Context(),
+	c, err := h.svc.Workspace(v.User.WorkspaceID).ConfirmCheckout(r.Context(),
 		hosted.ConfirmInput{CheckoutID: id, PaymentID: payment, Signature: so.Sign(id, payment)})
 	if err != nil {
 		return err

@@ -502,7 +502,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("users after adding one: %q", u)
 		}
 		u, err := b.svc.Login(context.Background(), "hopper@example.com", "another horse battery")
-		if err != nil || u.OrgID != b.orgOf(t, "grace@example.com") || u.Role != hosted.RoleMember {
+		if err != nil || u.WorkspaceID != b.orgOf(t, "grace@example.com") || u.Role != hosted.RoleMember {
 			t.Errorf("the added user: %+v, %v", u, err)
 		}
 	})
@@ -546,7 +546,7 @@ func (b *browser) orgOf(t *testing.T, email string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return u.OrgID
+	return u.WorkspaceID
 }
 
 // axeViolation is a rule axe-core finds broken, with the elements that

@@ -124,7 +124,7 @@ func (s *site) csrf() string {
 
 func (s *site) keyCount() int {
 	s.t.Helper()
-	keys, err := s.m.Workspace(s.user.OrgID).APIKeys(context.Background())
+	keys, err := s.m.Workspace(s.user.WorkspaceID).APIKeys(context.Background())
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestSessionEnds(t *testing.T) {
 	})
 	t.Run("Disabled", func(t *testing.T) {
 		s := newSite(t, false)
-		if _, err := s.svc.DisableUser(context.Background(), s.user.OrgID, s.user.UserID); err != nil {
+		if _, err := s.svc.DisableUser(context.Background(), s.user.WorkspaceID, s.user.UserID); err != nil {
 			t.Fatal(err)
 		}
 		if res, _ := s.get("/dashboard/keys"); res.StatusCode != http.StatusSeeOther {
@@ -441,11 +441,11 @@ func TestFounderOnly(t *testing.T) {
 	if res, _ := s.get("/dashboard/founder"); res.StatusCode != http.StatusForbidden {
 		t.Fatalf("founder console for a non-founder: %d", res.StatusCode)
 	}
-	res := s.post("/dashboard/founder/workspaces/"+s.user.OrgID+"/plan", url.Values{"plan": {"enterprise"}, "csrf": {s.csrf()}}, "")
+	res := s.post("/dashboard/founder/workspaces/"+s.user.WorkspaceID+"/plan", url.Values{"plan": {"enterprise"}, "csrf": {s.csrf()}}, "")
 	if res.StatusCode != http.StatusForbidden {
 		t.Fatalf("set plan by a non-founder: %d", res.StatusCode)
 	}
-	if a, err := s.m.Workspace(s.user.OrgID).Account(context.Background()); err != nil || a.Plan.Slug != papermem.PlanStarter {
+	if a, err := s.m.Workspace(s.user.WorkspaceID).Account(context.Background()); err != nil || a.Plan.Slug != papermem.PlanStarter {
 		t.Fatalf("plan %+v, %v", a, err)
 	}
 	// A grant takes effect on the signed-in session's next request.
@@ -484,12 +484,12 @@ func TestPayNeedsOptIn(t *testing.T) {
 			cfg := quiet
 			cfg.DashboardPayments = optIn
 			s := newSiteOpts(t, false, cfg, opts)
-			co, err := s.svc.Workspace(s.user.OrgID).Checkout(context.Background(), papermem.PlanTeam)
+			co, err := s.svc.Workspace(s.user.WorkspaceID).Checkout(context.Background(), papermem.PlanTeam)
 			if err != nil {
 				t.Fatal(err)
 			}
 			res := s.post("/dashboard/billing/pay", url.Values{"csrf": {s.csrf()}, "checkout_id": {co.CheckoutID}}, "")
-			a, err := s.m.Workspace(s.user.OrgID).Account(context.Background())
+			a, err := s.m.Workspace(s.user.WorkspaceID).Account(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -522,8 +522,8 @@ func TestRequestLogNamesWorkspace(t *testing.T) {
 			t.Fatalf("log line %q: %v", line, err)
 		}
 		if rec["path"] == "/dashboard/keys" {
-			if rec["org_id"] != s.user.OrgID {
-				t.Errorf("org_id %v in %s, want %s", rec["org_id"], line, s.user.OrgID)
+			if rec["org_id"] != s.user.WorkspaceID {
+				t.Errorf("org_id %v in %s, want %s", rec["org_id"], line, s.user.WorkspaceID)
 			}
 			return
 		}

@@ -102,7 +102,7 @@ func shorten(s string, n int) string {
 }
 
 func (h *handler) graph(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	ws := h.m.Workspace(v.User.OrgID)
+	ws := h.m.Workspace(v.User.WorkspaceID)
 	d := graphData{Seed: strings.TrimSpace(r.URL.Query().Get("session")), Hops: papermem.DefaultGraphHops, MaxHops: papermem.MaxGraphHops}
 	var err error
 	if d.Sessions, err = ws.RecentSessions(r.Context(), 0); err != nil {

@@ -19,7 +19,7 @@ func (h *handler) keys(w http.ResponseWriter, r *http.Request, v *viewer) error 
 }
 
 func (h *handler) renderKeys(w http.ResponseWriter, r *http.Request, v *viewer, created *hosted.NewAPIKey) error {
-	keys, err := h.m.Workspace(v.User.OrgID).APIKeys(r.Context())
+	keys, err := h.m.Workspace(v.User.WorkspaceID).APIKeys(r.Context())
 	if err != nil {
 		return err
 	}
@@ -33,7 +33,7 @@ func (h *handler) renderKeys(w http.ResponseWriter, r *http.Request, v *viewer, 
 
 // createKey creates a key and shows its value once.
 func (h *handler) createKey(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	k, err := h.svc.Workspace(v.User.OrgID).CreateAPIKey(r.Context(), trimmed(r, "name"), hosted.CreatorUser(v.User.UserID))
+	k, err := h.svc.Workspace(v.User.WorkspaceID).CreateAPIKey(r.Context(), trimmed(r, "name"), hosted.CreatorUser(v.User.UserID))
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (h *handler) confirmRevoke(w http.ResponseWriter, r *http.Request, v *viewe
 }
 
 func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	if err := h.svc.Workspace(v.User.OrgID).RevokeAPIKey(r.Context(), r.PathValue("id")); err != nil {
+	if err := h.svc.Workspace(v.User.WorkspaceID).RevokeAPIKey(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
 	http.Redirect(w, r, Prefix+"keys", http.StatusSeeOther)
@@ -60,7 +60,7 @@ func (h *handler) revokeKey(w http.ResponseWriter, r *http.Request, v *viewer) e
 
 // key finds the workspace's key named in the path.
 func (h *handler) key(r *http.Request, v *viewer) (*papermem.APIKey, error) {
-	keys, err := h.m.Workspace(v.User.OrgID).APIKeys(r.Context())
+	keys, err := h.m.Workspace(v.User.WorkspaceID).APIKeys(r.Context())
 	if err != nil {
 		return nil, err
 	}

@@ -22,12 +22,12 @@ type overviewData struct {
 }
 
 func (h *handler) overview(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	hw := h.svc.Workspace(v.User.OrgID)
+	hw := h.svc.Workspace(v.User.WorkspaceID)
 	a, err := hw.Analytics(r.Context())
 	if err != nil {
 		return err
 	}
-	acct, err := h.m.Workspace(v.User.OrgID).Account(r.Context())
+	acct, err := h.m.Workspace(v.User.WorkspaceID).Account(r.Context())
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func TestMemoryListsDocuments(t *testing.T) {
 		t.Fatalf("upload: %d", res.StatusCode)
 	}
 	// A document ingested through the library is listed too.
-	if _, err := s.m.Workspace(s.user.OrgID).IngestFile(context.Background(), "lab-log.md",
+	if _, err := s.m.Workspace(s.user.WorkspaceID).IngestFile(context.Background(), "lab-log.md",
 		strings.NewReader("# Lab log\n\nThe oven ran at 85 C for a week."), papermem.IngestOptions{Domain: "materials"}); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestMemoryListsDocuments(t *testing.T) {
 
 func TestWorkspaceNameInHeader(t *testing.T) {
 	s := newSite(t, false) // signed up without a workspace name
-	if _, body := s.get("/dashboard/keys"); !strings.Contains(body, `id="workspace-name" title="Workspace `+s.user.OrgID+`">`+s.user.OrgID+`<`) {
+	if _, body := s.get("/dashboard/keys"); !strings.Contains(body, `id="workspace-name" title="Workspace `+s.user.WorkspaceID+`">`+s.user.WorkspaceID+`<`) {
 		t.Errorf("a workspace without a name is not shown by its id: %s", section(body, "workspace-name"))
 	}
 	res := s.post("/dashboard/signup", url.Values{"email": {"bob@example.com"}, "password": {password}, "name": {"Bob"},
@@ -73,7 +73,7 @@ func TestWorkspaceNameInHeader(t *testing.T) {
 	if !strings.Contains(body, `>Bob&#39;s &lt;lab&gt;</span>`) {
 		t.Errorf("the header does not show the workspace's name: %.2000s", body)
 	}
-	if u, err := s.svc.Login(context.Background(), "bob@example.com", password); err != nil || strings.Contains(body, ">"+u.OrgID+"<") {
+	if u, err := s.svc.Login(context.Background(), "bob@example.com", password); err != nil || strings.Contains(body, ">"+u.WorkspaceID+"<") {
 		t.Errorf("the header shows the workspace id %v", err)
 	}
 }
@@ -125,7 +125,7 @@ func TestAddUser(t *testing.T) {
 			t.Fatalf("status %d to %q", res.StatusCode, res.Header.Get("Location"))
 		}
 		u, err := s.svc.Login(context.Background(), "bob@example.com", "bob's password")
-		if err != nil || u.OrgID != s.user.OrgID || u.Role != hosted.RoleMember || u.Name != "Bob" {
+		if err != nil || u.WorkspaceID != s.user.WorkspaceID || u.Role != hosted.RoleMember || u.Name != "Bob" {
 			t.Fatalf("the new user %+v, %v", u, err)
 		}
 		_, body := s.get(res.Header.Get("Location"))

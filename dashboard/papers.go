@@ -31,7 +31,7 @@ type papersData struct {
 }
 
 func (h *handler) papers(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	ws := h.m.Workspace(v.User.OrgID)
+	ws := h.m.Workspace(v.User.WorkspaceID)
 	d := papersData{Query: strings.TrimSpace(r.URL.Query().Get("q")), Ingested: r.URL.Query().Get("ingested"),
 		MaxBytes: h.m.MaxIngestBytes()}
 	for _, f := range papermem.IngestFormats() {
@@ -61,7 +61,7 @@ type paperData struct {
 }
 
 func (h *handler) paper(w http.ResponseWriter, r *http.Request, v *viewer) error {
-	ws := h.m.Workspace(v.User.OrgID)
+	ws := h.m.Workspace(v.User.WorkspaceID)
 	doi := r.PathValue("doi")
 	p, err := ws.Paper(r.Context(), doi)
 	if err != nil {
@@ -100,7 +100,7 @@ func (h *handler) upload(w http.ResponseWriter, r *http.Request, v *viewer) erro
 	}
 	defer f.Close()
 	opts := papermem.IngestOptions{Domain: trimmed(r, "domain"), DOI: trimmed(r, "doi"), Title: trimmed(r, "title")}
-	rep, err := h.m.Workspace(v.User.OrgID).IngestFile(r.Context(), files[0].Filename, f, opts)
+	rep, err := h.m.Workspace(v.User.WorkspaceID).IngestFile(r.Context(), files[0].Filename, f, opts)
 	if err != nil {
 		return err
 	}

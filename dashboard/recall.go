@@ -83,7 +83,7 @@ func (h *handler) recall(w http.ResponseWriter, r *http.Request, v *viewer) erro
 	}
 	if err == nil {
 		d.Req.BudgetTokens = req.BudgetTokens
-		d.Result, err = h.m.Workspace(v.User.OrgID).Recall(r.Context(), req)
+		d.Result, err = h.m.Workspace(v.User.WorkspaceID).Recall(r.Context(), req)
 	}
 	if err != nil {
 		if h.cfg.Status(err) >= 500 {

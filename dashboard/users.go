@@ -27,7 +27,7 @@ func (h *handler) users(w http.ResponseWriter, r *http.Request, v *viewer) error
 }
 
 func (h *handler) renderUsers(w http.ResponseWriter, r *http.Request, v *viewer, status int, msg string, d usersData) error {
-	us, err := h.svc.Workspace(v.User.OrgID).Users(r.Context())
+	us, err := h.svc.Workspace(v.User.WorkspaceID).Users(r.Context())
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (h *handler) renderUsers(w http.ResponseWriter, r *http.Request, v *viewer,
 // POST /v1/admin/workspaces/{org_id}/users. An error shows the form again.
 func (h *handler) addUser(w http.ResponseWriter, r *http.Request, v *viewer) error {
 	f := newUserForm{Name: trimmed(r, "name"), Email: trimmed(r, "email"), Role: trimmed(r, "role")}
-	u, err := h.svc.CreateUser(r.Context(), v.User.OrgID,
+	u, err := h.svc.CreateUser(r.Context(), v.User.WorkspaceID,
 		hosted.NewUser{Email: f.Email, Password: r.PostFormValue("password"), Name: f.Name, Role: f.Role})
 	if err != nil {
 		status, msg := h.failure(r, err)

@@ -103,7 +103,7 @@ func (s *Service) Activity(ctx context.Context, workspace string) (_ *WorkspaceA
 	if err != nil {
 		return nil, err
 	}
-	a := &WorkspaceActivity{OrgID: workspace, Overview: ActivityCounts{Name: rec.Name, CreatedAt: rec.CreatedAt}}
+	a := &WorkspaceActivity{WorkspaceID: workspace, Overview: ActivityCounts{Name: rec.Name, CreatedAt: rec.CreatedAt}}
 	if a.Plan, err = w.memory().Plan(ctx); err != nil {
 		return nil, err
 	}

@@ -12,11 +12,11 @@ import (
 
 func TestFounderConsole(t *testing.T) {
 	svc, _ := openBilling(t)
-	ada, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "lab-ada"})
+	ada, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, WorkspaceID: "lab-ada"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "bob@example.org", Password: "battery staple"}, OrgID: "lab-bob"}); err != nil {
+	if _, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "bob@example.org", Password: "battery staple"}, WorkspaceID: "lab-bob"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := svc.GrantFounder(ctx, "ada@example.org"); err != nil {
@@ -75,7 +75,7 @@ func TestFounderConsole(t *testing.T) {
 			t.Fatalf("workspaces = %+v", ws)
 		}
 		for _, s := range ws {
-			n := map[string]int{"lab-ada": 1, "lab-bob": 0}[s.OrgID] // ada's holds one of each
+			n := map[string]int{"lab-ada": 1, "lab-bob": 0}[s.WorkspaceID] // ada's holds one of each
 			if s.Users != 1 || s.APIKeys != n || s.Papers != n || s.Documents != n || s.Memories != n ||
 				s.Plan != "Starter Tier" || s.CreatedBy == "" {
 				t.Errorf("workspace %+v", s)
@@ -111,7 +111,7 @@ func TestFounderConsole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.OrgID != "lab-ada" || a.Plan.Slug != "starter" || a.Overview.Memory.Papers != 1 || a.Overview.Memory.Nodes == 0 ||
+		if a.WorkspaceID != "lab-ada" || a.Plan.Slug != "starter" || a.Overview.Memory.Papers != 1 || a.Overview.Memory.Nodes == 0 ||
 			a.Overview.Usage[papermem.CounterAPIRequests] != 1 || len(a.Users) != 1 || a.Users[0].UserID != ada.UserID {
 			t.Errorf("activity = %+v", a)
 		}
@@ -148,7 +148,7 @@ func TestAnalytics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &hosted.Analytics{OrgID: "lab-stats", TopDomains: []hosted.DomainCount{}}
+	want := &hosted.Analytics{WorkspaceID: "lab-stats", TopDomains: []hosted.DomainCount{}}
 	if diff := cmp.Diff(want, a); diff != "" {
 		t.Errorf("empty analytics (-want +got):\n%s", diff)
 	}

@@ -46,7 +46,7 @@ type SignupInput = api.SignupInput
 
 // userOf converts a users row.
 func userOf(r *store.User) *User {
-	return &User{UserID: r.UserID, OrgID: r.OrgID, Email: r.Email, Name: r.Name, Role: r.Role, CreatedAt: r.CreatedAt,
+	return &User{UserID: r.UserID, WorkspaceID: r.OrgID, Email: r.Email, Name: r.Name, Role: r.Role, CreatedAt: r.CreatedAt,
 		Disabled: r.Disabled, IsFounder: r.IsFounder, SessionVersion: r.SessionVersion}
 }
 
@@ -102,13 +102,13 @@ func hashPassword(pw string) ([]byte, error) {
 
 // newUserRecord is the record of a user about to be inserted.
 func (s *Service) newUserRecord(workspace string, in NewUser) *User {
-	return &User{UserID: "usr_" + randomHex(12), OrgID: workspace, Email: in.Email, Name: in.Name, Role: in.Role,
+	return &User{UserID: "usr_" + randomHex(12), WorkspaceID: workspace, Email: in.Email, Name: in.Name, Role: in.Role,
 		CreatedAt: s.nowString()}
 }
 
 // insertUser inserts u with its password hash within tx.
 func insertUser(ctx context.Context, tx *store.Tx, u *User, hash []byte) error {
-	err := store.InsertUser(ctx, tx, &store.User{UserID: u.UserID, OrgID: u.OrgID, Email: u.Email, Name: u.Name,
+	err := store.InsertUser(ctx, tx, &store.User{UserID: u.UserID, OrgID: u.WorkspaceID, Email: u.Email, Name: u.Name,
 		Role: u.Role, CreatedAt: u.CreatedAt}, hash)
 	if store.IsUnique(err) {
 		return &papermem.Error{Code: papermem.ECONFLICT, Message: "An account with this email already exists.", Err: papermem.ErrDuplicateEmail}
@@ -117,12 +117,12 @@ func insertUser(ctx context.Context, tx *store.Tx, u *User, hash []byte) error {
 }
 
 // Signup creates a workspace and its owner in one transaction. Errors:
-// EINVALID (bad input, or in.OrgID names an existing workspace: users join
+// EINVALID (bad input, or in.WorkspaceID names an existing workspace: users join
 // a workspace through CreateUser), ECONFLICT (the email has an account).
 func (s *Service) Signup(ctx context.Context, in SignupInput) (_ *User, err error) {
 	defer translate(&err)
 	in.Role = RoleOwner
-	org := strings.TrimSpace(in.OrgID)
+	org := strings.TrimSpace(in.WorkspaceID)
 	if org == "" {
 		org = "ws-" + randomHex(6)
 	}

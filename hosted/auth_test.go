@@ -20,7 +20,7 @@ func TestSignupLogin(t *testing.T) {
 	ctx := context.Background()
 	svc := open(t)
 	u := signup(t, svc, " Ada@Example.org ", "lab-one")
-	if u.Email != "ada@example.org" || u.OrgID != "lab-one" || u.Role != hosted.RoleOwner || !strings.HasPrefix(u.UserID, "usr_") {
+	if u.Email != "ada@example.org" || u.WorkspaceID != "lab-one" || u.Role != hosted.RoleOwner || !strings.HasPrefix(u.UserID, "usr_") {
 		t.Fatalf("signup user = %+v", u)
 	}
 
@@ -52,7 +52,7 @@ func TestSignupLogin(t *testing.T) {
 		}
 	})
 	t.Run("ErrExistingWorkspace", func(t *testing.T) {
-		_, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "eve@example.org", Password: "12345678"}, OrgID: "lab-one"})
+		_, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "eve@example.org", Password: "12345678"}, WorkspaceID: "lab-one"})
 		if papermem.ErrorCode(err) != papermem.EINVALID {
 			t.Fatalf("err = %v", err)
 		}
@@ -65,7 +65,7 @@ func TestSignupLogin(t *testing.T) {
 			{NewUser: hosted.NewUser{Email: "not-an-email", Password: "12345678"}},
 			{NewUser: hosted.NewUser{Email: "x@example.org", Password: "short"}},
 			{NewUser: hosted.NewUser{Email: "x@example.org", Password: strings.Repeat("p", 73)}},
-			{NewUser: hosted.NewUser{Email: "x@example.org", Password: "12345678"}, OrgID: "Bad Id"},
+			{NewUser: hosted.NewUser{Email: "x@example.org", Password: "12345678"}, WorkspaceID: "Bad Id"},
 		} {
 			if _, err := svc.Signup(ctx, in); papermem.ErrorCode(err) != papermem.EINVALID {
 				t.Errorf("signup %+v: err = %v", in, err)
@@ -74,8 +74,8 @@ func TestSignupLogin(t *testing.T) {
 	})
 	t.Run("FreshWorkspaceID", func(t *testing.T) {
 		u := signup(t, svc, "cy@example.org", "")
-		if !papermem.ValidWorkspaceID(u.OrgID) || u.OrgID == "lab-one" {
-			t.Fatalf("fresh org id %q", u.OrgID)
+		if !papermem.ValidWorkspaceID(u.WorkspaceID) || u.WorkspaceID == "lab-one" {
+			t.Fatalf("fresh org id %q", u.WorkspaceID)
 		}
 	})
 }
@@ -88,7 +88,7 @@ func TestCreateUserAndFounder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.Role != hosted.RoleMember || u.OrgID != "lab-one" {
+	if u.Role != hosted.RoleMember || u.WorkspaceID != "lab-one" {
 		t.Fatalf("user = %+v", u)
 	}
 	if _, err := svc.CreateUser(ctx, "nowhere", hosted.NewUser{Email: "c@example.org", Password: "12345678"}); papermem.ErrorCode(err) != papermem.ENOTFOUND {
@@ -239,7 +239,7 @@ func TestWorkspaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.OrgID != "side-project" || rec.Plan != "Starter Tier" || rec.TokenTTLSeconds != 86400 || key == nil || key.Key == "" {
+	if rec.WorkspaceID != "side-project" || rec.Plan != "Starter Tier" || rec.TokenTTLSeconds != 86400 || key == nil || key.Key == "" {
 		t.Fatalf("created %+v %+v", rec, key)
 	}
 	if k, err := svc.AuthenticateAPIKey(ctx, key.Key); err != nil || k.WorkspaceID != "side-project" {
@@ -257,7 +257,7 @@ func TestWorkspaces(t *testing.T) {
 	}
 	var ids []string
 	for _, w := range list {
-		ids = append(ids, w.OrgID)
+		ids = append(ids, w.WorkspaceID)
 	}
 	if !cmp.Equal(ids, []string{"home-lab", "side-project"}) {
 		t.Fatalf("listed %v", ids)
@@ -266,7 +266,7 @@ func TestWorkspaces(t *testing.T) {
 		t.Fatalf("current workspace not registered on read: %v", err)
 	}
 	list, _ = svc.Workspaces(ctx, "stranger", hosted.CreatorUser("usr_2"))
-	if len(list) != 1 || list[0].OrgID != "stranger" {
+	if len(list) != 1 || list[0].WorkspaceID != "stranger" {
 		t.Fatalf("stranger sees %+v", list)
 	}
 }

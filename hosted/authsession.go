@@ -22,11 +22,11 @@ const maxSessionIDLen = 128
 // Session is a session token whose signature and expiry the caller has
 // verified: the claims that tie it to a user.
 type Session struct {
-	ID        string    // the token's unique id (jti); required
-	UserID    string    // the account it was issued to
-	OrgID     string    // the account's workspace
-	Version   int64     // the account's SessionVersion when it was issued
-	ExpiresAt time.Time // when the token expires
+	ID          string    // the token's unique id (jti); required
+	UserID      string    // the account it was issued to
+	WorkspaceID string    // the account's workspace
+	Version     int64     // the account's SessionVersion when it was issued
+	ExpiresAt   time.Time // when the token expires
 }
 
 var (
@@ -46,14 +46,14 @@ var (
 // again reads one integer.
 func (s *Service) AuthenticateSession(ctx context.Context, sess Session) (_ *User, err error) {
 	defer translate(&err)
-	if sess.ID == "" || len(sess.ID) > maxSessionIDLen || sess.UserID == "" || sess.OrgID == "" {
+	if sess.ID == "" || len(sess.ID) > maxSessionIDLen || sess.UserID == "" || sess.WorkspaceID == "" {
 		return nil, errBadSession
 	}
 	gen, err := s.credentialGeneration(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("authenticate session: %w", err)
 	}
-	if c := s.sessions.get(gen, sess.ID); c != nil && c.UserID == sess.UserID && c.OrgID == sess.OrgID && c.SessionVersion == sess.Version {
+	if c := s.sessions.get(gen, sess.ID); c != nil && c.UserID == sess.UserID && c.WorkspaceID == sess.WorkspaceID && c.SessionVersion == sess.Version {
 		u := *c
 		return &u, nil
 	}
@@ -68,7 +68,7 @@ func (s *Service) AuthenticateSession(ctx context.Context, sess Session) (_ *Use
 
 // lookupSession reads the session's user and checks that it stands.
 func (s *Service) lookupSession(ctx context.Context, sess Session) (*User, error) {
-	u, revoked, err := store.SessionUser(ctx, s.db, sess.OrgID, sess.UserID, sess.ID)
+	u, revoked, err := store.SessionUser(ctx, s.db, sess.WorkspaceID, sess.UserID, sess.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, errBadSession
@@ -89,7 +89,7 @@ func (s *Service) lookupSession(ctx context.Context, sess Session) (*User, error
 func (s *Service) Logout(ctx context.Context, sess Session) (err error) {
 	defer translate(&err)
 	err = s.write(ctx, func(ctx context.Context, tx *store.Tx) error {
-		return store.RevokeSession(ctx, tx, sess.OrgID, sess.UserID, sess.ID, s.timestamp(sess.ExpiresAt), s.nowString())
+		return store.RevokeSession(ctx, tx, sess.WorkspaceID, sess.UserID, sess.ID, s.timestamp(sess.ExpiresAt), s.nowString())
 	})
 	if err != nil {
 		return fmt.Errorf("logout: %w", err)

@@ -12,7 +12,7 @@ import (
 
 // sessionOf is a session token's claims for u, as the HTTP layer issues it.
 func sessionOf(u *hosted.User, id string) hosted.Session {
-	return hosted.Session{ID: id, UserID: u.UserID, OrgID: u.OrgID, Version: u.SessionVersion,
+	return hosted.Session{ID: id, UserID: u.UserID, WorkspaceID: u.WorkspaceID, Version: u.SessionVersion,
 		ExpiresAt: time.Now().Add(time.Hour)}
 }
 
@@ -22,7 +22,7 @@ func authenticates(t *testing.T, svc *hosted.Service, s hosted.Session) {
 	t.Helper()
 	for range 2 {
 		u, err := svc.AuthenticateSession(ctx, s)
-		if err != nil || u.UserID != s.UserID || u.OrgID != s.OrgID {
+		if err != nil || u.UserID != s.UserID || u.WorkspaceID != s.WorkspaceID {
 			t.Fatalf("session %+v: %+v, %v", s, u, err)
 		}
 	}
@@ -49,7 +49,7 @@ func TestAuthenticateSession(t *testing.T) {
 		for name, mod := range map[string]func(*hosted.Session){
 			"UnknownUser":    func(s *hosted.Session) { s.UserID = "usr_ghost" },
 			"OtherWorkspace": func(s *hosted.Session) { s.UserID = bob.UserID },
-			"WrongWorkspace": func(s *hosted.Session) { s.OrgID = "lab-two" },
+			"WrongWorkspace": func(s *hosted.Session) { s.WorkspaceID = "lab-two" },
 			"NoID":           func(s *hosted.Session) { s.ID = "" },
 			"OldVersion":     func(s *hosted.Session) { s.Version = -1 },
 		} {
@@ -315,7 +315,7 @@ func TestLogoutPrunes(t *testing.T) {
 // BenchmarkAPIKeyAuth.
 func BenchmarkSessionAuth(b *testing.B) {
 	svc := testutil.OpenHosted(b, nil, nil)
-	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "bench"})
+	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, WorkspaceID: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -30,7 +30,7 @@ type PaymentProvider interface {
 // Order is what a PaymentProvider is asked to collect.
 type Order struct {
 	CheckoutID  string
-	OrgID       string
+	WorkspaceID string
 	Plan        string // plan slug
 	AmountCents int64
 	Currency    string
@@ -145,7 +145,7 @@ func (w *Workspace) Checkout(ctx context.Context, plan string) (_ *CheckoutResul
 		return nil, papermem.Errorf(papermem.EUPSTREAM, "No payment provider is configured; paid plans cannot be bought.")
 	}
 	id := "co_" + randomHex(16)
-	po, err := w.s.payments.CreateOrder(ctx, Order{CheckoutID: id, OrgID: w.id, Plan: p.Slug,
+	po, err := w.s.payments.CreateOrder(ctx, Order{CheckoutID: id, WorkspaceID: w.id, Plan: p.Slug,
 		AmountCents: p.PriceCents, Currency: papermem.Currency})
 	if err != nil {
 		return nil, &papermem.Error{Code: papermem.EUPSTREAM, Message: "The payment provider could not create an order.", Err: err}

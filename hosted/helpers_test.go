@@ -73,7 +73,7 @@ func execSQL(t *testing.T, path, query string, args ...any) {
 func signup(t *testing.T, svc *hosted.Service, email, org string) *hosted.User {
 	t.Helper()
 	u, err := svc.Signup(context.Background(), hosted.SignupInput{
-		NewUser: hosted.NewUser{Email: email, Password: "correct horse", Name: "Ada"}, OrgID: org})
+		NewUser: hosted.NewUser{Email: email, Password: "correct horse", Name: "Ada"}, WorkspaceID: org})
 	if err != nil {
 		t.Fatalf("signup %s: %v", email, err)
 	}

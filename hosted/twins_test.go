@@ -70,7 +70,7 @@ var twinPaper = papermem.PaperInput{DOI: "10.1/x", Title: "Calcium and falls",
 func history(t *testing.T, svc *hosted.Service, c *clock, org string) {
 	t.Helper()
 	c.set(time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC))
-	u, err := svc.Signup(ctx, hosted.SignupInput{OrgID: org, WorkspaceName: "Lab",
+	u, err := svc.Signup(ctx, hosted.SignupInput{WorkspaceID: org, WorkspaceName: "Lab",
 		NewUser: hosted.NewUser{Email: "ada@" + org + ".example.org", Password: "correct horse", Name: "Ada"}})
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func TestUpgradeAccounts(t *testing.T) {
 	t.Cleanup(func() { m.Close() })
 	svc := testutil.Hosted(t, m, nil)
 	u, err := svc.Login(ctx, f.Email, f.Password)
-	if err != nil || u.UserID != f.UserID || u.OrgID != f.Org {
+	if err != nil || u.UserID != f.UserID || u.WorkspaceID != f.Org {
 		t.Errorf("Login = %+v, %v", u, err)
 	}
 	k, err := svc.AuthenticateAPIKey(ctx, f.APIKey)

@@ -153,7 +153,7 @@ func (w *Workspace) Usage(ctx context.Context) (_ *Usage, err error) {
 		return nil, err
 	}
 	start, end := store.MonthSpan(now)
-	return &Usage{OrgID: w.id, PeriodStart: w.s.timestamp(start), PeriodEnd: w.s.timestamp(end), Counters: c}, nil
+	return &Usage{WorkspaceID: w.id, PeriodStart: w.s.timestamp(start), PeriodEnd: w.s.timestamp(end), Counters: c}, nil
 }
 
 // usageTotal sums counter over every period of workspace.
@@ -197,7 +197,7 @@ func (w *Workspace) Analytics(ctx context.Context) (_ *Analytics, err error) {
 	if err := w.s.usage.Flush(ctx); err != nil {
 		return nil, err
 	}
-	a := &Analytics{OrgID: w.id, TopDomains: []DomainCount{}}
+	a := &Analytics{WorkspaceID: w.id, TopDomains: []DomainCount{}}
 	if a.Memory, err = w.memoryStats(ctx); err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ type WorkspaceRecord = api.WorkspaceRecord
 
 // workspaceOf converts a workspaces row, naming its plan.
 func workspaceOf(r *store.Workspace) *WorkspaceRecord {
-	rec := &WorkspaceRecord{OrgID: r.OrgID, Name: r.Name, Plan: r.Plan, TokenTTLSeconds: r.TokenTTLSeconds, CreatedAt: r.CreatedAt}
+	rec := &WorkspaceRecord{WorkspaceID: r.OrgID, Name: r.Name, Plan: r.Plan, TokenTTLSeconds: r.TokenTTLSeconds, CreatedAt: r.CreatedAt}
 	if p, err := papermem.LookupPlan(rec.Plan); err == nil {
 		rec.Plan = p.Name
 	}

@@ -38,7 +38,7 @@ func TestAccount(t *testing.T) {
 		}
 		var a papermem.Account
 		r.json(t, &a)
-		if a.OrgID != "lab-ada" || a.Plan.Slug != "starter" || a.Plan.Price != "0.00" || !a.Plan.Free ||
+		if a.WorkspaceID != "lab-ada" || a.Plan.Slug != "starter" || a.Plan.Price != "0.00" || !a.Plan.Free ||
 			a.Plan.RequestsPerMinute == 0 || a.Plan.Quotas.APIRequests == 0 || a.PaymentMethod != nil ||
 			len(a.APIKeys) != 1 || len(a.Invoices) != 0 || a.CurrentInvoice == nil || a.CurrentInvoice.Total != "0.00" {
 			t.Errorf("account %s", r.body)
@@ -95,7 +95,7 @@ func TestAccount(t *testing.T) {
 		r := e.do("GET", "/v1/account", nil, bob.auth()...)
 		want(t, r, http.StatusOK, "")
 		r.json(t, &a)
-		if a.OrgID != "lab-bob" || a.Profile.Name != "" || a.PaymentMethod != nil || len(a.APIKeys) != 0 {
+		if a.WorkspaceID != "lab-bob" || a.Profile.Name != "" || a.PaymentMethod != nil || len(a.APIKeys) != 0 {
 			t.Errorf("bob sees %s", r.body)
 		}
 	})
@@ -267,8 +267,8 @@ func TestUsageBillingAnalytics(t *testing.T) {
 		"papers_stored": papers, "documents_ingested": 0, "bytes_ingested": bytes,
 		"fetch_requests": fetches, "fetch_warm_hits": fetches, "user_memories": remembers,
 	}
-	if diff := cmp.Diff(wantCounters, u.Counters); diff != "" || u.OrgID != "lab-ada" {
-		t.Errorf("usage of %s (-want +got):\n%s", u.OrgID, diff)
+	if diff := cmp.Diff(wantCounters, u.Counters); diff != "" || u.WorkspaceID != "lab-ada" {
+		t.Errorf("usage of %s (-want +got):\n%s", u.WorkspaceID, diff)
 	}
 
 	r = e.do("GET", "/v1/billing", nil, ada.auth()...)
@@ -276,7 +276,7 @@ func TestUsageBillingAnalytics(t *testing.T) {
 	var b papermem.Bill
 	r.json(t, &b)
 	wantItems := []papermem.LineItem{{Item: "Starter Tier monthly fee", Quantity: 1}}
-	if diff := cmp.Diff(wantItems, b.LineItems); diff != "" || b.OrgID != "lab-ada" || b.Total != "0.00" || b.Currency != "USD" {
+	if diff := cmp.Diff(wantItems, b.LineItems); diff != "" || b.WorkspaceID != "lab-ada" || b.Total != "0.00" || b.Currency != "USD" {
 		t.Errorf("billing %s (-want +got):\n%s", r.body, diff)
 	}
 

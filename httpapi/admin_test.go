@@ -86,7 +86,7 @@ func TestFounderConsole(t *testing.T) {
 		r.json(t, &res)
 		got := map[string]int{}
 		for _, w := range res.Workspaces {
-			got[w.OrgID] = w.Papers
+			got[w.WorkspaceID] = w.Papers
 		}
 		if diff := cmp.Diff(map[string]int{"lab-root": 0, "lab-gus": 0, "lab-ada": 1}, got); diff != "" {
 			t.Errorf("workspaces' papers (-want +got):\n%s", diff)
@@ -116,7 +116,7 @@ func TestFounderConsole(t *testing.T) {
 		want(t, r, http.StatusOK, "")
 		var a hosted.WorkspaceActivity
 		r.json(t, &a)
-		if a.OrgID != "lab-ada" || a.Plan.Slug != "starter" || a.Overview.Memory.Papers != 1 || a.Overview.APIKeys != 1 ||
+		if a.WorkspaceID != "lab-ada" || a.Plan.Slug != "starter" || a.Overview.Memory.Papers != 1 || a.Overview.APIKeys != 1 ||
 			a.Overview.Bill == nil || len(a.Users) != 1 || a.Users[0].UserID != ada.userID {
 			t.Errorf("activity %s", r.body)
 		}
@@ -127,7 +127,7 @@ func TestFounderConsole(t *testing.T) {
 		want(t, r, http.StatusOK, "")
 		var a papermem.Account
 		r.json(t, &a)
-		if a.OrgID != "lab-ada" || a.Plan.Slug != "enterprise" || len(a.Invoices) != 0 {
+		if a.WorkspaceID != "lab-ada" || a.Plan.Slug != "enterprise" || len(a.Invoices) != 0 {
 			t.Errorf("set plan %s", r.body)
 		}
 		e.do("GET", "/v1/account", nil, ada.auth()...).json(t, &a)
@@ -146,7 +146,7 @@ func TestFounderConsole(t *testing.T) {
 		want(t, r, http.StatusCreated, "")
 		var u hosted.User
 		r.json(t, &u)
-		if u.OrgID != "lab-ada" || u.Email != "carol@example.org" || u.Name != "Carol" || u.Role != hosted.RoleMember {
+		if u.WorkspaceID != "lab-ada" || u.Email != "carol@example.org" || u.Name != "Carol" || u.Role != hosted.RoleMember {
 			t.Errorf("created %s", r.body)
 		}
 		want(t, e.do("POST", "/v1/auth/login", map[string]any{"email": "carol@example.org", "password": "carol-secret-pw"}), http.StatusOK, "")

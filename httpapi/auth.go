@@ -191,7 +191,7 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 	if named != "" && named != sess.UserID {
 		return nil, papermem.Errorf(papermem.EFORBIDDEN, "A session token cannot act for another user.")
 	}
-	return &principal{workspace: sess.OrgID, user: sess.UserID, cred: credSession, session: sess}, nil
+	return &principal{workspace: sess.WorkspaceID, user: sess.UserID, cred: credSession, session: sess}, nil
 }
 
 // authenticateSession checks a session token — signature and expiry — and
@@ -201,7 +201,7 @@ func (s *server) authenticateSession(ctx context.Context, tok string) (*hosted.S
 	if err != nil {
 		return nil, nil, err
 	}
-	sess := &hosted.Session{ID: c.ID, UserID: c.UserID, OrgID: c.OrgID, Version: c.SessionVersion,
+	sess := &hosted.Session{ID: c.ID, UserID: c.UserID, WorkspaceID: c.OrgID, Version: c.SessionVersion,
 		ExpiresAt: c.ExpiresAt.Time}
 	u, err := s.svc.AuthenticateSession(ctx, *sess)
 	if err != nil {
@@ -230,7 +230,7 @@ func (s *server) isFounder(ctx context.Context, p *principal) bool {
 		return false
 	}
 	u, err := s.svc.User(ctx, p.user)
-	if err != nil || u.OrgID != p.workspace {
+	if err != nil || u.WorkspaceID != p.workspace {
 		return false
 	}
 	return s.founderAccount(u)
@@ -257,13 +257,13 @@ func (s *server) issueToken(ctx context.Context, u *hosted.User) (*api.TokenResp
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.svc.Workspace(u.OrgID).Record(ctx)
+	rec, err := s.svc.Workspace(u.WorkspaceID).Record(ctx)
 	if err != nil {
 		return nil, err
 	}
 	ttl := rec.TokenTTL()
 	now := s.now()
-	c := claims{UserID: u.UserID, OrgID: u.OrgID, Name: u.Name, Email: u.Email, SessionVersion: u.SessionVersion,
+	c := claims{UserID: u.UserID, OrgID: u.WorkspaceID, Name: u.Name, Email: u.Email, SessionVersion: u.SessionVersion,
 		RegisteredClaims: jwt.RegisteredClaims{
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
@@ -318,8 +318,8 @@ func (s *server) handleSignup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	u, err := s.svc.Signup(r.Context(), hosted.SignupInput{
-		NewUser: hosted.NewUser{Email: req.Email, Password: req.Password, Name: req.Name},
-		OrgID:   req.OrgID, WorkspaceName: req.WorkspaceName})
+		NewUser:     hosted.NewUser{Email: req.Email, Password: req.Password, Name: req.Name},
+		WorkspaceID: req.WorkspaceID, WorkspaceName: req.WorkspaceName})
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func TestDefenceInDepth(t *testing.T) {
 	ctx := context.Background()
 	svc := testutil.OpenHosted(t, nil, nil)
 	s := newServer(svc, Config{Logger: slog.New(slog.DiscardHandler)})
-	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, OrgID: "lab-one"})
+	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: "ada@example.org", Password: "correct horse"}, WorkspaceID: "lab-one"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestDefenceInDepth(t *testing.T) {
 	}
 	now := time.Now()
 	for name, drop := range map[string]string{"": "", "NoUser": "user_id", "NoID": "jti", "NoWorkspace": "org_id"} {
-		c := jwt.MapClaims{"user_id": u.UserID, "org_id": u.OrgID, "jti": "j1",
+		c := jwt.MapClaims{"user_id": u.UserID, "org_id": u.WorkspaceID, "jti": "j1",
 			"iat": now.Add(-time.Minute).Unix(), "exp": now.Add(time.Hour).Unix()}
 		delete(c, drop)
 		tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(secret)

@@ -59,11 +59,11 @@ func (d dashServer) LimitAuth(w http.ResponseWriter, r *http.Request) error {
 // Limit takes from the bucket of u's session tokens, and names u and its
 // workspace in the request's log line.
 func (d dashServer) Limit(w http.ResponseWriter, r *http.Request, u *hosted.User) error {
-	p := &principal{workspace: u.OrgID, user: u.UserID, cred: credSession}
+	p := &principal{workspace: u.WorkspaceID, user: u.UserID, cred: credSession}
 	if info := infoFrom(r.Context()); info != nil {
 		info.p = p
 	}
-	return limit(w, r, d.s.rates, p.workspace, p.rateKey(), func() int { return d.s.planLimit(r.Context(), u.OrgID) })
+	return limit(w, r, d.s.rates, p.workspace, p.rateKey(), func() int { return d.s.planLimit(r.Context(), u.WorkspaceID) })
 }
 
 func (d dashServer) Health(ctx context.Context) *papermem.Health { return d.s.health(ctx) }

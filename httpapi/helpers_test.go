@@ -193,7 +193,7 @@ func (e *env) signup(email, org string) account {
 		User        hosted.User `json:"user"`
 	}
 	r.json(e.t, &tok)
-	return account{token: tok.AccessToken, userID: tok.User.UserID, org: tok.User.OrgID, email: email}
+	return account{token: tok.AccessToken, userID: tok.User.UserID, org: tok.User.WorkspaceID, email: email}
 }
 
 // apiKey creates an API key with the credential hdr.

@@ -43,7 +43,7 @@ func (s *server) handleCreateWorkspace(w http.ResponseWriter, r *http.Request) e
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	rec, key, err := s.svc.CreateWorkspace(r.Context(), req.OrgID, req.Name, principalFrom(r.Context()).creator())
+	rec, key, err := s.svc.CreateWorkspace(r.Context(), req.WorkspaceID, req.Name, principalFrom(r.Context()).creator())
 	if err != nil {
 		return err
 	}

@@ -302,7 +302,7 @@ func TestRemote(t *testing.T) {
 	c := client.New(srv.URL, &client.Options{Token: tok.AccessToken})
 	cs := connect(t, mcpserver.New(c, nil))
 	exercise(t, cs, src, contentArgs())
-	if ok, err := m.Workspace(tok.User.OrgID).PaperExists(ctx, doi); err != nil || !ok {
+	if ok, err := m.Workspace(tok.User.WorkspaceID).PaperExists(ctx, doi); err != nil || !ok {
 		t.Errorf("the paper is not in the token's workspace: %v %v", ok, err)
 	}
 }
@@ -316,7 +316,7 @@ func TestHTTP(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ctx := context.Background()
 	anon := client.New(srv.URL, nil)
-	ada, err := anon.Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", OrgID: "lab-ada"})
+	ada, err := anon.Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", WorkspaceID: "lab-ada"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestHTTP(t *testing.T) {
 	exercise(t, cs, src, contentArgs())
 
 	t.Run("OtherWorkspaceSeesNothing", func(t *testing.T) {
-		bob, err := anon.Signup(ctx, api.SignupRequest{Email: "bob@example.org", Password: "bob password", OrgID: "lab-bob"})
+		bob, err := anon.Signup(ctx, api.SignupRequest{Email: "bob@example.org", Password: "bob password", WorkspaceID: "lab-bob"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -421,7 +421,7 @@ func TestHTTP(t *testing.T) {
 		cs := overHTTP(t, srv, auth)
 		big := strings.Repeat("Coffee raised alertness. ", 60) // 1500 bytes, over the 1 KiB limit
 		fails(t, cs, "ingest_file", map[string]any{"name": "big.txt", "content_base64": base64.StdEncoding.EncodeToString([]byte(big))}, api.CodePayloadTooLarge)
-		if an, err := small.Workspace(tok.User.OrgID).Analytics(ctx); err != nil || an.Memory.Documents != 0 {
+		if an, err := small.Workspace(tok.User.WorkspaceID).Analytics(ctx); err != nil || an.Memory.Documents != 0 {
 			t.Errorf("a refused file left %+v (%v)", an.Memory, err)
 		}
 

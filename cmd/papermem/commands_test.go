@@ -192,7 +192,7 @@ func newTestServer(t *testing.T) testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testServer{m: m, url: srv.URL, key: key.Key, user: tok.User.UserID, org: tok.User.OrgID}
+	return testServer{m: m, url: srv.URL, key: key.Key, user: tok.User.UserID, org: tok.User.WorkspaceID}
 }
 
 // TestCommands runs the commands of papers, documents and notes on a
@@ -351,10 +351,10 @@ func TestWorkspaceChoice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := m.Workspace(u.OrgID).StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/" + paper, Title: paper, Text: paper + " lowered blood pressure."}); err != nil {
+		if _, _, err := m.Workspace(u.WorkspaceID).StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/" + paper, Title: paper, Text: paper + " lowered blood pressure."}); err != nil {
 			t.Fatal(err)
 		}
-		return u.OrgID
+		return u.WorkspaceID
 	}
 	cmd := func(args ...string) (string, string, error) {
 		t.Helper()

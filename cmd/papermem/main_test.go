@@ -175,7 +175,7 @@ func TestRemote(t *testing.T) {
 	m := svc.Memory()
 	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler)}))
 	t.Cleanup(srv.Close)
-	tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", OrgID: "lab-ada"})
+	tok, err := client.New(srv.URL, nil).Signup(ctx, api.SignupRequest{Email: "ada@example.org", Password: "correct horse", WorkspaceID: "lab-ada"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,8 +131,8 @@ func (t *target) pick(all []hosted.WorkspaceSummary, u use) (string, error) {
 	ids := make([]string, len(all))
 	has := map[string]bool{}
 	for i, w := range all {
-		ids[i] = w.OrgID
-		has[w.OrgID] = true
+		ids[i] = w.WorkspaceID
+		has[w.WorkspaceID] = true
 	}
 	switch {
 	case t.namedWorkspace && t.workspace == "":
@@ -147,7 +147,7 @@ func (t *target) pick(all []hosted.WorkspaceSummary, u use) (string, error) {
 	case has[papermem.DefaultWorkspace] || len(all) == 0:
 		return papermem.DefaultWorkspace, nil
 	case len(all) == 1:
-		return all[0].OrgID, nil
+		return all[0].WorkspaceID, nil
 	}
 	return "", papermem.Errorf(papermem.EINVALID, "%s holds %d workspaces and none is %q: choose one with --workspace (papermem workspaces lists them): %s",
 		t.dbName(), len(all), papermem.DefaultWorkspace, strings.Join(ids, ", "))

@@ -36,7 +36,7 @@ func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
 				tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 				fmt.Fprintln(tw, " \tORG_ID\tNAME\tPLAN\tCREATED")
 				for _, w := range res.Workspaces {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark(w.OrgID == res.Current), w.OrgID, w.Name, w.Plan, w.CreatedAt)
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark(w.WorkspaceID == res.Current), w.WorkspaceID, w.Name, w.Plan, w.CreatedAt)
 				}
 				if err := tw.Flush(); err != nil {
 					return err
@@ -71,7 +71,7 @@ func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, " \tORG_ID\tNAME\tPLAN\tPAPERS\tDOCUMENTS\tNOTES\tCREATED")
 			for _, w := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", mark(w.OrgID == current), w.OrgID, w.Name, w.Plan,
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", mark(w.WorkspaceID == current), w.WorkspaceID, w.Name, w.Plan,
 					w.Papers, w.Documents, w.Memories, w.CreatedAt)
 			}
 			if err := tw.Flush(); err != nil {

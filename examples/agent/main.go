@@ -222,7 +222,7 @@ func (a *agent) credentials(ctx context.Context, key, user string) error {
 		return err
 	}
 	a.say("signed up %s: user %s, workspace %s, session token for %s",
-		signup.User.Email, signup.User.UserID, signup.User.OrgID, time.Duration(signup.ExpiresIn)*time.Second)
+		signup.User.Email, signup.User.UserID, signup.User.WorkspaceID, time.Duration(signup.ExpiresIn)*time.Second)
 	k, err := a.c.WithToken(signup.AccessToken).CreateAPIKey(ctx, api.CreateKeyRequest{Name: agentName})
 	if err != nil {
 		return err

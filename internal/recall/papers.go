@@ -12,7 +12,7 @@ import (
 // most Limit of them. The caller has validated it: Query is trimmed and not
 // empty, Limit is positive.
 type PaperRequest struct {
-	Org       string
+	Workspace string
 	Query     string
 	Limit     int
 	Retrieval Retrieval
@@ -33,7 +33,7 @@ type ScoredPaper struct {
 // may be shorter than the limit, or empty (not nil). A retracted paper's
 // score is times retractedScale, so it ranks below sound ones.
 func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPaper, error) {
-	q := query{org: req.Org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, req.Limit)}
+	q := query{org: req.Workspace, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, req.Limit)}
 	p, err := e.index.Part(ctx, q.org)
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPa
 	for next, want := 0, req.Limit; want > 0 && next < len(ids); {
 		batch := ids[next:min(next+want, len(ids))]
 		next += len(batch)
-		byID, err := e.papersByID(ctx, req.Org, batch)
+		byID, err := e.papersByID(ctx, req.Workspace, batch)
 		if err != nil {
 			return nil, err
 		}

@@ -104,7 +104,7 @@ func New(c Config) *Engine {
 // trimmed and not empty, Budget is positive, Label, SectionTypes, Signals
 // and Retrieval are known values and DOIs are normalised and distinct.
 type Request struct {
-	Org          string
+	Workspace    string
 	Question     string
 	Keywords     []string // extra terms; spans containing them rank higher
 	Label        string   // "" for every label but LabelMemory
@@ -161,11 +161,11 @@ type Provenance struct {
 // req.Question within req.Budget, only of the papers req.DOIs when it is
 // set. Per-user memories are never included (see RecallUser).
 func (e *Engine) Recall(ctx context.Context, req Request) (*Result, error) {
-	q := query{org: req.Org, label: req.Label, domain: req.Domain, sectionTypes: req.SectionTypes, retrieval: req.Retrieval}
+	q := query{org: req.Workspace, label: req.Label, domain: req.Domain, sectionTypes: req.SectionTypes, retrieval: req.Retrieval}
 	if len(req.DOIs) > 0 {
 		// Scoped to papers: every stage below keeps to their nodes (the
 		// searches, paper context and the load filter by owner).
-		ids, err := store.PaperIDs(ctx, e.db, req.Org, req.DOIs)
+		ids, err := store.PaperIDs(ctx, e.db, req.Workspace, req.DOIs)
 		if err != nil {
 			return nil, err
 		}

@@ -86,17 +86,17 @@ type memQuery struct {
 // answer Question within Budget tokens. The caller has validated it as it
 // validates a Request.
 type UserRequest struct {
-	Org, User string
-	Question  string
-	Keywords  []string // extra terms
-	Budget    int      // tokens
-	Retrieval Retrieval
+	Workspace, User string
+	Question        string
+	Keywords        []string // extra terms
+	Budget          int      // tokens
+	Retrieval       Retrieval
 }
 
 // RecallUser ranks the memories of req.User for the question, and only
 // theirs, and packs them into the budget.
 func (e *Engine) RecallUser(ctx context.Context, req UserRequest) (*Result, error) {
-	org, user := req.Org, req.User
+	org, user := req.Workspace, req.User
 	q := analyseQuestion(req.Question, req.Keywords)
 	p, err := e.index.Part(ctx, org)
 	if err != nil {

@@ -212,7 +212,7 @@ func NewAccounts(tb testing.TB, svc *hosted.Service) *Accounts {
 	tb.Helper()
 	ctx := context.Background()
 	a := &Accounts{Org: "fuzz-main", Email: "owner@fuzz.test", Password: "owner-password"}
-	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: a.Email, Password: a.Password}, OrgID: a.Org})
+	u, err := svc.Signup(ctx, hosted.SignupInput{NewUser: hosted.NewUser{Email: a.Email, Password: a.Password}, WorkspaceID: a.Org})
 	if err != nil {
 		tb.Fatal(err)
 	}
