@@ -111,7 +111,7 @@ var guards = []guard{
 	{"httpapi/auth.go", "jwt.WithExpirationRequired(), ", "", "JWT without expiry accepted", httpPkgs},
 	{"httpapi/auth.go", "if err != nil || c.UserID == \"\" || c.ID == \"\" || !papermem.ValidWorkspaceID(c.OrgID) {", "if err != nil {", "JWT without user, id or workspace accepted", httpPkgs},
 	{"httpapi/auth.go", "if rt.access == founder && !s.isFounder(r.Context(), p) {", "if false {", "founder routes open to any credential", httpPkgs},
-	{"httpapi/auth.go", "if err != nil || u.OrgID != p.workspace {", "if err != nil {", "founder of another workspace", httpPkgs},
+	{"httpapi/auth.go", "if err != nil || u.WorkspaceID != p.workspace {", "if err != nil {", "founder of another workspace", httpPkgs},
 	{"httpapi/auth.go", "if p == nil || p.user == \"\" || p.cred == credDev {", "if p == nil || p.user == \"\" {", "developer headers as founder", httpPkgs},
 	{"httpapi/auth.go", "if named != \"\" && named != sess.UserID {", "if false {", "session token acts for another user", httpPkgs},
 	{"httpapi/auth.go", "			if u.Disabled {\n				return nil, papermem.Errorf(papermem.EFORBIDDEN, \"User %q is disabled.\", named)", "			if u.Disabled && false {\n				return nil, papermem.Errorf(papermem.EFORBIDDEN, \"User %q is disabled.\", named)", "API key acts for a disabled user", httpPkgs},
