@@ -67,9 +67,13 @@ func newOrigins(m *Memory, o *OriginOptions, maxBytes int64) *origins {
 	if timeout <= 0 {
 		timeout = DefaultOriginTimeout
 	}
+	var observe fetch.Observe
+	if m.observer != nil {
+		observe = m.observeOrigin
+	}
 	c := origin.New(origin.Options{CrossrefURL: o.CrossrefURL, UnpaywallURL: o.UnpaywallURL, OpenAlexURL: o.OpenAlexURL,
-		ArxivURL: o.ArxivURL, Contact: o.Contact, Timeout: timeout, Cache: originCache{m}, Logger: m.log})
-	return &origins{client: c, download: fetch.New(fetch.Options{MaxBytes: maxBytes, AllowPrivate: o.AllowPrivate, Trusted: c.Hosts()})}
+		ArxivURL: o.ArxivURL, Contact: o.Contact, Timeout: timeout, Cache: originCache{m}, Logger: m.log, Observe: observe})
+	return &origins{client: c, download: fetch.New(fetch.Options{MaxBytes: maxBytes, AllowPrivate: o.AllowPrivate, Trusted: c.Hosts(), Observe: observe})}
 }
 
 // originCache keeps the origins' answers in the database for originTTL.

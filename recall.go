@@ -177,22 +177,30 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if label == LabelAny {
 		label = ""
 	}
+	ctx, end := w.m.observe(ctx, OpRecall, "workspace")
 	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.id, Question: req.Question, Keywords: req.Keywords,
 		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: req.DOIs,
 		Budget: req.BudgetTokens, Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
-		return nil, w.recallError(err)
+		err = w.recallError(err)
+		end(0, err)
+		return nil, err
 	}
+	end(res.TotalTokens, nil)
 	return w.countRecall(resultOf(res)), nil
 }
 
 // recallMemories recalls the memories of user for r, validated (RecallUser).
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
+	ctx, end := w.m.observe(ctx, OpRecall, "user")
 	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Org: w.id, User: user, Question: r.Question,
 		Keywords: r.Keywords, Budget: r.BudgetTokens, Retrieval: recall.Retrieval(r.Retrieval)})
 	if err != nil {
-		return nil, w.recallError(err)
+		err = w.recallError(err)
+		end(0, err)
+		return nil, err
 	}
+	end(res.TotalTokens, nil)
 	return resultOf(res), nil
 }
 
