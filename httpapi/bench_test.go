@@ -14,6 +14,7 @@ import (
 	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/telemetry"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
@@ -22,9 +23,15 @@ import (
 // and an API key, and the hosted service over it.
 func benchWorkspace(b *testing.B, papers ...papermem.PaperInput) (*hosted.Service, *papermem.Workspace, *hosted.NewAPIKey) {
 	b.Helper()
+	return benchWorkspaceWith(b, nil, papers...)
+}
+
+// benchWorkspaceWith is benchWorkspace over a memory opened with opts.
+func benchWorkspaceWith(b *testing.B, opts *papermem.Options, papers ...papermem.PaperInput) (*hosted.Service, *papermem.Workspace, *hosted.NewAPIKey) {
+	b.Helper()
 	ctx := context.Background()
 	path := testdb.Path(b)
-	m, err := papermem.Open(ctx, path, nil)
+	m, err := papermem.Open(ctx, path, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -123,6 +130,67 @@ func BenchmarkHandlerRateLimits(b *testing.B) {
 		name := map[bool]string{false: "InProcess", true: "Shared"}[shared]
 		h := httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1 << 30, SharedLimits: shared})
 		b.Run(name, func(b *testing.B) { benchExists(b, h, key.Key) })
+	}
+}
+
+// benchPapers are n papers of a few sentences each.
+func benchPapers(n int) []papermem.PaperInput {
+	var papers []papermem.PaperInput
+	for i := range n {
+		text := fmt.Sprintf("# Abstract\nWe show that sleep deprivation impairs memory consolidation in cohort %d. "+
+			"Caffeine improves reaction time in older adults.\n\n# Results\nIn shift workers, vitamin D slows cognitive decline by %d%%. "+
+			"Air pollution raises cortisol levels in adolescents.", i, 5+i%40)
+		papers = append(papers, papermem.PaperInput{DOI: fmt.Sprintf("10.5555/bench.%d", i), Title: "Bench", Text: text})
+	}
+	return papers
+}
+
+// BenchmarkRecallTelemetry measures one recall through the handler, one
+// at a time, without telemetry (Off), with the metrics of
+// PAPERMEM_METRICS_ADDR (Metrics), and with metrics and traces exported
+// to a stand-in collector (Traces): each over its own database of the
+// same papers, in the same run.
+func BenchmarkRecallTelemetry(b *testing.B) {
+	ctx := context.Background()
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
+	defer collector.Close()
+	papers := benchPapers(200)
+	for _, tc := range []struct {
+		name    string
+		metrics bool
+		env     map[string]string
+	}{
+		{"Off", false, nil},
+		{"Metrics", true, nil},
+		{"Traces", true, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL}},
+	} {
+		var tel *telemetry.Telemetry
+		opts := &papermem.Options{}
+		cfg := httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30}
+		if tc.metrics {
+			var err error
+			if tel, err = telemetry.New(ctx, telemetry.Options{Metrics: true, Getenv: func(k string) string { return tc.env[k] }}); err != nil {
+				b.Fatal(err)
+			}
+			opts.Observer, cfg.Observer = tel, tel
+		}
+		svc, _, key := benchWorkspaceWith(b, opts, papers...)
+		tel.WatchMemory(svc.Memory())
+		h := httpapi.New(svc, cfg)
+		const body = `{"question":"How does sleep deprivation affect memory consolidation?","budget_tokens":2000}`
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest("POST", "/v1/recall", strings.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+key.Key)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", rec.Code, rec.Body)
+				}
+			}
+		})
+		tel.Shutdown(ctx)
 	}
 }
 

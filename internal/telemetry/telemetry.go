@@ -94,7 +94,7 @@ func New(ctx context.Context, o Options) (*Telemetry, error) {
 		servers: newServerSet(MaxServers), knownCode: map[string]bool{}}
 	for _, c := range []string{papermem.ECONFLICT, papermem.EINTERNAL, papermem.EINVALID, papermem.ENOTFOUND,
 		papermem.EUNAUTHORIZED, papermem.EFORBIDDEN, papermem.ETOOLARGE, papermem.EUNSUPPORTED, papermem.EUPSTREAM,
-		papermem.EUNAVAILABLE, papermem.ENOSPACE, papermem.ERATELIMITED} {
+		papermem.EUNAVAILABLE, papermem.ENOSPACE, papermem.ERATELIMITED, papermem.EUNKNOWNPLAN} {
 		t.knownCode[c] = true
 	}
 	if o.Metrics {
