@@ -231,7 +231,13 @@ func (t *Telemetry) startTraces(ctx context.Context, getenv func(string) string)
 	if name == "" {
 		name = ServiceName
 	}
-	res := resource.NewSchemaless(attribute.String("service.name", name), attribute.String("service.version", buildinfo.Version()))
+	// OTEL_RESOURCE_ATTRIBUTES (read from the process's environment, as
+	// the SDK reads its other variables) adds to these.
+	res, err := resource.New(ctx, resource.WithAttributes(attribute.String("service.name", name), attribute.String("service.version", buildinfo.Version())),
+		resource.WithFromEnv())
+	if err != nil {
+		return fmt.Errorf("OTEL_RESOURCE_ATTRIBUTES: %w", err)
+	}
 	t.provider = sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
 	t.tracer = t.provider.Tracer("github.com/papermem/papermem")
 	t.tracing = true

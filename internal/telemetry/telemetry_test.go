@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -173,4 +174,40 @@ func TestNil(t *testing.T) {
 		t.Fatal("a nil Telemetry does something")
 	}
 	tel.WatchMemory(nil)
+}
+
+// BenchmarkObserveRecall is what the telemetry adds to one recall request
+// (the request, the recall and its three stages), metrics only and with
+// traces (spans exported to a stand-in collector): to set beside the
+// recall's own milliseconds (BenchmarkRecallTelemetry, httpapi).
+func BenchmarkObserveRecall(b *testing.B) {
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
+	defer collector.Close()
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"Metrics", nil},
+		{"Traces", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL}},
+	} {
+		tel, err := New(context.Background(), Options{Metrics: true, Getenv: func(k string) string { return tc.env[k] }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tel.Shutdown(context.Background())
+		r := httptest.NewRequest("POST", "/v1/recall", nil)
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, endRequest := tel.StartRequest(r)
+				ctx, endRecall := tel.Start(ctx, papermem.OpRecall, "workspace")
+				for _, stage := range []string{"index", "rank", "pack"} {
+					_, end := tel.Start(ctx, papermem.OpRecallStage, stage)
+					end(0, nil)
+				}
+				endRecall(1800, nil)
+				endRequest("/v1/recall", 200)
+			}
+		})
+	}
 }
