@@ -25,9 +25,6 @@ type tlsConfig struct {
 	acmeURL   string   // ACME directory; "" for Let's Encrypt's
 }
 
-// on reports whether the server serves TLS.
-func (c tlsConfig) on() bool { return c.cert != "" || len(c.domains) > 0 }
-
 // tlsEnv reads the TLS settings. The certificate and key go together;
 // ACME excludes them and needs a cache directory, which defaults to
 // "acme-cache" beside the database file (db; none for PostgreSQL).
