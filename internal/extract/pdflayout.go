@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/extract/internal/pdf"
 )
 
@@ -48,8 +49,9 @@ type line struct {
 	size   float64
 	bold   bool
 	page   int
-	flow   int // lines of one column band share a flow
-	letter int // letters in text
+	flow   int     // lines of one column band share a flow
+	letter int     // letters in text
+	gap    float64 // widest space between two words, in units of size
 }
 
 // Word and line geometry, in units of the font size.
@@ -394,7 +396,11 @@ func orderRows(rows []row, page int, flow *int, depth int, out []line) []line {
 		return out
 	}
 	var left, right []row
+	crossed := false // the last line out was a row across the gutter
 	flush := func() {
+		if len(left) > 0 || len(right) > 0 {
+			crossed = false
+		}
 		if len(left) > 0 {
 			out = orderRows(left, page, flow, depth+1, out)
 		}
@@ -419,7 +425,10 @@ func orderRows(rows []row, page int, flow *int, depth int, out []line) []line {
 		}
 		if crosses {
 			flush()
-			*flow++
+			if !crossed {
+				*flow++ // consecutive rows across the gutter read as one band
+			}
+			crossed = true
 			out = append(out, rowLine(r.words, page, *flow))
 			continue
 		}
@@ -454,6 +463,9 @@ func rowLine(ws []word, page, flow int) line {
 	for i, w := range ws {
 		if i > 0 {
 			sb.WriteByte(' ')
+			if g := (w.x0 - ws[i-1].x1) / math.Max(w.size, 1); g > l.gap {
+				l.gap = g
+			}
 		}
 		sb.WriteString(w.text)
 		l.x0 = math.Min(l.x0, w.x0)
@@ -545,31 +557,28 @@ func layoutDocument(pages []layoutPage) *Document {
 	}
 
 	var path headingPath
-	var secs []Section
-	var para, text strings.Builder
-	curPage := 0
-	flushPara := func() {
-		if para.Len() > 0 {
-			if text.Len() > 0 {
-				text.WriteString("\n\n")
-			}
-			text.WriteString(para.String())
-			para.Reset()
-		}
-	}
-	flushSec := func() {
-		flushPara()
-		if text.Len() > 0 {
-			secs = append(secs, Section{Heading: path.String(), Page: curPage, Text: text.String()})
+	var paras []paragraph
+	var cur *paragraph
+	var text strings.Builder
+	headed := false // a heading came since the last paragraph
+	flush := func() {
+		if cur != nil {
+			cur.text = text.String()
+			paras = append(paras, *cur)
+			cur = nil
 			text.Reset()
 		}
+	}
+	open := func(l line, title bool) {
+		cur = &paragraph{page: l.page, path: path.String(), size: l.size, title: title, headed: headed,
+			first: l, last: l}
+		text.WriteString(l.text)
+		headed = false
 	}
 	var prev *line
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if l.page != curPage {
-			flushSec()
-			curPage = l.page
+		if prev != nil && l.page != prev.page {
 			prev = nil
 		}
 		if heads[i] {
@@ -583,7 +592,7 @@ func layoutDocument(pages []layoutPage) *Document {
 				i++
 				h += " " + lines[i].text
 			}
-			flushSec()
+			flush()
 			level := 1
 			if _, depth := headingNumber(h); depth > 0 {
 				level = depth
@@ -591,39 +600,270 @@ func layoutDocument(pages []layoutPage) *Document {
 				level = r
 			}
 			path.set(level, clip(h, 200))
+			headed = true
 			prev = nil
 			continue
 		}
 		if isTitle[i] {
 			// The title opens the front matter as a paragraph of its own.
 			if i == 0 || !isTitle[i-1] {
-				flushPara()
+				flush()
+				open(l, true)
+			} else {
+				text.WriteByte(' ')
+				text.WriteString(l.text)
 			}
-			if para.Len() > 0 {
-				para.WriteByte(' ')
-			}
-			para.WriteString(l.text)
 			if i+1 >= len(lines) || !isTitle[i+1] {
-				flushPara()
+				flush()
 			}
 			prev = nil
 			continue
 		}
-		if prev != nil && newParagraph(*prev, l, right[prev.flow]) {
-			flushPara()
-		}
-		if para.Len() > 0 {
-			joinLine(&para, l.text)
+		if cur == nil || prev == nil || newParagraph(*prev, l, right[prev.flow]) {
+			flush()
+			open(l, false)
 		} else {
-			para.WriteString(l.text)
+			joinLine(&text, l.text)
+			cur.last = l
+		}
+		cur.lines++
+		if l.gap >= tableGap {
+			cur.wideGaps++
 		}
 		p := l
 		prev = &p
 	}
-	flushSec()
+	flush()
+	narrow := narrowFlows(lines, body)
+	for i := range paras {
+		p := &paras[i]
+		p.table = !p.title && (p.wideGaps > 0 && p.wideGaps*2 >= p.lines || narrow[p.first.flow] && narrow[p.last.flow])
+	}
+	paras = joinParagraphs(paras, body)
+	secs := groupSections(paras)
 	resolveHyphens(secs)
 	doc.Sections = secs
 	return doc
+}
+
+// A paragraph is a run of lines that newParagraph keeps together, with
+// the page and heading path it starts under.
+type paragraph struct {
+	text        string
+	page        int
+	path        string
+	size        float64 // of its first line
+	first, last line
+	lines       int
+	wideGaps    int  // lines with a space of tableGap or more
+	title       bool // the document's title
+	headed      bool // a heading precedes it
+	table       bool // a table's cells, not prose
+}
+
+// tableGap is the space between two words, in units of the font size,
+// that only a table's columns leave: justified prose stays under one.
+const tableGap = 1.25
+
+// narrowFlows returns the flows that are a table's columns: three lines
+// or more, all narrower than 0.45 of the widest flow of body text.
+func narrowFlows(lines []line, body float64) map[int]bool {
+	type extent struct {
+		x0, x1 float64
+		n      int
+	}
+	flows := map[int]*extent{}
+	widest := 0.0
+	for _, l := range lines {
+		e := flows[l.flow]
+		if e == nil {
+			e = &extent{x0: l.x0, x1: l.x1}
+			flows[l.flow] = e
+		}
+		e.x0, e.x1 = math.Min(e.x0, l.x0), math.Max(e.x1, l.x1)
+		e.n++
+		if math.Abs(l.size-body) <= bodyTolerance {
+			widest = math.Max(widest, l.x1-l.x0)
+		}
+	}
+	out := map[int]bool{}
+	for f, e := range flows {
+		if e.n >= 3 && e.x1-e.x0 < 0.45*widest {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// bodyTolerance is how far, in points, the size of body text may stray
+// from the body size.
+const bodyTolerance = 0.6
+
+// wordy reports whether p is text of words rather than symbols and
+// numbers (a formula, a page number), and neither the title nor a table:
+// at least min words of two letters or more, and at least share of its
+// words.
+func (p *paragraph) wordy(min int, share float64) bool {
+	if p.title || p.table {
+		return false
+	}
+	words, wordy := 0, 0
+	for _, w := range strings.Fields(p.text) {
+		words++
+		letters := 0
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 2 {
+			wordy++
+		}
+	}
+	return wordy >= min && float64(wordy) >= share*float64(words)
+}
+
+// A paragraph cut mid-sentence is prose: one word or more, half its words
+// or more. Its continuation may hold a formula: two words or more, a
+// quarter of its words or more.
+func (p *paragraph) cut() bool          { return p.wordy(1, 0.5) }
+func (p *paragraph) continuation() bool { return p.wordy(2, 0.25) }
+
+// sized reports whether p is set in size.
+func (p *paragraph) sized(size float64) bool { return math.Abs(p.size-size) <= bodyTolerance }
+
+// joinParagraphs joins each paragraph that a column's or page's end, a
+// footnote, a float or a formula cut mid-sentence to the paragraph that
+// continues it, up to that sentence's end. For body text that is the next wordy paragraph in the body
+// size, with no heading before it; for smaller or larger text (a caption,
+// a footnote) only the very next paragraph, in the same size. They join
+// when the first ends on a hyphenated word, when the second starts with a
+// lower-case word, or when the first ends with no sentence-final
+// punctuation and a break (another column or page, or text set apart)
+// separates them or the second is a list's item. The sentence so joined
+// keeps the first paragraph's page and heading; the rest of the second
+// stays where it was.
+func joinParagraphs(paras []paragraph, body float64) []paragraph {
+	gone := make([]bool, len(paras))
+	for i := range paras {
+		if gone[i] || !paras[i].cut() {
+			continue
+		}
+		isBody := paras[i].sized(body)
+		for {
+			a := &paras[i]
+			j := i + 1
+			for j < len(paras) && (gone[j] || isBody && !paras[j].headed && !(paras[j].continuation() && paras[j].sized(body))) {
+				j++
+			}
+			if j >= len(paras) || paras[j].headed || !paras[j].continuation() || !paras[j].sized(a.size) {
+				break
+			}
+			b := &paras[j]
+			ending := paragraphEnd(a.text)
+			apart := j > i+1 || b.first.flow != a.last.flow || b.first.page != a.last.page
+			if !(ending == endHyphen || lowerStart(b.text) || ending == endOpen && (apart || listItem.MatchString(b.text))) {
+				break
+			}
+			// Only the sentence's end moves up: the rest of the second
+			// paragraph keeps its page.
+			head, rest := b.text, ""
+			if ss := chunk.Sentences(b.text); len(ss) > 1 {
+				head, rest = strings.TrimSpace(b.text[:ss[1].Start]), b.text[ss[1].Start:]
+			}
+			var sb strings.Builder
+			sb.WriteString(a.text)
+			joinLine(&sb, head)
+			a.text = sb.String()
+			if rest != "" {
+				b.text = rest
+				break
+			}
+			a.last, a.lines = b.last, a.lines+b.lines
+			gone[j] = true
+		}
+	}
+	out := paras[:0]
+	for i, p := range paras {
+		if !gone[i] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// How a paragraph ends.
+const (
+	endSentence = iota // on '.', '!' or '?', perhaps before closing quotes, brackets or a footnote mark
+	endHyphen          // on a letter and a hyphen
+	endColon           // on ':'
+	endOpen            // on anything else
+)
+
+func paragraphEnd(s string) int {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, "-") || strings.HasSuffix(s, "\u2010") {
+		before, _ := utf8.DecodeLastRuneInString(s[:len(s)-len(lastRune(s))])
+		if unicode.IsLetter(before) {
+			return endHyphen
+		}
+	}
+	t := strings.TrimRightFunc(s, func(r rune) bool { return strings.ContainsRune("\"'”’)]*†‡", r) })
+	switch last := lastRune(t); {
+	case last == "." || last == "!" || last == "?":
+		return endSentence
+	case last == ":":
+		return endColon
+	}
+	// A footnote's number after the sentence's end ("...in 2019.3").
+	d := strings.TrimRightFunc(t, unicode.IsDigit)
+	if d != t && strings.ContainsAny(lastRune(d), ".!?") {
+		return endSentence
+	}
+	return endOpen
+}
+
+// lowerStart reports whether s starts with a word whose first letter is
+// lower case and that holds no capital and no digit: the rest of a
+// sentence rather than a new one ("mRNA", "p53" and "iPhone" may open one).
+func lowerStart(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	w, _, _ := strings.Cut(s, " ")
+	return !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) })
+}
+
+// listItem matches the start of a list's item: "1) ", "(a) ", "2. ", "• ".
+var listItem = regexp.MustCompile(`^(?:\(?[0-9]{1,2}[.)]|\([a-z]\)|[a-z]\)|[•◦▪‣∙·–-])\s`)
+
+// groupSections makes a section of each run of paragraphs on one page
+// under one heading, tables apart from the text around them.
+func groupSections(paras []paragraph) []Section {
+	var secs []Section
+	var text strings.Builder
+	for i, p := range paras {
+		if i > 0 && p.table == paras[i-1].table && p.page == paras[i-1].page && p.path == paras[i-1].path {
+			text.WriteString("\n\n")
+			text.WriteString(p.text)
+			continue
+		}
+		if i > 0 {
+			secs[len(secs)-1].Text = text.String()
+			text.Reset()
+		}
+		s := Section{Heading: p.path, Page: p.page}
+		if p.table {
+			s.Type = TypeTable
+		}
+		secs = append(secs, s)
+		text.WriteString(p.text)
+	}
+	if len(secs) > 0 {
+		secs[len(secs)-1].Text = text.String()
+	}
+	return secs
 }
 
 // newParagraph reports whether l starts a paragraph after prev.
@@ -636,7 +876,9 @@ func newParagraph(prev, l line, flowRight float64) bool {
 	if dy < -0.5*size || dy > 1.9*size {
 		return true
 	}
-	if math.Abs(l.size-prev.size) > 1.5 {
+	// A change of size starts a paragraph, unless the lines sit at the
+	// spacing of one and start at one margin (a line of small capitals).
+	if math.Abs(l.size-prev.size) > 1.5 && (dy > 1.35*size || math.Abs(l.x0-prev.x0) > 0.5*size) {
 		return true
 	}
 	short := prev.x1 < flowRight-2.5*size
