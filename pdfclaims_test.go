@@ -111,4 +111,3 @@ func endsOnHyphen(s string) bool {
 	before, _ := utf8.DecodeLastRuneInString(s[:len(s)-n])
 	return (last == '-' || last == '\u2010') && unicode.IsLetter(before)
 }
-
