@@ -15,13 +15,18 @@ import (
 // cmdDir is this command's folder, relative to the repository's root.
 const cmdDir = "devtools/cmd/pdfclaims"
 
-// measureAt runs this command, as found in the working directory (the
-// repository's root), over the tree of revision rev, and returns what that
-// build stored for each file.
+// measureAt runs this command, as found in the working tree of the git
+// repository around the working directory, over the tree of revision rev,
+// and returns what that build stored for each file.
 func measureAt(ctx context.Context, rev string, files []string, stderr io.Writer) (map[string]result, error) {
-	own, err := filepath.Glob(filepath.Join(cmdDir, "*.go"))
+	top, err := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return nil, fmt.Errorf("not in a git repository: %w", err)
+	}
+	root := strings.TrimSpace(string(top))
+	own, err := filepath.Glob(filepath.Join(root, cmdDir, "*.go"))
 	if err != nil || len(own) == 0 {
-		return nil, fmt.Errorf("run from the repository's root: %s not found", cmdDir)
+		return nil, fmt.Errorf("%s not found in the working tree", cmdDir)
 	}
 	tmp, err := os.MkdirTemp("", "pdfclaims-base-")
 	if err != nil {
@@ -29,8 +34,8 @@ func measureAt(ctx context.Context, rev string, files []string, stderr io.Writer
 	}
 	defer os.RemoveAll(tmp)
 	var tree bytes.Buffer
-	archive := exec.CommandContext(ctx, "git", "archive", "--format=tar", rev)
-	archive.Stdout, archive.Stderr = &tree, stderr
+	archive := exec.CommandContext(ctx, "git", "archive", "--format=tar", rev+"^{tree}")
+	archive.Dir, archive.Stdout, archive.Stderr = root, &tree, stderr // the whole tree, not the working directory's part
 	if err := archive.Run(); err != nil {
 		return nil, fmt.Errorf("git archive: %w", err)
 	}
