@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/papermem/papermem/internal/extract/internal/pdf"
 )
@@ -237,4 +238,44 @@ func TestLowerStart(t *testing.T) {
 			t.Errorf("lowerStart(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// FuzzLayout lays out glyphs made from the input, five bytes each (x, y,
+// size, character, page), on up to three pages: the layout must not
+// panic, must end, and must not make up letters (each of its sections'
+// letters comes from a glyph, none twice).
+func FuzzLayout(f *testing.F) {
+	f.Add([]byte("\x10\xb0\x05a\x00\x14\xb0\x05b\x00\x18\xb0\x05-\x00\x10\xa8\x05c\x01"))
+	var seed []byte
+	for i, s := range []string{"we use these ta-", "bles for the", "results."} {
+		for j, r := range []byte(s) {
+			seed = append(seed, byte(10+j*2), byte(200-12*i), 5, r, byte(i/2))
+		}
+	}
+	f.Add(seed)
+	const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,;:-()\u2010 "
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pages := make([][]pdf.Glyph, 3)
+		letters := map[rune]int{}
+		for i := 0; i+5 <= len(data) && i < 5*4000; i += 5 {
+			c := []rune(chars)[int(data[i+3])%len([]rune(chars))]
+			if unicode.IsLetter(c) {
+				letters[c]++
+			}
+			g := pdf.Glyph{X: float64(data[i]) * 3, Y: float64(data[i+1]) * 4, Size: 4 + float64(data[i+2]%24), S: string(c), Font: "F"}
+			g.W = g.Size / 2
+			p := int(data[i+4]) % 3
+			pages[p] = append(pages[p], g)
+		}
+		doc := layoutText(pages...)
+		for _, s := range doc.Sections {
+			for _, r := range s.Text {
+				if unicode.IsLetter(r) {
+					if letters[r]--; letters[r] < 0 {
+						t.Fatalf("letter %q appears more often than in the glyphs: %q", r, s.Text)
+					}
+				}
+			}
+		}
+	})
 }
