@@ -15,7 +15,8 @@ import (
 )
 
 // PDF layout: positioned glyphs → words → baseline rows → columns (reading
-// order) → lines → headings, paragraphs and per-page sections.
+// order) → lines → headings and paragraphs → paragraphs joined where a
+// break cut a sentence, tables told from prose → per-page sections.
 
 type layoutPage struct {
 	Number int
