@@ -30,6 +30,7 @@ type word struct {
 	x0, x1, y   float64
 	size        float64
 	bold, ital  bool
+	mono        bool // set in a monospaced font
 	font        string
 	letterCount int
 }
@@ -53,6 +54,7 @@ type line struct {
 	flow   int     // lines of one column band share a flow
 	letter int     // letters in text
 	gap    float64 // widest space between two words, in units of size
+	mono   bool    // most letters are set in a monospaced font (code)
 }
 
 // Word and line geometry, in units of the font size.
@@ -100,9 +102,16 @@ func quadrant(a float64) int {
 func buildWords(gs []pdf.Glyph) []word {
 	var words []word
 	var cur []pdf.Glyph
+	mono := map[string]bool{} // by font name
 	flush := func() {
 		if len(cur) > 0 {
 			if w, ok := makeWord(cur); ok {
+				m, seen := mono[w.font]
+				if !seen {
+					m = monoFont.MatchString(w.font)
+					mono[w.font] = m
+				}
+				w.mono = m
 				words = append(words, w)
 			}
 			cur = cur[:0]
@@ -459,7 +468,7 @@ func subRow(ws []word) row {
 func rowLine(ws []word, page, flow int) line {
 	l := line{page: page, flow: flow, x0: ws[0].x0, x1: ws[0].x1}
 	var sb strings.Builder
-	boldLetters, letters := 0, 0
+	boldLetters, monoLetters, letters := 0, 0, 0
 	sizeLetters := map[float64]int{}
 	for i, w := range ws {
 		if i > 0 {
@@ -474,6 +483,9 @@ func rowLine(ws []word, page, flow int) line {
 		letters += w.letterCount
 		if w.bold {
 			boldLetters += w.letterCount
+		}
+		if w.mono {
+			monoLetters += w.letterCount
 		}
 		sizeLetters[math.Round(w.size*2)/2] += w.letterCount + 1
 	}
@@ -493,8 +505,14 @@ func rowLine(ws []word, page, flow int) line {
 	l.text = sb.String()
 	l.letter = letters
 	l.bold = letters > 0 && boldLetters*10 >= letters*9
+	l.mono = monoLetters*2 > letters
 	return l
 }
+
+// monoFont matches the names of monospaced fonts: Courier, the Computer
+// Modern and other TeX typewriter faces (CMTT10, SFTT1000), Nimbus Mono,
+// Latin Modern Mono, DejaVu Sans Mono, Consolas, Menlo.
+var monoFont = regexp.MustCompile(`(?i)mono|courier|^(?:[a-z]{6}\+)?[a-z]*tt\d|typewriter|consol|menlo|nimbusmon`)
 
 // layoutDocument builds the sections of a PDF from its pages' glyphs.
 func layoutDocument(pages []layoutPage) *Document {
@@ -557,6 +575,7 @@ func layoutDocument(pages []layoutPage) *Document {
 		right[l.flow] = math.Max(right[l.flow], l.x1)
 	}
 
+	furniture := runningLines(lines)
 	var path headingPath
 	var paras []paragraph
 	var cur *paragraph
@@ -631,6 +650,12 @@ func layoutDocument(pages []layoutPage) *Document {
 		if l.gap >= tableGap {
 			cur.wideGaps++
 		}
+		if l.mono {
+			cur.monoLines++
+		}
+		if !furniture[i] {
+			cur.content++
+		}
 		p := l
 		prev = &p
 	}
@@ -647,6 +672,64 @@ func layoutDocument(pages []layoutPage) *Document {
 	return doc
 }
 
+// runningLines reports which lines are a running header or footer: among
+// the two highest or two lowest lines of a page, with a text that, digits
+// aside, is that of such a line on two other pages or more.
+func runningLines(lines []line) []bool {
+	key := func(s string) string {
+		return strings.ToLower(strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+			if unicode.IsDigit(r) {
+				return -1
+			}
+			return r
+		}, s)), " "))
+	}
+	// The second highest and second lowest baseline of each page.
+	type band struct{ top, top2, bottom, bottom2 float64 }
+	bands := map[int]*band{}
+	for _, l := range lines {
+		b := bands[l.page]
+		if b == nil {
+			inf := math.Inf(1)
+			b = &band{top: -inf, top2: -inf, bottom: inf, bottom2: inf}
+			bands[l.page] = b
+		}
+		switch {
+		case l.y > b.top:
+			b.top, b.top2 = l.y, b.top
+		case l.y > b.top2:
+			b.top2 = l.y
+		}
+		switch {
+		case l.y < b.bottom:
+			b.bottom, b.bottom2 = l.y, b.bottom
+		case l.y < b.bottom2:
+			b.bottom2 = l.y
+		}
+	}
+	edge := make([]bool, len(lines))
+	pages := map[string]map[int]bool{}
+	for i, l := range lines {
+		b := bands[l.page]
+		if edge[i] = l.y >= b.top2 || l.y <= b.bottom2; !edge[i] {
+			continue
+		}
+		k := key(l.text)
+		if k == "" {
+			continue
+		}
+		if pages[k] == nil {
+			pages[k] = map[int]bool{}
+		}
+		pages[k][l.page] = true
+	}
+	out := make([]bool, len(lines))
+	for i, l := range lines {
+		out[i] = edge[i] && len(pages[key(l.text)]) >= 3
+	}
+	return out
+}
+
 // A paragraph is a run of lines that newParagraph keeps together, with
 // the page and heading path it starts under.
 type paragraph struct {
@@ -657,6 +740,8 @@ type paragraph struct {
 	first, last line
 	lines       int
 	wideGaps    int  // lines with a space of tableGap or more
+	monoLines   int  // lines set in a monospaced font (code)
+	content     int  // lines that are not a running header or footer
 	title       bool // the document's title
 	headed      bool // a heading precedes it
 	table       bool // a table's cells, not prose
@@ -701,11 +786,11 @@ func narrowFlows(lines []line, body float64) map[int]bool {
 const bodyTolerance = 0.6
 
 // wordy reports whether p is text of words rather than symbols and
-// numbers (a formula, a page number), and neither the title nor a table:
-// at least min words of two letters or more, and at least share of its
-// words.
+// numbers (a formula, a page number), and neither the title, a table, code
+// nor a running header or footer: at least min words of two letters or
+// more, and at least share of its words.
 func (p *paragraph) wordy(min int, share float64) bool {
-	if p.title || p.table {
+	if p.title || p.table || p.monoLines*2 > p.lines || p.content == 0 {
 		return false
 	}
 	words, wordy := 0, 0
@@ -726,24 +811,25 @@ func (p *paragraph) wordy(min int, share float64) bool {
 
 // A paragraph cut mid-sentence is prose: one word or more, half its words
 // or more. Its continuation may hold a formula: two words or more, a
-// quarter of its words or more.
+// quarter of its words or more, or else one word, half its words.
 func (p *paragraph) cut() bool          { return p.wordy(1, 0.5) }
-func (p *paragraph) continuation() bool { return p.wordy(2, 0.25) }
+func (p *paragraph) continuation() bool { return p.wordy(2, 0.25) || p.wordy(1, 0.5) }
 
 // sized reports whether p is set in size.
 func (p *paragraph) sized(size float64) bool { return math.Abs(p.size-size) <= bodyTolerance }
 
 // joinParagraphs joins each paragraph that a column's or page's end, a
 // footnote, a float or a formula cut mid-sentence to the paragraph that
-// continues it, up to that sentence's end. For body text that is the next wordy paragraph in the body
-// size, with no heading before it; for smaller or larger text (a caption,
-// a footnote) only the very next paragraph, in the same size. They join
-// when the first ends on a hyphenated word, when the second starts with a
-// lower-case word, or when the first ends with no sentence-final
-// punctuation and a break (another column or page, or text set apart)
-// separates them or the second is a list's item. The sentence so joined
-// keeps the first paragraph's page and heading; the rest of the second
-// stays where it was.
+// continues it, up to that sentence's end. For body text that is the next
+// wordy paragraph in the body size, with no heading before it; for
+// smaller or larger text (a caption, a footnote) only the very next
+// paragraph, in the same size. They join when the first ends on a
+// hyphenated word, when the second starts with a lower-case word, or when
+// the first ends with no sentence-final punctuation and either the second
+// is a list's item or it starts another column or page and the first ends
+// in the course of a clause (midClause). The sentence so joined keeps the
+// first paragraph's page and heading; the rest of the second stays where
+// it was.
 func joinParagraphs(paras []paragraph, body float64) []paragraph {
 	gone := make([]bool, len(paras))
 	for i := range paras {
@@ -762,8 +848,8 @@ func joinParagraphs(paras []paragraph, body float64) []paragraph {
 			}
 			b := &paras[j]
 			ending := paragraphEnd(a.text)
-			apart := j > i+1 || b.first.flow != a.last.flow || b.first.page != a.last.page
-			if !(ending == endHyphen || lowerStart(b.text) || ending == endOpen && (apart || listItem.MatchString(b.text))) {
+			apart := b.first.flow != a.last.flow || b.first.page != a.last.page
+			if !(ending == endHyphen || lowerStart(b.text) || ending == endOpen && (apart && midClause(a.text) || listItem.MatchString(b.text))) {
 				break
 			}
 			// Only the sentence's end moves up: the rest of the second
@@ -824,6 +910,23 @@ func paragraphEnd(s string) int {
 	return endOpen
 }
 
+// midClause reports whether s ends as a sentence cut in its course does:
+// on a comma or semicolon (a footnote's number may follow) or on a word in
+// lower case, rather than on a name or a number, as a title, a date or a
+// header does.
+func midClause(s string) bool {
+	s = strings.TrimRightFunc(strings.TrimSpace(s), unicode.IsDigit)
+	switch lastRune(s) {
+	case ",", ";":
+		return true
+	case ".", "!", "?", ":":
+		return false
+	}
+	w := s[strings.LastIndexAny(s, " ")+1:]
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsLower(r)
+}
+
 // lowerStart reports whether s starts with a word whose first letter is
 // lower case and that holds no capital and no digit: the rest of a
 // sentence rather than a new one ("mRNA", "p53" and "iPhone" may open one).
@@ -877,12 +980,13 @@ func newParagraph(prev, l line, flowRight float64) bool {
 	if dy < -0.5*size || dy > 1.9*size {
 		return true
 	}
+	short := prev.x1 < flowRight-2.5*size
 	// A change of size starts a paragraph, unless the lines sit at the
-	// spacing of one and start at one margin (a line of small capitals).
-	if math.Abs(l.size-prev.size) > 1.5 && (dy > 1.35*size || math.Abs(l.x0-prev.x0) > 0.5*size) {
+	// spacing of one, start at one margin and the first fills its column
+	// (a line of small capitals).
+	if math.Abs(l.size-prev.size) > 1.5 && (short || dy > 1.35*size || math.Abs(l.x0-prev.x0) > 0.5*size) {
 		return true
 	}
-	short := prev.x1 < flowRight-2.5*size
 	if short && math.Abs(l.x0-prev.x0) > 0.8*size {
 		return true
 	}

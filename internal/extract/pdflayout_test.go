@@ -279,3 +279,49 @@ func FuzzLayout(f *testing.F) {
 		}
 	})
 }
+
+func TestLayoutRunningHeaderAndCode(t *testing.T) {
+	var pages [][]pdf.Glyph
+	for p := 0; p < 3; p++ {
+		g := glyphLine("Shared Database Specification", 300, 740, 10, false)
+		body := []string{"Every page holds some text of", "its own, and this one ends", "in the middle of a sentence in a"}
+		if p > 0 {
+			body[0] = "directory of its own. Then it"
+		}
+		for i, s := range body {
+			g = append(g, glyphLine(s, 72, 700-12*float64(i), 10, false)...)
+		}
+		pages = append(pages, g)
+	}
+	// Code in a typewriter face after a colon.
+	code := glyphLine("The syntax is as below:", 72, 600, 10, false)
+	for i, s := range []string{"definitions ::= name", "begin end"} {
+		for _, g := range glyphLine(s, 90, 588-12*float64(i), 10, false) {
+			g.Font = "CMTT10"
+			code = append(code, g)
+		}
+	}
+	code = append(code, glyphLine("The token must stand apart.", 72, 550, 10, false)...)
+	pages[2] = append(pages[2], code...)
+	doc := layoutText(pages...)
+	if err := finish(PDF, doc); err != nil {
+		t.Fatal(err)
+	}
+	text := doc.Text()
+	for _, want := range []string{"in the middle of a sentence in a directory of its own.", "The syntax is as below:\n\ndefinitions ::= name begin end\n\nThe token must stand apart."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestMidClause(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Digital archives like arXiv,2": true, "linking in": true, "one; two;": true,
+		"version 4.19.0, 18 August 2022": false, "Shared MIME-info Database": false, "It ended.": false, "": false,
+	} {
+		if got := midClause(s); got != want {
+			t.Errorf("midClause(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
