@@ -146,7 +146,11 @@ func report(w io.Writer, files []string, now, then map[string]result, base strin
 	for _, f := range files {
 		n := filepath.Base(f)
 		if now[n].Error != "" || then != nil && then[n].Error != "" {
-			fmt.Fprintf(tw, "%s\terror: %q → %q\t\t\t\t\n", n, then[n].Error, now[n].Error)
+			msg := "error: " + now[n].Error
+			if then != nil {
+				msg = fmt.Sprintf("error: %q → %q", then[n].Error, now[n].Error)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\n", n, msg)
 			continue
 		}
 		a, b := count(then[n]), count(now[n])

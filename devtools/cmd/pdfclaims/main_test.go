@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,6 +74,17 @@ func TestRun(t *testing.T) {
 
 func TestRunErrors(t *testing.T) {
 	var out bytes.Buffer
+	// A PDF that cannot be read is reported in its row; the run goes on.
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "bad.pdf"), []byte("%PDF-1.4 not really"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"-dir", bad, "-base", ""}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "bad.pdf  error: Cannot read bad.pdf") {
+		t.Errorf("no error row:\n%s", out.String())
+	}
 	if err := run(context.Background(), []string{"-dir", t.TempDir()}, &out, &out); err == nil {
 		t.Error("a folder without PDFs: no error")
 	}

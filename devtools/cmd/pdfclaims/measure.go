@@ -32,7 +32,7 @@ func storedClaims(ctx context.Context, files []string) (claims map[string][]stri
 		path := filepath.Join(tmp, fmt.Sprintf("%d.db", i))
 		texts, ierr := ingestOne(ctx, path, f)
 		if ierr != nil {
-			errs[name] = ierr.Error()
+			errs[name] = papermem.ErrorMessage(ierr)
 			continue
 		}
 		claims[name] = texts
