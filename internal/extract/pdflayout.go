@@ -751,8 +751,9 @@ type paragraph struct {
 // that only a table's columns leave: justified prose stays under one.
 const tableGap = 1.25
 
-// narrowFlows returns the flows that are a table's columns: three lines
-// or more, all narrower than 0.45 of the widest flow of body text.
+// narrowFlows returns the flows that are a table's columns: of three
+// lines or more, and narrower, all together, than 0.45 of the widest line
+// of body text.
 func narrowFlows(lines []line, body float64) map[int]bool {
 	type extent struct {
 		x0, x1 float64
@@ -787,13 +788,13 @@ const bodyTolerance = 0.6
 
 // wordy reports whether p is text of words rather than symbols and
 // numbers (a formula, a page number), and neither the title, a table, code
-// nor a running header or footer: at least min words of two letters or
+// nor a running header or footer: at least least words of two letters or
 // more, and at least share of its words.
-func (p *paragraph) wordy(min int, share float64) bool {
+func (p *paragraph) wordy(least int, share float64) bool {
 	if p.title || p.table || p.monoLines*2 > p.lines || p.content == 0 {
 		return false
 	}
-	words, wordy := 0, 0
+	words, long := 0, 0
 	for _, w := range strings.Fields(p.text) {
 		words++
 		letters := 0
@@ -803,10 +804,10 @@ func (p *paragraph) wordy(min int, share float64) bool {
 			}
 		}
 		if letters >= 2 {
-			wordy++
+			long++
 		}
 	}
-	return wordy >= min && float64(wordy) >= share*float64(words)
+	return long >= least && float64(long) >= share*float64(words)
 }
 
 // A paragraph cut mid-sentence is prose: one word or more, half its words
@@ -836,10 +837,11 @@ func joinParagraphs(paras []paragraph, body float64) []paragraph {
 		if gone[i] || !paras[i].cut() {
 			continue
 		}
-		isBody := paras[i].sized(body)
-		for {
-			a := &paras[i]
-			j := i + 1
+		a := &paras[i]
+		isBody := a.sized(body)
+		var text strings.Builder // a's text as it grows
+		text.WriteString(a.text)
+		for j := i + 1; ; j++ {
 			for j < len(paras) && (gone[j] || isBody && !paras[j].headed && !(paras[j].continuation() && paras[j].sized(body))) {
 				j++
 			}
@@ -847,9 +849,9 @@ func joinParagraphs(paras []paragraph, body float64) []paragraph {
 				break
 			}
 			b := &paras[j]
-			ending := paragraphEnd(a.text)
+			ending := paragraphEnd(text.String())
 			apart := b.first.flow != a.last.flow || b.first.page != a.last.page
-			if !(ending == endHyphen || lowerStart(b.text) || ending == endOpen && (apart && midClause(a.text) || listItem.MatchString(b.text))) {
+			if !(ending == endHyphen || lowerStart(b.text) || ending == endOpen && (apart && midClause(text.String()) || listItem.MatchString(b.text))) {
 				break
 			}
 			// Only the sentence's end moves up: the rest of the second
@@ -858,10 +860,7 @@ func joinParagraphs(paras []paragraph, body float64) []paragraph {
 			if ss := chunk.Sentences(b.text); len(ss) > 1 {
 				head, rest = strings.TrimSpace(b.text[:ss[1].Start]), b.text[ss[1].Start:]
 			}
-			var sb strings.Builder
-			sb.WriteString(a.text)
-			joinLine(&sb, head)
-			a.text = sb.String()
+			joinLine(&text, head)
 			if rest != "" {
 				b.text = rest
 				break
@@ -869,6 +868,7 @@ func joinParagraphs(paras []paragraph, body float64) []paragraph {
 			a.last, a.lines = b.last, a.lines+b.lines
 			gone[j] = true
 		}
+		a.text = text.String()
 	}
 	out := paras[:0]
 	for i, p := range paras {
