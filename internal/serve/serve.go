@@ -8,7 +8,9 @@
 //	[-db ./papermem.db] backup DEST
 //
 // Configuration comes from flags, then PAPERMEM_* environment variables,
-// then defaults (see config). When ctx is done (SIGINT or SIGTERM in the
+// then defaults (see config). PAPERMEM_METRICS_ADDR and the OTEL_*
+// variables turn on metrics and traces (telemetry.go), PAPERMEM_TLS_* and
+// PAPERMEM_ACME_* serve HTTPS (tls.go). When ctx is done (SIGINT or SIGTERM in the
 // commands) the server shuts down gracefully: in-flight requests finish,
 // new ones are answered 503, and the database closes cleanly (its WAL
 // checkpointed and removed).
