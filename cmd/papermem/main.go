@@ -12,6 +12,7 @@
 //	papermem papers QUERY [--limit N] [--json]
 //	papermem documents [--limit N] [--json]
 //	papermem workspaces [--json]
+//	papermem users [--json]
 //	papermem remember TEXT [--key K] [--domain D] [--tag T]...
 //	papermem recall-user QUESTION [--budget N] [--json]
 //	papermem forget KEY
@@ -37,6 +38,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -59,6 +61,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil && strings.HasPrefix(err.Error(), "unknown command ") {
+		// Cobra's error, with its suggestions when a name is near.
+		return fmt.Errorf("%s\nRun 'papermem --help' for the commands", strings.TrimRight(err.Error(), "\n"))
+	}
 	if err != nil {
 		return withUsage(explain(err), cmd)
 	}
