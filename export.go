@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -122,7 +121,7 @@ func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Expo
 		if err := w.linkPapers(ctx, tx, sid, dois); err != nil {
 			return err
 		}
-		return w.linkClaims(ctx, tx, sid, slices.DeleteFunc(claims, func(id int64) bool { return !known[id] }))
+		return w.linkClaims(ctx, tx, sid, claimRows(claims, known))
 	})
 	if err != nil {
 		return nil, err

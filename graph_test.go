@@ -122,7 +122,6 @@ func TestLinkSession(t *testing.T) {
 			"BadDOI":         {SessionID: "s9", Papers: []string{"not a doi"}},
 			"UnknownClaim":   {SessionID: "s9", Papers: []string{"10.1000/vitd"}, Claims: []int64{claim, 987654321}},
 			"MemoryNode":     {SessionID: "s9", Claims: []int64{mem.NodeID}},
-			"OtherWorkspace": {SessionID: "s9", Claims: []int64{foreign}},
 			"TooMany":        {SessionID: "s9", Papers: slices.Repeat([]string{"10.1/x"}, papermem.MaxSessionLinks+1)},
 		} {
 			t.Run(name, func(t *testing.T) {
@@ -134,6 +133,20 @@ func TestLinkSession(t *testing.T) {
 		// Nothing of the refused calls was written.
 		if _, err := w.Graph(ctx, "s9", 1); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 			t.Errorf("session of a refused link exists: err = %v", err)
+		}
+		// Node ids are numbers within a workspace: another workspace's id
+		// names this workspace's node of that number, if any, never the
+		// other's node.
+		_, err = w.LinkSession(ctx, papermem.SessionLink{SessionID: "s-foreign", Claims: []int64{foreign}})
+		switch papermem.ErrorCode(err) {
+		case papermem.EINVALID:
+		case "":
+			g, err := w.Graph(ctx, "s-foreign", 1)
+			if err != nil || len(g.Nodes) != 2 || g.Nodes[1].NodeID != foreign || strings.Contains(g.Nodes[1].Label, "Aspirin") {
+				t.Errorf("the graph of a session linked to claim %d: %+v, %v", foreign, g, err)
+			}
+		default:
+			t.Errorf("link claim %d of another workspace: %v", foreign, err)
 		}
 	})
 }
