@@ -116,13 +116,13 @@ func TestLinkSession(t *testing.T) {
 		mustStore(t, other, papermem.PaperInput{DOI: "10.2000/other", Title: "Other", Text: "Abstract\nAspirin reduced headaches by 40% in a randomised trial."})
 		foreign := claimID(t, other, "aspirin headaches")
 		for name, l := range map[string]papermem.SessionLink{
-			"NoSession":      {Papers: []string{"10.1000/vitd"}},
-			"BadSession":     {SessionID: "has space", Papers: []string{"10.1000/vitd"}},
-			"LongSession":    {SessionID: strings.Repeat("a", 200)},
-			"BadDOI":         {SessionID: "s9", Papers: []string{"not a doi"}},
-			"UnknownClaim":   {SessionID: "s9", Papers: []string{"10.1000/vitd"}, Claims: []int64{claim, 987654321}},
-			"MemoryNode":     {SessionID: "s9", Claims: []int64{mem.NodeID}},
-			"TooMany":        {SessionID: "s9", Papers: slices.Repeat([]string{"10.1/x"}, papermem.MaxSessionLinks+1)},
+			"NoSession":    {Papers: []string{"10.1000/vitd"}},
+			"BadSession":   {SessionID: "has space", Papers: []string{"10.1000/vitd"}},
+			"LongSession":  {SessionID: strings.Repeat("a", 200)},
+			"BadDOI":       {SessionID: "s9", Papers: []string{"not a doi"}},
+			"UnknownClaim": {SessionID: "s9", Papers: []string{"10.1000/vitd"}, Claims: []int64{claim, 987654321}},
+			"MemoryNode":   {SessionID: "s9", Claims: []int64{mem.NodeID}},
+			"TooMany":      {SessionID: "s9", Papers: slices.Repeat([]string{"10.1/x"}, papermem.MaxSessionLinks+1)},
 		} {
 			t.Run(name, func(t *testing.T) {
 				if _, err := w.LinkSession(ctx, l); papermem.ErrorCode(err) != papermem.EINVALID {

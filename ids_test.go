@@ -2,6 +2,7 @@ package papermem_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -121,5 +122,47 @@ func TestIDsPerWorkspace(t *testing.T) {
 	again, err := fresh.Remember(ctx, "ada", papermem.NoteInput{Text: "Ada moved to Lisbon."})
 	if err != nil || again.NodeID != int64(nodes+1) {
 		t.Errorf("Remember after Forget = %+v, %v; want node %d", again, err, nodes+1)
+	}
+}
+
+// TestExportCursorsPerWorkspace checks that an export page's cursor names
+// the record by its time and session id, not by a row id numbered across
+// workspaces, and pages through records of one time in order.
+func TestExportCursorsPerWorkspace(t *testing.T) {
+	ctx := context.Background()
+	m := mustOpen(t)
+	busy, fresh := m.Workspace("busy"), m.Workspace("fresh")
+	for i := range 5 {
+		if _, err := busy.ExportSession(ctx, papermem.SessionRecord{SessionID: fmt.Sprint("b", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const at = "2026-03-01T10:00:00Z"
+	for _, s := range []string{"x", "y", "z"} {
+		if _, err := fresh.ExportSession(ctx, papermem.SessionRecord{SessionID: s, CreatedAt: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	q := papermem.ExportQuery{Limit: 1}
+	for range 4 {
+		page, err := fresh.Exports(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page.Records {
+			got = append(got, r.SessionID)
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		raw, err := base64.RawURLEncoding.DecodeString(page.NextCursor)
+		if err != nil || !strings.HasSuffix(string(raw), "|"+page.Records[0].SessionID) {
+			t.Errorf("cursor %q (%s, %v) does not name the record by its session", page.NextCursor, raw, err)
+		}
+		q.Cursor = page.NextCursor
+	}
+	if strings.Join(got, ",") != "z,y,x" {
+		t.Errorf("pages: %v, want z, y, x (latest written first)", got)
 	}
 }
