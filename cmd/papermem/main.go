@@ -25,10 +25,13 @@
 // "default", or in the file's only workspace when it holds no "default"
 // (a server's database after one signup). A workspace --workspace names
 // must exist, except for the commands that write (ingest, store,
-// remember, mcp), which create it. With --url and --api-key (an API key
-// or session token; $PAPERMEM_URL and $PAPERMEM_KEY) they call the server
-// through package client, in the credential's workspace. --user
-// ($PAPERMEM_USER) names the user of per-user memory.
+// remember, mcp), which create it. The commands that only read refuse a
+// database file that does not exist; those that write create it. With
+// --url and --api-key (an API key or session token; $PAPERMEM_URL and
+// $PAPERMEM_KEY) they call the server through package client, in the
+// credential's workspace. --user ($PAPERMEM_USER) names the user of
+// per-user memory; only its commands (remember, recall-user, forget, mcp)
+// send it to a server.
 package main
 
 import (
