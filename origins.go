@@ -116,9 +116,9 @@ func originError(err error, what string) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	msg := fmt.Sprintf("No origin answered for %s.", what)
+	msg := fmt.Sprintf("No origin answered for %s in time; nothing was stored. Retry later, or store the paper with its title or text (PAPERMEM_ORIGINS=off turns the origins off).", what)
 	if errors.Is(err, origin.ErrDown) {
-		msg = fmt.Sprintf("No origin answered for %s: the origins are down (PAPERMEM_ORIGINS=off turns them off).", what)
+		msg = fmt.Sprintf("No origin answered for %s: the origins are down; nothing was stored. Retry later, or store the paper with its title or text (PAPERMEM_ORIGINS=off turns the origins off).", what)
 	}
 	return &Error{Code: EUPSTREAM, Message: msg, Err: err}
 }
