@@ -3,10 +3,12 @@ package papermem
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/papermem/papermem/internal/recall"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Recall itself (ranking, paper context, packing, the relevance scale,
@@ -183,7 +185,11 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if err != nil {
 		return nil, w.recallError(err)
 	}
-	return w.countRecall(resultOf(res)), nil
+	out, err := w.resultOf(ctx, res)
+	if err != nil {
+		return nil, err
+	}
+	return w.countRecall(out), nil
 }
 
 // recallMemories recalls the memories of user for r, validated (RecallUser).
@@ -193,17 +199,33 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 	if err != nil {
 		return nil, w.recallError(err)
 	}
-	return resultOf(res), nil
+	return w.resultOf(ctx, res)
 }
 
-// resultOf converts the recall engine's result.
-func resultOf(r *recall.Result) *RecallResult {
-	out := &RecallResult{Spans: make([]Span, len(r.Spans)), TotalTokens: r.TotalTokens}
+// resultOf converts the recall engine's result, whose spans name their
+// nodes by row id, to the spans the caller sees, which name them by their
+// number in the workspace. A node deleted since it was recalled is left
+// out, with its tokens.
+func (w *Workspace) resultOf(ctx context.Context, r *recall.Result) (*RecallResult, error) {
+	ids := make([]int64, len(r.Spans))
 	for i, s := range r.Spans {
-		out.Spans[i] = Span{NodeID: s.NodeID, Label: s.Label, Text: s.Text, Score: s.Score, Tokens: s.Tokens,
-			Provenance: Provenance(s.Provenance)}
+		ids[i] = s.NodeID
 	}
-	return out
+	nums, err := store.NodeNums(ctx, w.m.db, w.m.database.Engine, w.id, ids)
+	if err != nil {
+		return nil, fmt.Errorf("recall: node numbers: %w", err)
+	}
+	out := &RecallResult{Spans: make([]Span, 0, len(r.Spans)), TotalTokens: r.TotalTokens}
+	for _, s := range r.Spans {
+		num, ok := nums[s.NodeID]
+		if !ok {
+			out.TotalTokens -= s.Tokens
+			continue
+		}
+		out.Spans = append(out.Spans, Span{NodeID: num, Label: s.Label, Text: s.Text, Score: s.Score, Tokens: s.Tokens,
+			Provenance: Provenance(s.Provenance)})
+	}
+	return out, nil
 }
 
 // recallError translates the recall engine's errors: an embedder's failure
