@@ -248,6 +248,7 @@ func TestConfigErrors(t *testing.T) {
 		"BadOrigins":             {nil, map[string]string{"PAPERMEM_ORIGINS": "no"}},
 		"BadCrossrefURL":         {nil, map[string]string{"PAPERMEM_CROSSREF_URL": "api.crossref.org"}},
 		"BadContact":             {nil, map[string]string{"PAPERMEM_CONTACT_EMAIL": "ops"}},
+		"BadOriginDeadline":      {nil, map[string]string{"PAPERMEM_ORIGIN_DEADLINE": "5"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := Run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
@@ -300,9 +301,9 @@ func TestConfigFromEnvironment(t *testing.T) {
 	}
 	c, _, err = loadConfig(nil, env(map[string]string{"PAPERMEM_CROSSREF_URL": "http://127.0.0.1:9/cr", "PAPERMEM_UNPAYWALL_URL": "http://u",
 		"PAPERMEM_OPENALEX_URL": "https://oa.example", "PAPERMEM_ARXIV_URL": "http://ax", "PAPERMEM_CONTACT_EMAIL": "ops@example.org",
-		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1"}), io.Discard)
+		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1", "PAPERMEM_ORIGIN_DEADLINE": "2500ms"}), io.Discard)
 	wantOrigins := papermem.OriginOptions{CrossrefURL: "http://127.0.0.1:9/cr", UnpaywallURL: "http://u", OpenAlexURL: "https://oa.example",
-		ArxivURL: "http://ax", Contact: "ops@example.org", AllowPrivate: true}
+		ArxivURL: "http://ax", Contact: "ops@example.org", AllowPrivate: true, Deadline: 2500 * time.Millisecond}
 	if err != nil || c.opts.Origins == nil || *c.opts.Origins != wantOrigins {
 		t.Errorf("origins %+v (%v), want %+v", c.opts.Origins, err, wantOrigins)
 	}
