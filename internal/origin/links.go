@@ -56,6 +56,9 @@ type Links struct {
 	// "openalex" or "crossref" (OpenAlex does not know the work or lists
 	// no reference of it); "" when neither knows any.
 	ReferencesFrom string
+	// CitersFrom is "openalex" when OpenAlex knows the work (its citing
+	// works were read), else "".
+	CitersFrom string
 	// ReferencesTotal and CitersTotal are how many the origin counts,
 	// which may be more than were read.
 	ReferencesTotal, CitersTotal int
@@ -118,6 +121,7 @@ func (c *Client) Links(ctx context.Context, doi string, lim LinkLimits, fresh bo
 		if out.Citers, out.CitersTotal, err = c.citers(ctx, id, maxCiters, fresh); err != nil {
 			return nil, fmt.Errorf("origin: works citing %s: %w", d, err)
 		}
+		out.CitersFrom = "openalex"
 	}
 	if out.ReferencesFrom != "" {
 		return out, nil
