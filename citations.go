@@ -60,6 +60,10 @@ type CitationOptions struct {
 	// Refresh asks the origins again (their day-long cache skipped) and
 	// replaces the stored links; false reads what is stored.
 	Refresh bool
+	// StoredOnly never asks the origins: links never fetched read as
+	// CitationsNotFetched (a page that must not wait on the origins).
+	// Refresh wins over it.
+	StoredOnly bool
 }
 
 // References returns the works the paper doi cites. Links never fetched
@@ -89,7 +93,7 @@ func (w *Workspace) citationList(ctx context.Context, doi, dir string, o Citatio
 	switch {
 	case o.Refresh && !w.canFetchCitations(d):
 		return nil, cannotFetchCitations(w.m.origins == nil, d)
-	case o.Refresh || f == nil && w.canFetchCitations(d):
+	case o.Refresh || f == nil && !o.StoredOnly && w.canFetchCitations(d):
 		ff, err := w.fetchCitations(ctx, d, o.Refresh)
 		if err != nil {
 			return nil, err
