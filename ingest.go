@@ -179,9 +179,7 @@ func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Do
 		p.Authors = doc.Authors
 	}
 	if !opts.stored {
-		if err := w.fillFromOrigins(ctx, p, false, false); err != nil {
-			return err
-		}
+		w.planMetadata(p, false)
 	}
 	rep.DocID, rep.Kind = doi, KindPaper
 	return w.storePaper(ctx, p, text, doc.Sections, rep)

@@ -37,6 +37,7 @@ type Memory struct {
 	log            *slog.Logger
 	recall         *recall.Engine     // every recall (internal/recall)
 	meter          hostlink.MeterSlot // the meter of a hosted service over this memory, if any (usage.go)
+	jobs           *jobs              // the background jobs' worker, nil when there is no kind to run (jobs.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
@@ -143,6 +144,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		files.Close()
 		return nil, err
 	}
+	m.startJobs()
 	return m, nil
 }
 
@@ -165,6 +167,7 @@ func indexDir(path string, engine store.Engine, dir string) string {
 // and closes the database, checkpointing its WAL into the database file
 // (no -wal file is left to recover). In-flight calls must have returned.
 func (m *Memory) Close() error {
+	m.jobs.stop()
 	err := m.meter.Flush(context.Background())
 	m.writer.Close()
 	return errors.Join(err, m.index.Close(), m.database.Close())

@@ -21,10 +21,10 @@ func (s *server) handleRoot(w http.ResponseWriter, r *http.Request) error {
 }
 
 var healthOp = op{tag: "health", summary: "Readiness probe: the server and its database", resp: api.HealthResponse{}, errs: []int{http.StatusServiceUnavailable},
-	notes: "200 while the database answers; 503 with Retry-After, status unavailable and components.database down while it cannot be reached (a ping with a 1 s timeout; its answer is kept 1 s, so probes add no load), and 200 again once it is back. A load balancer sends traffic only to servers that answer 200."}
+	notes: "200 while the database answers; 503 with Retry-After, status unavailable and components.database down while it cannot be reached (a ping with a 1 s timeout; its answer is kept 1 s, so probes add no load), and 200 again once it is back. A load balancer sends traffic only to servers that answer 200. With the origins on, origins lists each origin service's state (up, or down with since and retry); a down origin never fails the probe."}
 
 func (s *server) handleHealth(w http.ResponseWriter, r *http.Request) error {
-	res := api.HealthResponse{Status: "ok", Enabled: true, StorageMode: s.m.StorageMode(), VectorEnabled: true}
+	res := api.HealthResponse{Status: "ok", Enabled: true, StorageMode: s.m.StorageMode(), VectorEnabled: true, Origins: s.m.OriginStates()}
 	if s.db.check(r.Context()) != nil {
 		res.Status, res.Components = "unavailable", map[string]string{"database": "down"}
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))

@@ -54,6 +54,8 @@ var laterRoutes = []string{
 	// #42: the citation graph.
 	"GET /v1/papers/{doi}/references", "GET /v1/papers/{doi}/citations", "GET /v1/papers/{doi}/related",
 	"GET /v1/graph/gaps",
+	// #39: a stored paper, to see its metadata filled in the background.
+	"GET /v1/papers/{doi}",
 }
 
 // served walks the router: every route it serves as "METHOD path".

@@ -40,12 +40,13 @@ func (s *server) routes() []route {
 		{get, "/v1/papers/recall", memory, s.handleRecallPapers, recallPapersOp},
 		{get, "/v1/papers/{doi:.+}/exists", memory, s.handlePaperExists, paperExistsOp},
 		{get, "/v1/papers/{doi:.+}/cite", memory, s.handleCite, citeOp},
-		{post, "/v1/papers", memory, s.handleStorePaper, storePaperOp},
-		{post, "/v1/papers/batch", memory, s.handleStorePapers, storePapersOp},
-		{post, "/v1/papers/{doi:.+}/fetch", memory, s.handleFetchPaper, fetchPaperOp},
 		{get, "/v1/papers/{doi:.+}/references", memory, s.handleReferences, referencesOp},
 		{get, "/v1/papers/{doi:.+}/citations", memory, s.handleCitations, citationsOp},
 		{get, "/v1/papers/{doi:.+}/related", memory, s.handleRelated, relatedOp},
+		{get, "/v1/papers/{doi:.+}", memory, s.handlePaper, paperOp},
+		{post, "/v1/papers", memory, s.handleStorePaper, storePaperOp},
+		{post, "/v1/papers/batch", memory, s.handleStorePapers, storePapersOp},
+		{post, "/v1/papers/{doi:.+}/fetch", memory, s.handleFetchPaper, fetchPaperOp},
 		{del, "/v1/papers/{doi:.+}", memory, s.handleDeletePaper, deletePaperOp},
 
 		// Ingestion.

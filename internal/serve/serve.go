@@ -161,7 +161,8 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 
 // originsEnv reads the origins' configuration: on unless PAPERMEM_ORIGINS
 // is "off", each service's base URL from its PAPERMEM_*_URL (an http or
-// https URL; empty means the public service), and the contact address.
+// https URL; empty means the public service), the contact address, and
+// the deadline of what a store waits for (PAPERMEM_ORIGIN_DEADLINE).
 func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.OriginOptions, error) {
 	switch v := getenv("PAPERMEM_ORIGINS"); v {
 	case "off":
@@ -191,6 +192,13 @@ func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.Origin
 	}
 	if o.Contact != "" && !strings.Contains(o.Contact, "@") {
 		return nil, fmt.Errorf("PAPERMEM_CONTACT_EMAIL must be an e-mail address, not %q", o.Contact)
+	}
+	if v := getenv("PAPERMEM_ORIGIN_DEADLINE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("PAPERMEM_ORIGIN_DEADLINE must be a positive duration such as 5s, not %q", v)
+		}
+		o.Deadline = d
 	}
 	return o, nil
 }
