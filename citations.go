@@ -239,6 +239,60 @@ func storedLinks(ws []origin.LinkedWork) []store.CitationLink {
 	return out
 }
 
+// queueCitations queues, in the transaction tx storing the paper d, the
+// job that reads its citation links (runCitations), when origins are
+// configured, d is a DOI, and its links were never read (or fresh, a
+// store with Refresh, asks for them again). The store itself never waits
+// on the origins for them.
+func (w *Workspace) queueCitations(ctx context.Context, tx *store.Tx, d string, fresh bool) error {
+	if !w.canFetchCitations(d) {
+		return nil
+	}
+	if !fresh {
+		pid, err := store.PaperID(ctx, tx, w.id, d)
+		if err != nil {
+			return err
+		}
+		if _, err := store.CitationFetchOf(ctx, tx, w.id, pid); err == nil {
+			return nil
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	args := ""
+	if fresh {
+		args = metadataFresh
+	}
+	return store.Enqueue(ctx, tx, jobCitations, w.id, d, args, w.m.now())
+}
+
+// runCitations is the citations job: it reads the links of paper
+// j.Subject of workspace j.Org from the origins and stores them, unless
+// they were read since it was queued (a reader asked first) and it is not
+// fresh. A paper deleted meanwhile ends the job.
+func (m *Memory) runCitations(ctx context.Context, j store.Job) error {
+	w := m.Workspace(j.Org)
+	fresh := j.Args == metadataFresh
+	if !fresh {
+		pid, err := store.PaperID(ctx, m.db, w.id, j.Subject)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if _, err := store.CitationFetchOf(ctx, m.db, w.id, pid); err == nil {
+			return nil
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	_, err := w.fetchCitations(ctx, j.Subject, fresh)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil
+	}
+	return err
+}
+
 // CitationRelated is a paper of the workspace related to another by
 // citations.
 type CitationRelated struct {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/papermem/papermem"
@@ -167,11 +168,15 @@ func TestCitationRelatedAndGaps(t *testing.T) {
 		t.Errorf("citation edges around A (-want +got):\n%s", d)
 	}
 
-	// Another workspace holding none of these sees nothing of them.
+	// Another workspace holding C alone sees C's links and nothing of
+	// lab's papers.
 	o := m.Workspace("other")
 	storeGraph(t, o, "10.1000/c")
-	if gaps, err := o.Gaps(ctx, 0); err != nil || len(gaps) != 0 {
-		t.Errorf("other workspace, nothing fetched: gaps %+v, %v", gaps, err)
+	if _, err := o.References(ctx, "10.1000/c", papermem.CitationOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if gaps, err := o.Gaps(ctx, 0); err != nil || len(gaps) != 1 || gaps[0].DOI != "10.1000/g3" || !slices.Equal(gaps[0].CitedBy, []string{"10.1000/c"}) {
+		t.Errorf("other workspace: gaps %+v, %v; want G3 cited by C alone", gaps, err)
 	}
 	if rel, err := o.Related(ctx, "10.1000/c", 0); err != nil || len(rel) != 0 {
 		t.Errorf("other workspace: related %+v, %v", rel, err)
@@ -208,6 +213,14 @@ func TestCitationRefresh(t *testing.T) {
 	if err != nil || len(refs.Works) != 2 || refs.Works[1].DOI != "10.1000/g6" {
 		t.Errorf("refreshed references of C: %+v, %v", refs, err)
 	}
+	// StoredOnly never asks the origins: a paper stored while they fail
+	// reads as not fetched.
+	g.Fail(503)
+	mustStore(t, w, papermem.PaperInput{DOI: "10.1000/b", Title: "B, stored while the origins fail"})
+	if refs, err := w.References(ctx, "10.1000/b", papermem.CitationOptions{StoredOnly: true}); err != nil || refs.Status != papermem.CitationsNotFetched {
+		t.Errorf("stored only, never fetched: %+v, %v", refs, err)
+	}
+	g.Fail(0)
 	// A DOI no origin knows is recorded as unknown, with no links.
 	mustStore(t, m.Workspace("lab"), papermem.PaperInput{DOI: "10.1000/nobody", Title: "Nobody knows it"})
 	if refs, err := w.References(ctx, "10.1000/nobody", papermem.CitationOptions{}); err != nil || refs.Status != papermem.CitationsUnknown || len(refs.Works) != 0 {
@@ -227,5 +240,42 @@ func TestCitationsOffline(t *testing.T) {
 	}
 	if _, err := m.FetchCitations(ctx, "10.1000/a", false); papermem.ErrorCode(err) != papermem.EUPSTREAM {
 		t.Errorf("offline fetch: %v, want EUPSTREAM", err)
+	}
+}
+
+// TestCitationJob stores a paper and waits for the citations job, queued
+// with the store, to read its links in the background.
+func TestCitationJob(t *testing.T) {
+	g := testutil.FakeGraph(t, testutil.SmallGraph()...)
+	m := openWithGraph(t, g)
+	w := m.Workspace("lab")
+	mustStore(t, w, papermem.PaperInput{DOI: "10.1000/a", Title: "Paper A", Text: "Vitamin D and falls in older adults."})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		refs, err := w.References(ctx, "10.1000/a", papermem.CitationOptions{StoredOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if refs.Status == papermem.CitationsFetched {
+			if len(refs.Works) != 4 {
+				t.Errorf("links read in the background: %+v", refs)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no citations job ran within 10 s: %+v", refs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// A re-store of a paper whose links are read queues nothing more.
+	before := len(g.Requests())
+	mustStore(t, w, papermem.PaperInput{DOI: "10.1000/a", Title: "Paper A", Text: "Vitamin D and falls in older adults, again."})
+	if queued, _, err := m.JobsQueued(ctx); err != nil || queued["citations"] != 0 {
+		t.Errorf("citations jobs queued after a re-store: %v, %v", queued, err)
+	}
+	for _, r := range g.Requests()[before:] {
+		if strings.Contains(r, "filter=") {
+			t.Errorf("a re-store read the links again: %s", r)
+		}
 	}
 }

@@ -25,6 +25,10 @@ const (
 	// jobMetadata fills a paper from its origins (runMetadata,
 	// origins.go): subject is its DOI; args "fresh" bypasses the cache.
 	jobMetadata = "metadata"
+	// jobCitations reads a paper's citation links from its origins
+	// (runCitations, citations.go): subject is its DOI; args "fresh"
+	// bypasses the cache.
+	jobCitations = "citations"
 )
 
 // jobKind is how the worker runs one kind of job.
@@ -43,11 +47,13 @@ type jobKind struct {
 	giveUp func(m *Memory, ctx context.Context, tx *store.Tx, j store.Job) error
 }
 
-// jobKinds are the kinds m runs: metadata when origins are configured.
+// jobKinds are the kinds m runs: metadata and citations when origins are
+// configured.
 func (m *Memory) jobKinds() map[string]jobKind {
 	kinds := map[string]jobKind{}
 	if m.origins != nil {
 		kinds[jobMetadata] = jobKind{ready: m.origins.client.WorkReady, run: (*Memory).runMetadata, giveUp: (*Memory).metadataUnavailable}
+		kinds[jobCitations] = jobKind{ready: m.origins.client.LinksReady, run: (*Memory).runCitations}
 	}
 	return kinds
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Citation link limits, used when the corresponding LinkLimits field is
@@ -139,6 +140,17 @@ func (c *Client) Links(ctx context.Context, doi string, lim LinkLimits, fresh bo
 		out.References, out.ReferencesTotal, out.ReferencesFrom = refs, total, "crossref"
 	}
 	return out, nil
+}
+
+// LinksReady reports whether Links may be asked now: OpenAlex, which it
+// asks first, is not down (or is due for a probe); when it is, retry is
+// when to ask again.
+func (c *Client) LinksReady() (ready bool, retry time.Time) {
+	s := c.openalex.breaker.state()
+	if !s.Down || !c.openalex.breaker.now().Before(s.Retry) {
+		return true, time.Time{}
+	}
+	return false, s.Retry
 }
 
 // openalexLinked is the part of an OpenAlex work Links reads: the same
