@@ -143,6 +143,12 @@ func (w *Workspace) canFetchCitations(d string) bool {
 	return w.m.origins != nil && !isLocalID(d)
 }
 
+// queuesCitations reports whether storing the paper d queues its
+// citations job.
+func (w *Workspace) queuesCitations(d string) bool {
+	return w.canFetchCitations(d) && w.m.origins.citations
+}
+
 // CitationFetch reports what FetchCitations stored.
 type CitationFetch struct {
 	DOI        string `json:"doi"`
@@ -241,11 +247,11 @@ func storedLinks(ws []origin.LinkedWork) []store.CitationLink {
 
 // queueCitations queues, in the transaction tx storing the paper d, the
 // job that reads its citation links (runCitations), when origins are
-// configured, d is a DOI, and its links were never read (or fresh, a
-// store with Refresh, asks for them again). The store itself never waits
-// on the origins for them.
+// configured without NoCitations, d is a DOI, and its links were never
+// read (or fresh, a store with Refresh, asks for them again). The store
+// itself never waits on the origins for them.
 func (w *Workspace) queueCitations(ctx context.Context, tx *store.Tx, d string, fresh bool) error {
-	if !w.canFetchCitations(d) {
+	if !w.queuesCitations(d) {
 		return nil
 	}
 	if !fresh {

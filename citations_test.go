@@ -189,9 +189,12 @@ func TestCitationRelatedAndGaps(t *testing.T) {
 	}
 }
 
+// TestCitationRefresh runs with NoCitations: no job reads links in the
+// background, so that what is stored changes only when the test asks.
 func TestCitationRefresh(t *testing.T) {
 	g := testutil.FakeGraph(t, testutil.SmallGraph()...)
-	m := openWithGraph(t, g)
+	m := testutil.Open(t, &papermem.Options{Origins: &papermem.OriginOptions{CrossrefURL: g.CrossrefURL(),
+		UnpaywallURL: g.UnpaywallURL(), OpenAlexURL: g.OpenAlexURL(), Contact: "ops@example.org", NoCitations: true}})
 	storeGraph(t, m.Workspace("lab"), "10.1000/c")
 	w := m.Workspace("lab")
 	if refs, err := w.References(ctx, "10.1000/c", papermem.CitationOptions{}); err != nil || len(refs.Works) != 1 {
@@ -213,14 +216,18 @@ func TestCitationRefresh(t *testing.T) {
 	if err != nil || len(refs.Works) != 2 || refs.Works[1].DOI != "10.1000/g6" {
 		t.Errorf("refreshed references of C: %+v, %v", refs, err)
 	}
-	// StoredOnly never asks the origins: a paper stored while they fail
-	// reads as not fetched.
-	g.Fail(503)
-	mustStore(t, w, papermem.PaperInput{DOI: "10.1000/b", Title: "B, stored while the origins fail"})
+	// StoredOnly never asks the origins: links never read read as not
+	// fetched, and no request is made.
+	mustStore(t, w, papermem.PaperInput{DOI: "10.1000/b", Title: "Paper B on vitamin D and falls", Year: 2021, Authors: []string{"B. Author"}})
+	before := len(g.Requests())
 	if refs, err := w.References(ctx, "10.1000/b", papermem.CitationOptions{StoredOnly: true}); err != nil || refs.Status != papermem.CitationsNotFetched {
 		t.Errorf("stored only, never fetched: %+v, %v", refs, err)
 	}
-	g.Fail(0)
+	for _, r := range g.Requests()[before:] {
+		if strings.Contains(r, "filter=") || strings.Contains(r, "/openalex/works/doi:10.1000/b") {
+			t.Errorf("a stored-only read asked the origins: %s", r)
+		}
+	}
 	// A DOI no origin knows is recorded as unknown, with no links.
 	mustStore(t, m.Workspace("lab"), papermem.PaperInput{DOI: "10.1000/nobody", Title: "Nobody knows it"})
 	if refs, err := w.References(ctx, "10.1000/nobody", papermem.CitationOptions{}); err != nil || refs.Status != papermem.CitationsUnknown || len(refs.Works) != 0 {

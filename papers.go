@@ -212,7 +212,7 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 	if err != nil {
 		return err
 	}
-	if p.Metadata == store.MetadataPending || w.canFetchCitations(p.DOI) {
+	if p.Metadata == store.MetadataPending || w.queuesCitations(p.DOI) {
 		w.m.jobs.wake()
 	}
 	rep.NodesStored = len(ns)

@@ -32,7 +32,7 @@ func TestLinksOpenAlex(t *testing.T) {
 			{OpenAlexID: "W9", Title: "A report without a DOI", Year: 2001},
 		},
 		Citers:         []origin.LinkedWork{{DOI: "10.1000/d", OpenAlexID: "W8", Title: "Paper D, a review", Year: 2023}},
-		ReferencesFrom: "openalex", ReferencesTotal: 4, CitersTotal: 1,
+		ReferencesFrom: "openalex", CitersFrom: "openalex", ReferencesTotal: 4, CitersTotal: 1,
 	}
 	if d := cmp.Diff(want, l); d != "" {
 		t.Errorf("links of A (-want +got):\n%s", d)
