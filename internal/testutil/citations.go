@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // GraphWork is a work of a made-up citation graph.
@@ -41,6 +42,7 @@ type Graph struct {
 	mu       sync.Mutex
 	works    []GraphWork
 	fail     int
+	delay    time.Duration
 	requests []string
 }
 
@@ -66,6 +68,14 @@ func (g *Graph) Fail(status int) {
 	g.fail = status
 }
 
+// SetDelay makes every later answer wait d first, as a distant service's
+// would.
+func (g *Graph) SetDelay(d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.delay = d
+}
+
 // SetWork adds a work or replaces the one with its ID and DOI.
 func (g *Graph) SetWork(w GraphWork) {
 	g.mu.Lock()
@@ -87,6 +97,10 @@ func (g *Graph) Requests() []string {
 }
 
 func (g *Graph) serve(w http.ResponseWriter, r *http.Request) {
+	g.mu.Lock()
+	delay := g.delay
+	g.mu.Unlock()
+	time.Sleep(delay)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.requests = append(g.requests, r.URL.EscapedPath()+"?"+r.URL.RawQuery)
