@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -106,4 +109,38 @@ func TestLinksPaging(t *testing.T) {
 		// The first page of 100 is in the cache; the second, of 20, is not.
 		t.Errorf("bounded read made %d requests, want 1", n)
 	}
+}
+
+// FuzzLinks serves one body to every request Links makes (OpenAlex's
+// work and lists, Crossref's record) and checks that any answer gives
+// links or an error, never a panic, and no work without a key of some
+// kind or more links than the bounds.
+func FuzzLinks(f *testing.F) {
+	for _, seed := range []string{
+		`{"id":"https://openalex.org/W1","referenced_works":["https://openalex.org/W2","W3","x"],"cited_by_count":2}`,
+		`{"meta":{"count":3,"next_cursor":"abc"},"results":[{"id":"https://openalex.org/W2","doi":"https://doi.org/10.1/x","display_name":"T","publication_year":2020}]}`,
+		`{"status":"ok","message":{"DOI":"10.1/e","reference":[{"DOI":"10.1/A","year":"20x"},{"unstructured":"  Smith  1970 "},{"article-title":"<i>T</i>"}]}}`,
+		`{"id":"W1","results":[],"meta":{"next_cursor":null}}`, `null`, `[]`, `{"id":""}`, ``,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, body)
+		}))
+		defer srv.Close()
+		c := origin.New(origin.Options{OpenAlexURL: srv.URL, CrossrefURL: srv.URL, UnpaywallURL: srv.URL, Retries: -1})
+		l, err := c.Links(context.Background(), "10.1/fuzz", origin.LinkLimits{MaxReferences: 5, MaxCiters: 5}, false)
+		if err != nil {
+			return
+		}
+		if len(l.References) > 5 || len(l.Citers) > 5 {
+			t.Fatalf("over the bounds: %d references, %d citers", len(l.References), len(l.Citers))
+		}
+		for _, w := range append(l.References, l.Citers...) {
+			if w.DOI == "" && w.OpenAlexID == "" && w.Title == "" && w.Text == "" {
+				t.Fatalf("a work with nothing to show: %+v", w)
+			}
+		}
+	})
 }
