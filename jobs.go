@@ -265,3 +265,27 @@ func jobRetryAfter(attempts int) time.Duration {
 func (m *Memory) JobsQueued(ctx context.Context) (queued, failing map[string]int, err error) {
 	return store.JobCounts(ctx, m.db)
 }
+
+// WaitJobs waits until no background job that m runs is due (each was
+// done, or failed and waits for its retry, or waits for its origins to
+// come back), or until ctx ends, and returns how many are still due: a
+// command that exits after its store gives the metadata jobs it queued
+// their chance. A Memory that runs no job returns at once.
+func (m *Memory) WaitJobs(ctx context.Context) (due int, err error) {
+	if m.jobs == nil {
+		return 0, nil
+	}
+	for {
+		due, err = store.DueJobs(context.WithoutCancel(ctx), m.db, m.jobs.names, m.now())
+		if err != nil || due == 0 || ctx.Err() != nil {
+			return due, err
+		}
+		m.jobs.wake()
+		t := time.NewTimer(20 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}

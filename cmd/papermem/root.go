@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
@@ -106,7 +107,31 @@ func (t *target) open(ctx context.Context, u use) (memory, func() error, error) 
 		return nil, nil, err
 	}
 	ws := m.Workspace(org)
-	return local{Backend: mcpserver.Local(ws, t.localUser()), ws: ws}, m.Close, nil
+	closeFn := m.Close
+	if u == writes {
+		closeFn = func() error {
+			t.waitOrigins(ctx, m)
+			return m.Close()
+		}
+	}
+	return local{Backend: mcpserver.Local(ws, t.localUser()), ws: ws}, closeFn, nil
+}
+
+// waitOrigins gives the metadata jobs a write queued (papers stored with
+// their title or text, whose metadata the origins fill in the background)
+// up to the origins' deadline to finish before the command exits, and
+// says once, when some are left, that they are and how to turn the
+// origins off. Nothing is said per paper.
+func (t *target) waitOrigins(ctx context.Context, m *papermem.Memory) {
+	wait := papermem.DefaultOriginDeadline
+	if d, err := time.ParseDuration(t.getenv("PAPERMEM_ORIGIN_DEADLINE")); err == nil && d > 0 {
+		wait = d
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	if due, err := m.WaitJobs(ctx); err == nil && due > 0 {
+		fmt.Fprintf(t.stderr, "papermem: the paper origins (Crossref, Unpaywall, OpenAlex) did not answer within %s: the metadata of %d papers stays pending, filled by the next papermem run or server on this database. PAPERMEM_ORIGINS=off turns the origins off.\n", wait, due)
+	}
 }
 
 // allWorkspaces lists the workspaces of the database m is open on, as the

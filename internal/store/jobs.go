@@ -210,3 +210,18 @@ func FillPaper(ctx context.Context, q Querier, org string, p *Paper, setRetracti
 		WHERE org_id = ? AND doi = ?`, args...)
 	return title == "" && p.Title != "", err
 }
+
+// DueJobs counts the jobs of the kinds that are due at now (their
+// run_after passed), leased or not.
+func DueJobs(ctx context.Context, q Querier, kinds []string, now time.Time) (int, error) {
+	if len(kinds) == 0 {
+		return 0, nil
+	}
+	args := []any{Timestamp(now)}
+	for _, k := range kinds {
+		args = append(args, k)
+	}
+	var n int
+	err := queryRow(ctx, q, `SELECT count(*) FROM jobs WHERE run_after <= ? AND kind IN (`+placeholders(len(kinds))+`)`, args...).Scan(&n)
+	return n, err
+}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -45,8 +46,11 @@ type originsSetup struct {
 	env  []string
 }
 
-// runOrigins runs the origins mode over the first n SciFact abstracts.
-func runOrigins(out io.Writer, docs []scifact.Doc, n int) error {
+// runOrigins runs the origins mode over the first n SciFact abstracts,
+// the three configurations one after another, rounds times over (the
+// machine's load changes between runs: each configuration's median then
+// stands beside the others').
+func runOrigins(out io.Writer, docs []scifact.Doc, n, rounds int) error {
 	docs = docs[:min(n, len(docs))]
 	hole, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -66,10 +70,23 @@ func runOrigins(out io.Writer, docs []scifact.Doc, n int) error {
 		len(docs), originsBatch)
 	fmt.Fprintln(out, "| configuration | papers/s | slowest batch | failed batches | metadata settled (sample of 20): after the ingest / 30 s later |")
 	fmt.Fprintln(out, "|---|---|---|---|---|")
-	for _, s := range setups {
-		if err := s.run(out, docs); err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+	rates := make([][]float64, len(setups))
+	for r := range rounds {
+		for i, s := range setups {
+			rate, err := s.run(out, docs, r == rounds-1)
+			if err != nil {
+				return fmt.Errorf("%s: %w", s.name, err)
+			}
+			rates[i] = append(rates[i], rate)
 		}
+	}
+	if rounds > 1 {
+		fmt.Fprintf(out, "\nmedian papers/s over %d rounds:", rounds)
+		for i, s := range setups {
+			slices.Sort(rates[i])
+			fmt.Fprintf(out, " %s %.0f (%.0f%% of off);", s.name, rates[i][len(rates[i])/2], 100*rates[i][len(rates[i])/2]/rates[0][len(rates[0])/2])
+		}
+		fmt.Fprintln(out)
 	}
 	return nil
 }
@@ -81,21 +98,23 @@ func originsEnv(base string) []string {
 		"PAPERMEM_OPENALEX_URL=" + base, "PAPERMEM_ARXIV_URL=" + base}
 }
 
-// run stores docs on a fresh server configured by s and prints its row.
-func (s originsSetup) run(out io.Writer, docs []scifact.Doc) error {
+// run stores docs on a fresh server configured by s, prints its row and
+// returns its papers/s; settle says whether to wait and see the metadata
+// filled in the background.
+func (s originsSetup) run(out io.Writer, docs []scifact.Doc, settle bool) (float64, error) {
 	dir, err := os.MkdirTemp("", "papermem-origins")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer os.RemoveAll(dir)
 	srv, err := startServer(filepath.Join(dir, "origins.db"), s.env...)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer srv.stop()
 	key, _, err := signUp(srv.addr, faultOrg)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var slowest time.Duration
 	failed := 0
@@ -123,20 +142,24 @@ func (s originsSetup) run(out io.Writer, docs []scifact.Doc) error {
 	took := time.Since(begin)
 	settled := "n/a (origins off)"
 	if !strings.Contains(s.name, "=off") {
+		settled = "not waited for"
 		now, err := countSettled(srv.addr, key, dois)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		time.Sleep(originsSettle)
-		later, err := countSettled(srv.addr, key, dois)
-		if err != nil {
-			return err
+		if settle {
+			time.Sleep(originsSettle)
+			later, err := countSettled(srv.addr, key, dois)
+			if err != nil {
+				return 0, err
+			}
+			settled = fmt.Sprintf("%d / %d", now, later)
 		}
-		settled = fmt.Sprintf("%d / %d", now, later)
 	}
-	fmt.Fprintf(out, "| %s | %.0f | %.2f s | %d of %d | %s |\n", s.name, float64(len(docs))/took.Seconds(),
+	rate := float64(len(docs)) / took.Seconds()
+	fmt.Fprintf(out, "| %s | %.0f | %.2f s | %d of %d | %s |\n", s.name, rate,
 		slowest.Seconds(), failed, (len(docs)+originsBatch-1)/originsBatch, settled)
-	return nil
+	return rate, nil
 }
 
 // countSettled reads 20 of the papers, evenly spread, and counts those
