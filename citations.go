@@ -68,9 +68,9 @@ type CitationOptions struct {
 
 // References returns the works the paper doi cites. Links never fetched
 // are fetched first (as FetchCitations) when origins are configured.
-// Errors: EINVALID, ENOTFOUND (no such paper in the workspace), EUPSTREAM
-// (a fetch failed, the stored links, if any, kept; or a refresh without
-// origins).
+// Errors: EINVALID (also a refresh without origins, or of a paper with a
+// local id), ENOTFOUND (no such paper in the workspace), EUPSTREAM (a
+// fetch failed: the stored links, if any, are kept).
 func (w *Workspace) References(ctx context.Context, doi string, o CitationOptions) (*CitationList, error) {
 	return w.citationList(ctx, doi, store.Reference, o)
 }
@@ -168,9 +168,9 @@ type CitationFetch struct {
 // their day-long cache unless refresh. This is the whole work of one
 // paper's citation job, and what a refresh does.
 //
-// Errors: EINVALID (a paper with a local id), ENOTFOUND (no such paper),
-// EUPSTREAM (no origins configured, or an origin failed: the stored links
-// are kept).
+// Errors: EINVALID (no origins configured, or a paper with a local id),
+// ENOTFOUND (no such paper), EUPSTREAM (an origin failed: the stored
+// links are kept).
 func (w *Workspace) FetchCitations(ctx context.Context, doi string, refresh bool) (*CitationFetch, error) {
 	d, _, err := w.paperRow(ctx, doi)
 	if err != nil {
@@ -190,7 +190,7 @@ func (w *Workspace) FetchCitations(ctx context.Context, doi string, refresh bool
 // of a paper with a local id d.
 func cannotFetchCitations(off bool, d string) error {
 	if off {
-		return Errorf(EUPSTREAM, "Fetching citation links from the origins is not configured.")
+		return Errorf(EINVALID, "Citation links cannot be read: the origins are off (PAPERMEM_ORIGINS=off); what is stored is served without refresh.")
 	}
 	return Errorf(EINVALID, "Paper %s has no DOI: its citation links cannot be fetched.", d)
 }

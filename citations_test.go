@@ -242,11 +242,11 @@ func TestCitationsOffline(t *testing.T) {
 	if err != nil || refs.Status != papermem.CitationsNotFetched || refs.Works == nil || len(refs.Works) != 0 {
 		t.Errorf("offline references: %+v, %v", refs, err)
 	}
-	if _, err := m.References(ctx, "10.1000/a", papermem.CitationOptions{Refresh: true}); papermem.ErrorCode(err) != papermem.EUPSTREAM {
-		t.Errorf("offline refresh: %v, want EUPSTREAM", err)
+	if _, err := m.References(ctx, "10.1000/a", papermem.CitationOptions{Refresh: true}); papermem.ErrorCode(err) != papermem.EINVALID {
+		t.Errorf("offline refresh: %v, want EINVALID", err)
 	}
-	if _, err := m.FetchCitations(ctx, "10.1000/a", false); papermem.ErrorCode(err) != papermem.EUPSTREAM {
-		t.Errorf("offline fetch: %v, want EUPSTREAM", err)
+	if _, err := m.FetchCitations(ctx, "10.1000/a", false); papermem.ErrorCode(err) != papermem.EINVALID {
+		t.Errorf("offline fetch: %v, want EINVALID", err)
 	}
 }
 
