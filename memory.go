@@ -38,6 +38,7 @@ type Memory struct {
 	recall         *recall.Engine     // every recall (internal/recall)
 	meter          hostlink.MeterSlot // the meter of a hosted service over this memory, if any (usage.go)
 	jobs           *jobs              // the background jobs' worker, nil when there is no kind to run (jobs.go)
+	observer       Observer           // Options.Observer: nil for none (observe.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
@@ -133,10 +134,15 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		dbTimeout:      max(o.DBTimeout, 0),
 		now:            o.Now,
 		log:            o.Logger,
+		observer:       o.Observer,
 	}
 	m.ws = &Workspace{m: m, id: o.Workspace}
 	weighted, _ := o.Embedder.(recall.WeightedEmbedder)
-	m.recall = recall.New(recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted})
+	rc := recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted}
+	if m.observer != nil {
+		rc.Stage = m.recallStage
+	}
+	m.recall = recall.New(rc)
 	m.origins = newOrigins(m, o.Origins, o.MaxIngestBytes)
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		m.writer.Close()
@@ -223,7 +229,10 @@ const writeBatch = 64
 // back (a deadlock's victim on PostgreSQL, store.Writer): it sets what it
 // hands out rather than adding to it.
 func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error {
-	return writeError(m.writer.Do(ctx, fn))
+	ctx, end := m.observe(ctx, OpWrite, "")
+	err := writeError(m.writer.Do(ctx, fn))
+	end(0, err)
+	return err
 }
 
 // writeError translates the write path's own failures.

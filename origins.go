@@ -89,13 +89,17 @@ func newOrigins(m *Memory, o *OriginOptions, maxBytes int64) *origins {
 	if timeout <= 0 {
 		timeout = DefaultOriginTimeout
 	}
+	var observe fetch.Observe
+	if m.observer != nil {
+		observe = m.observeOrigin
+	}
 	c := origin.New(origin.Options{CrossrefURL: o.CrossrefURL, UnpaywallURL: o.UnpaywallURL, OpenAlexURL: o.OpenAlexURL,
-		ArxivURL: o.ArxivURL, Contact: o.Contact, Timeout: timeout, Cache: originCache{m}, Logger: m.log})
+		ArxivURL: o.ArxivURL, Contact: o.Contact, Timeout: timeout, Cache: originCache{m}, Logger: m.log, Observe: observe})
 	deadline := o.Deadline
 	if deadline <= 0 {
 		deadline = DefaultOriginDeadline
 	}
-	return &origins{client: c, download: fetch.New(fetch.Options{MaxBytes: maxBytes, AllowPrivate: o.AllowPrivate, Trusted: c.Hosts()}),
+	return &origins{client: c, download: fetch.New(fetch.Options{MaxBytes: maxBytes, AllowPrivate: o.AllowPrivate, Trusted: c.Hosts(), Observe: observe}),
 		deadline: deadline, citations: !o.NoCitations}
 }
 

@@ -102,8 +102,8 @@ type UsersResponse struct {
 
 // WorkspacesResponse lists workspaces.
 type WorkspacesResponse struct {
-	Workspaces []hosted.WorkspaceRecord `json:"workspaces"`
-	Current    string                   `json:"current" doc:"the credential's org_id"`
+	Workspaces []hosted.WorkspaceSummary `json:"workspaces" doc:"each with its creator and counts of users, API keys, papers, documents and memories (notes)"`
+	Current    string                    `json:"current" doc:"the credential's org_id"`
 }
 
 // CreateWorkspaceRequest creates a workspace.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem/internal/buildinfo"
+	"github.com/papermem/papermem/internal/fetch"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -154,6 +155,9 @@ type Options struct {
 	BreakerCooldown    time.Duration
 	BreakerMaxCooldown time.Duration
 
+	// Observe, when not nil, is told of each request (metrics, traces).
+	Observe fetch.Observe
+
 	// Cache keeps answers between calls; nil means none.
 	Cache Cache
 	// Logger receives cache failures and retries; nil means
@@ -219,7 +223,7 @@ func New(o Options) *Client {
 	if c.retries < 0 {
 		c.retries = 0
 	}
-	c.http = &http.Client{}
+	c.http = &http.Client{Transport: fetch.Observed(http.DefaultTransport, o.Observe)}
 	if c.log == nil {
 		c.log = slog.Default()
 	}

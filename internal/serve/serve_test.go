@@ -25,12 +25,20 @@ func env(vars map[string]string) func(string) string {
 }
 
 // listening matches the start-up line, which names the dashboard's address.
-var listening = regexp.MustCompile(`"msg":"listening","addr":"(http://[^"]+)".*"dashboard":"http://[^"]+/dashboard/"`)
+var listening = regexp.MustCompile(`"msg":"listening","addr":"(https?://[^"]+)".*"dashboard":"https?://[^"]+/dashboard/"`)
 
 // start runs the server on a free loopback port and returns its base URL
 // once /v1/health answers, and a function that stops it and returns run's
 // error.
 func start(t *testing.T, args []string, vars map[string]string) (string, func() error) {
+	t.Helper()
+	base, _, stop := startWith(t, args, vars, http.DefaultClient)
+	return base, stop
+}
+
+// startWith is start polling /v1/health with client; it returns the
+// server's log too.
+func startWith(t *testing.T, args []string, vars map[string]string, client *http.Client) (string, *testutil.Buffer, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &testutil.Buffer{}
@@ -54,11 +62,11 @@ func start(t *testing.T, args []string, vars map[string]string) (string, func() 
 		default:
 		}
 		if m := listening.FindStringSubmatch(out.String()); m != nil {
-			res, err := http.Get(m[1] + "/v1/health")
+			res, err := client.Get(m[1] + "/v1/health")
 			if err == nil {
 				res.Body.Close()
 				if res.StatusCode == http.StatusOK {
-					return m[1], stop
+					return m[1], out, stop
 				}
 			}
 		}
@@ -66,7 +74,7 @@ func start(t *testing.T, args []string, vars map[string]string) (string, func() 
 	}
 	stop()
 	t.Fatalf("server never became healthy:\n%s", out.String())
-	return "", nil
+	return "", nil, nil
 }
 
 func call(t *testing.T, method, url, token string, body any) (int, map[string]any) {

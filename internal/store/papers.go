@@ -285,20 +285,24 @@ type Document struct {
 }
 
 // StoreDocument inserts org's document d with its nodes ns (their IDs
-// set), made at d.CreatedAt, and returns the document's row id.
+// set), made at d.CreatedAt, and returns the document's number in org,
+// the id the API shows (doc:<num>).
 func (t *Tx) StoreDocument(ctx context.Context, org string, d *Document, ns []Node) (int64, error) {
-	id, err := insertDocument(ctx, t, org, d)
+	id, num, err := insertDocument(ctx, t, org, d)
 	if err != nil {
 		return 0, fmt.Errorf("insert document: %w", err)
 	}
-	return id, putNodes(ctx, t, Owner{Org: org, Kind: kindDocument, ID: id}, ns, d.CreatedAt)
+	return num, putNodes(ctx, t, Owner{Org: org, Kind: kindDocument, ID: id}, ns, d.CreatedAt)
 }
 
-// insertDocument inserts org's document d and returns its row id.
-func insertDocument(ctx context.Context, q Querier, org string, d *Document) (int64, error) {
-	var id int64
-	err := queryRow(ctx, q, `INSERT INTO documents (org_id, name, format, title, domain, bytes, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		org, d.Name, d.Format, d.Title, d.Domain, d.Bytes, d.CreatedAt).Scan(&id)
-	return id, err
+// insertDocument inserts org's document d, numbering it, and returns its
+// row id and number.
+func insertDocument(ctx context.Context, q Querier, org string, d *Document) (id, num int64, err error) {
+	if num, err = nextNums(ctx, q, org, numberedDocuments, 1); err != nil {
+		return 0, 0, err
+	}
+	err = queryRow(ctx, q, `INSERT INTO documents (org_id, name, format, title, domain, bytes, created_at, num)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		org, d.Name, d.Format, d.Title, d.Domain, d.Bytes, d.CreatedAt, num).Scan(&id)
+	return id, num, err
 }
