@@ -67,5 +67,5 @@ func (w *Workspace) FetchPaper(ctx context.Context, doi string) (_ *FetchResult,
 
 // ingestPaperFile ingests a downloaded file as the full text of paper p.
 func (w *Workspace) ingestPaperFile(ctx context.Context, p *storedPaper, name string, body []byte) (*IngestReport, error) {
-	return w.ingestFile(ctx, name, bytes.NewReader(body), IngestOptions{DOI: p.DOI}, true)
+	return w.ingest(ctx, name, bytes.NewReader(body), IngestOptions{DOI: p.DOI}, true)
 }

@@ -34,6 +34,10 @@ const (
 	EdgeUses    = "uses"    // session → paper or claim it used
 	EdgeCites   = "cites"   // claim → the paper it comes from
 	EdgeRelated = "related" // session — session whose paper sets overlap
+	// EdgeCitation joins a paper to a paper it cites, both in memory, as
+	// their stored citation links tell (see References); it weighs 1 and
+	// needs no materialising.
+	EdgeCitation = "citation"
 )
 
 // MaterializeResult counts what Materialize changed.
@@ -159,8 +163,9 @@ func (w *Workspace) Graph(ctx context.Context, seed string, hops int) (_ *Subgra
 // nodeID ("session:<id>", "paper:<doi>" or "claim:<node_id>"; see
 // Subgraph). Hops 0 means DefaultGraphHops, at most MaxGraphHops. The
 // search is breadth-first; it stops adding nodes at MaxGraphNodes and then
-// reports Truncated. From a paper it reaches the sessions that use it and
-// the linked claims that come from it. Errors: EINVALID, ENOTFOUND.
+// reports Truncated. From a paper it reaches the sessions that use it,
+// the linked claims that come from it, and the papers in memory it cites
+// or that cite it (citation edges). Errors: EINVALID, ENOTFOUND.
 func (w *Workspace) Neighborhood(ctx context.Context, nodeID string, hops int) (_ *Subgraph, err error) {
 	defer translate(&err)
 	if hops == 0 {
@@ -244,7 +249,7 @@ func (w *Workspace) resolveNode(ctx context.Context, nodeID string) (gkey, error
 
 // edgeOrder ranks edge types for the order in which a truncated search
 // keeps neighbours: related sessions first, then what sessions use.
-var edgeOrder = map[string]int{EdgeRelated: 0, EdgeUses: 1, EdgeCites: 2}
+var edgeOrder = map[string]int{EdgeRelated: 0, EdgeUses: 1, EdgeCites: 2, EdgeCitation: 3}
 
 // add takes the edges found around the frontier: endpoints not yet seen
 // join the graph at distance hop (unless onlyEdges, or the node cap is
@@ -333,6 +338,11 @@ func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacenc
 		}
 		add(a.Sessions, EdgeUses, NodeSession, NodePaper)
 		add(a.Claims, EdgeCites, NodeClaim, NodePaper)
+		cited, err := store.CitationNeighbours(ctx, w.m.db, w.id, p)
+		if err != nil {
+			return nil, err
+		}
+		add(cited, EdgeCitation, NodePaper, NodePaper)
 	}
 	if c := ids[NodeClaim]; len(c) > 0 {
 		a, err := store.ClaimNeighbours(ctx, w.m.db, w.m.database.Engine, w.id, c)
@@ -377,8 +387,8 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		return nil, err
 	}
 	for _, c := range claims {
-		nodes[gkey{NodeClaim, c.ID}] = &GraphNode{ID: NodeClaim + ":" + strconv.FormatInt(c.ID, 10), Type: NodeClaim,
-			Label: shorten(c.Text, claimLabelRunes), DOI: c.DOI, NodeID: c.ID, NodeLabel: c.Label}
+		nodes[gkey{NodeClaim, c.ID}] = &GraphNode{ID: NodeClaim + ":" + strconv.FormatInt(c.Num, 10), Type: NodeClaim,
+			Label: shorten(c.Text, claimLabelRunes), DOI: c.DOI, NodeID: c.Num, NodeLabel: c.Label}
 	}
 
 	root, ok := nodes[g.order[0]]

@@ -62,12 +62,20 @@ const maxNameBytes = 255
 // empty file, with the reason), EUPSTREAM (the embedder failed).
 func (w *Workspace) IngestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions) (_ *IngestReport, err error) {
 	defer translate(&err)
-	return w.ingestFile(ctx, name, r, opts, false)
+	return w.ingest(ctx, name, r, opts, false)
 }
 
-// ingestFile is IngestFile; stored is set by FetchPaper: the paper was
-// looked up at its origins when it was stored, so ingesting its full text
-// does not ask them again.
+// ingest is IngestFile, observed; stored is set by FetchPaper: the paper
+// was looked up at its origins when it was stored, so ingesting its full
+// text does not ask them again.
+func (w *Workspace) ingest(ctx context.Context, name string, r io.Reader, opts IngestOptions, stored bool) (*IngestReport, error) {
+	ctx, end := w.m.observe(ctx, OpIngest, ingestFormat(name))
+	rep, err := w.ingestFile(ctx, name, r, opts, stored)
+	end(0, err)
+	return rep, err
+}
+
+// ingestFile is ingest, unobserved.
 func (w *Workspace) ingestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions, stored bool) (*IngestReport, error) {
 	start := time.Now()
 	name, format, err := ingestName(name)
@@ -171,9 +179,7 @@ func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Do
 		p.Authors = doc.Authors
 	}
 	if !stored {
-		if err := w.fillFromOrigins(ctx, p, false, false); err != nil {
-			return err
-		}
+		w.planMetadata(p, false)
 	}
 	rep.DocID, rep.Kind = doi, KindPaper
 	return w.storePaper(ctx, p, text, doc.Sections, rep)

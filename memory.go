@@ -35,6 +35,8 @@ type Memory struct {
 	log            *slog.Logger
 	recall         *recall.Engine // every recall (internal/recall)
 	shared         *store.Shared  // the database as a hosted service over the memory shares it, and its meter (Shared)
+	observer       Observer       // Options.Observer: nil for none (observe.go)
+	jobs           *jobs          // the background jobs' worker, nil when there is no kind to run (jobs.go)
 }
 
 // Workspace is one workspace's memory: everything it stores or recalls is
@@ -125,11 +127,16 @@ func Open(ctx context.Context, path string, opts *Options) (_ *Memory, err error
 		dbTimeout:      max(o.DBTimeout, 0),
 		now:            o.Now,
 		log:            o.Logger,
+		observer:       o.Observer,
 	}
 	m.shared = store.NewShared(files, m.writer, path, m.dbTimeout, o.Now, o.Logger, o.Embedder.Name(), dim)
 	m.ws = &Workspace{m: m, id: o.Workspace}
 	weighted, _ := o.Embedder.(recall.WeightedEmbedder)
-	m.recall = recall.New(recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted})
+	rc := recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted}
+	if m.observer != nil {
+		rc.Stage = m.recallStage
+	}
+	m.recall = recall.New(rc)
 	m.origins = newOrigins(m, o.Origins, o.MaxIngestBytes)
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		m.writer.Close()
@@ -137,6 +144,7 @@ func Open(ctx context.Context, path string, opts *Options) (_ *Memory, err error
 		files.Close()
 		return nil, err
 	}
+	m.startJobs()
 	return m, nil
 }
 
@@ -160,6 +168,7 @@ func indexDir(path string, engine store.Engine, dir string) string {
 // (no -wal file is left to recover). In-flight calls must have returned.
 func (m *Memory) Close() (err error) {
 	defer translate(&err)
+	m.jobs.stop()
 	err = m.shared.Meter.Flush(context.Background())
 	m.writer.Close()
 	return errors.Join(err, m.index.Close(), m.database.Close())
@@ -216,7 +225,10 @@ const writeBatch = 64
 // back (a deadlock's victim on PostgreSQL, store.Writer): it sets what it
 // hands out rather than adding to it.
 func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error {
-	return m.shared.Write(ctx, fn)
+	ctx, end := m.observe(ctx, OpWrite, "")
+	err := m.shared.Write(ctx, fn)
+	end(0, err)
+	return err
 }
 
 // ensureWorkspace registers workspace w on first write, recording the

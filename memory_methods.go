@@ -62,6 +62,50 @@ func (m *Memory) Billing(ctx context.Context) (*Bill, error) {
 	return m.ws.Billing(ctx)
 }
 
+// References returns the works the paper doi cites. Links never fetched
+// are fetched first (as FetchCitations) when origins are configured.
+// Errors: EINVALID (also a refresh without origins, or of a paper with a
+// local id), ENOTFOUND (no such paper in the workspace), EUPSTREAM (a
+// fetch failed: the stored links, if any, are kept).
+func (m *Memory) References(ctx context.Context, doi string, o CitationOptions) (*CitationList, error) {
+	return m.ws.References(ctx, doi, o)
+}
+
+// Citations returns the works citing the paper doi, as OpenAlex knows
+// them (none for a paper OpenAlex does not know). Otherwise as References.
+func (m *Memory) Citations(ctx context.Context, doi string, o CitationOptions) (*CitationList, error) {
+	return m.ws.Citations(ctx, doi, o)
+}
+
+// FetchCitations reads the citation links of the paper doi from its
+// origins and replaces the stored ones: its references (OpenAlex's
+// referenced_works, else Crossref's reference list) and the works citing
+// it (OpenAlex), at most MaxReferences and MaxCiters, each with DOI,
+// title and year as the origins give them. A DOI no origin knows is
+// recorded as such, with no links. The origins' answers are taken from
+// their day-long cache unless refresh. This is the whole work of one
+// paper's citation job, and what a refresh does.
+func (m *Memory) FetchCitations(ctx context.Context, doi string, refresh bool) (*CitationFetch, error) {
+	return m.ws.FetchCitations(ctx, doi, refresh)
+}
+
+// Related returns the workspace's papers related to the paper doi by
+// citations, best first (Score, then DOI), at most limit (0 means
+// DefaultCitationLimit, at most MaxCitationLimit). Only papers in memory
+// are listed. Links of doi never fetched are fetched first when origins
+// are configured. Errors: EINVALID, ENOTFOUND, EUPSTREAM.
+func (m *Memory) Related(ctx context.Context, doi string, limit int) ([]CitationRelated, error) {
+	return m.ws.Related(ctx, doi, limit)
+}
+
+// Gaps returns the works the workspace's papers cite and it does not
+// hold, most cited first (then by DOI or OpenAlex id), at most limit (0
+// means DefaultCitationLimit, at most MaxCitationLimit). Only stored
+// links count: nothing is fetched. Errors: EINVALID.
+func (m *Memory) Gaps(ctx context.Context, limit int) ([]CitationGap, error) {
+	return m.ws.Gaps(ctx, limit)
+}
+
 // Cite renders the stored paper with the DOI as a reference in format
 // (BibTeX, RIS or CSL-JSON; case ignored, "" means DefaultCitationFormat),
 // from what memory holds of it: title, authors, year, source URL, journal
@@ -155,8 +199,9 @@ func (m *Memory) Graph(ctx context.Context, seed string, hops int) (*Subgraph, e
 // nodeID ("session:<id>", "paper:<doi>" or "claim:<node_id>"; see
 // Subgraph). Hops 0 means DefaultGraphHops, at most MaxGraphHops. The
 // search is breadth-first; it stops adding nodes at MaxGraphNodes and then
-// reports Truncated. From a paper it reaches the sessions that use it and
-// the linked claims that come from it. Errors: EINVALID, ENOTFOUND.
+// reports Truncated. From a paper it reaches the sessions that use it,
+// the linked claims that come from it, and the papers in memory it cites
+// or that cite it (citation edges). Errors: EINVALID, ENOTFOUND.
 func (m *Memory) Neighborhood(ctx context.Context, nodeID string, hops int) (*Subgraph, error) {
 	return m.ws.Neighborhood(ctx, nodeID, hops)
 }

@@ -17,9 +17,16 @@ import (
 // Paper is a paper in a workspace's memory, keyed by its normalised DOI.
 type Paper = api.Paper
 
-// Notice is an editorial notice about a paper, as its origins report it: Type
-// is "retraction", "correction", "expression_of_concern", …; DOI is the
-// notice's own DOI and Date its date (YYYY-MM-DD), when known.
+// Paper.Metadata's values (package api defines them).
+const (
+	MetadataPending     = api.MetadataPending
+	MetadataComplete    = api.MetadataComplete
+	MetadataUnavailable = api.MetadataUnavailable
+)
+
+// Notice is an editorial notice about a paper, as its origins report it:
+// Type is "retraction", "correction", "expression_of_concern", …; DOI is
+// the notice's own DOI and Date its date (YYYY-MM-DD), when known.
 type Notice = api.Notice
 
 // PaperInput is a paper to store.
@@ -79,7 +86,16 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (_ *Paper, _ 
 	if !utf8.ValidString(in.Text) || !utf8.ValidString(in.Title) {
 		return nil, nil, Errorf(EINVALID, "Paper text must be UTF-8.")
 	}
-	doi, err := resolveDOI(&in, func(title string) string { return w.resolveAtOrigins(ctx, in.SourceURL, title) })
+	// What the store waits for at the origins, if anything, it waits for
+	// within one deadline: a title alone's DOI, a DOI alone's metadata.
+	octx, cancel := ctx, context.CancelFunc(func() {})
+	if w.m.origins != nil {
+		octx, cancel = context.WithTimeout(ctx, w.m.origins.deadline)
+	}
+	defer cancel()
+	doi, err := resolveDOI(&in, func(title string) string {
+		return w.resolveAtOrigins(octx, in.SourceURL, title, strings.TrimSpace(in.Text) == "")
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -92,8 +108,12 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (_ *Paper, _ 
 	if text == "" && old != nil {
 		text = old.text
 	}
-	if err := w.fillFromOrigins(ctx, p, in.Refresh, p.Title == "" && text == ""); err != nil {
-		return nil, nil, err
+	w.planMetadata(p, in.Refresh)
+	if p.Title == "" && text == "" && p.Metadata == store.MetadataPending {
+		// A DOI alone: nothing to store until its origins answer.
+		if err := w.fillNow(octx, p, in.Refresh); err != nil {
+			return nil, nil, err
+		}
 	}
 	sections := textSections(text)
 	rep := &IngestReport{DocID: doi, Kind: KindPaper, Format: "text", CharsRead: utf8.RuneCountInString(text), Sections: len(sections)}
@@ -116,26 +136,46 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 	}
 	row, nodes := &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year, Authors: p.Authors,
 		OA: p.OA, SourceURL: p.SourceURL, Domain: p.Domain, Journal: p.Journal, Type: p.Type,
-		Retracted: p.Retracted, Notices: convertNotices[store.Notice](p.Notices), Text: text}, stored(ns)
+		Retracted: p.Retracted, Notices: convertNotices[store.Notice](p.Notices), Text: text, Metadata: p.Metadata}, stored(ns)
 	err := w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		return tx.StorePaper(ctx, w.id, row, nodes, w.m.nowString())
+		if err := tx.StorePaper(ctx, w.id, row, nodes, w.m.nowString()); err != nil {
+			return err
+		}
+		if err := w.queueCitations(ctx, tx, p.DOI, p.fresh); err != nil {
+			return err
+		}
+		if p.Metadata != store.MetadataPending {
+			return nil
+		}
+		// The job is queued with the paper, in its transaction: a
+		// paper stored pending always has its job.
+		args := ""
+		if p.fresh {
+			args = metadataFresh
+		}
+		return store.Enqueue(ctx, tx, jobMetadata, w.id, p.DOI, args, w.m.now())
 	})
 	if err != nil {
 		return err
+	}
+	if p.Metadata == store.MetadataPending || w.queuesCitations(p.DOI) {
+		w.m.jobs.wake()
 	}
 	rep.NodesStored = len(ns)
 	rep.ClaimsFound = countLabel(ns, LabelClaim)
 	return nil
 }
 
-// storedPaper is a paper row with its id and full text.
+// storedPaper is a paper row with its id and full text; fresh asks its
+// metadata job, when it is stored pending, to bypass the origins' cache.
 type storedPaper struct {
 	Paper
-	id   int64
-	text string
+	id    int64
+	text  string
+	fresh bool
 }
 
 func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
@@ -166,7 +206,7 @@ func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
 func paperOf(r *store.Paper) *storedPaper {
 	return &storedPaper{Paper: Paper{DOI: r.DOI, Title: r.Title, Year: r.Year, Authors: r.Authors, OA: r.OA,
 		SourceURL: r.SourceURL, Domain: r.Domain, Journal: r.Journal, Type: r.Type, Retracted: r.Retracted,
-		Notices: convertNotices[Notice](r.Notices), Cached: r.Text != ""}, id: r.ID, text: r.Text}
+		Notices: convertNotices[Notice](r.Notices), Cached: r.Text != "", Metadata: r.Metadata}, id: r.ID, text: r.Text}
 }
 
 // convertNotices converts between Notice and store.Notice, which have the

@@ -15,7 +15,7 @@ import (
 // notes remembered — to its Options.Meter, if any, which counts them. An
 // embedded Memory without one counts nothing.
 const (
-	CounterAPIRequests       = api.CounterAPIRequests       // authenticated HTTP requests (counted by the server)
+	CounterAPIRequests       = api.CounterAPIRequests       // authenticated /v1 requests and dashboard pages that work on memory (counted by the server)
 	CounterRecallRequests    = api.CounterRecallRequests    // Recall and RecallUser calls
 	CounterRecallTokens      = api.CounterRecallTokens      // tokens returned by those calls
 	CounterPapersStored      = api.CounterPapersStored      // StorePaper calls, paper files ingested, origin fetches

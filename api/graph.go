@@ -36,11 +36,11 @@ type GraphNode struct {
 	NodeLabel string `json:"node_label,omitempty"` // claim: Claim, Passage, Paper, Analysis or Document
 }
 
-// GraphEdge is a typed, weighted edge. Uses and cites edges weigh 1;
+// GraphEdge is a typed, weighted edge. Uses, cites and citation edges weigh 1;
 // related edges weigh the Jaccard index of the two sessions' paper sets.
 type GraphEdge struct {
 	Source string  `json:"source"`
 	Target string  `json:"target"`
-	Type   string  `json:"type"` // EdgeUses, EdgeCites or EdgeRelated
+	Type   string  `json:"type"` // EdgeUses, EdgeCites, EdgeRelated or EdgeCitation
 	Weight float64 `json:"weight"`
 }

@@ -17,8 +17,21 @@ type Paper struct {
 	// lists the editorial notices about it, retractions or not.
 	Retracted bool     `json:"retracted"`
 	Notices   []Notice `json:"notices,omitempty"`
-	Score     float64  `json:"score,omitempty"` // set by RecallPapers
+	// Metadata is where the metadata from the paper's origins stands:
+	// MetadataPending while the background job is to fill what the paper
+	// lacks and check its retraction status, MetadataComplete once the
+	// origins answered (or had nothing to add), MetadataUnavailable when
+	// no origin can be asked (origins off, no DOI) or the job gave up.
+	Metadata string  `json:"metadata" doc:"where the metadata from the paper's origins stands: pending (a background job is to fill authors, year, journal, oa and the retraction status from Crossref, Unpaywall and OpenAlex), complete (they answered, or had nothing to add), unavailable (origins off, no DOI, or they kept failing and the job gave up)"`
+	Score    float64 `json:"score,omitempty"` // set by RecallPapers
 }
+
+// Paper.Metadata's values.
+const (
+	MetadataPending     = "pending"     // a background job is to ask the origins
+	MetadataComplete    = "complete"    // the origins answered, or had nothing to add
+	MetadataUnavailable = "unavailable" // no origin can be asked, or the job gave up
+)
 
 // Notice is an editorial notice about a paper, as its origins report it:
 // Type is "retraction", "correction", "expression_of_concern", …; DOI is

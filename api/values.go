@@ -38,7 +38,7 @@ const (
 // The memory reports the events it sees to its meter (papermem.Meter);
 // the hosted service counts them.
 const (
-	CounterAPIRequests       = "api_requests"       // authenticated HTTP requests (counted by the server)
+	CounterAPIRequests       = "api_requests"       // authenticated /v1 requests and dashboard pages that work on memory (counted by the server)
 	CounterRecallRequests    = "recall_requests"    // Recall and RecallUser calls
 	CounterRecallTokens      = "recall_tokens"      // tokens returned by those calls
 	CounterPapersStored      = "papers_stored"      // StorePaper calls, paper files ingested, origin fetches

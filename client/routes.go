@@ -120,6 +120,12 @@ func (c *Client) PaperExists(ctx context.Context, doi string) (bool, error) {
 	return res.Exists, nil
 }
 
+// Paper returns the stored paper (GET /v1/papers/{doi}), whose Metadata
+// says whether its origins' metadata is still pending.
+func (c *Client) Paper(ctx context.Context, doi string) (*api.Paper, error) {
+	return call[api.Paper](ctx, c, get, pathf("/v1/papers/%s", doi), nil)
+}
+
 // Cite returns the stored paper's reference in format (GET
 // /v1/papers/{doi}/cite): papermem.CitationBibTeX, CitationRIS or
 // CitationCSLJSON; "" means the server's default, BibTeX. An unknown
@@ -151,6 +157,42 @@ func (c *Client) StorePapers(ctx context.Context, req api.BatchRequest) (*api.Ba
 // /v1/papers/{doi}/fetch).
 func (c *Client) FetchPaper(ctx context.Context, doi string) (*api.FetchResult, error) {
 	return call[api.FetchResult](ctx, c, post, pathf("/v1/papers/%s/fetch", doi), nil)
+}
+
+// References returns the works a paper cites (GET
+// /v1/papers/{doi}/references); refresh asks the origins again.
+func (c *Client) References(ctx context.Context, doi string, refresh bool) (*api.CitationList, error) {
+	return call[api.CitationList](ctx, c, get, withQuery(pathf("/v1/papers/%s/references", doi), refreshQuery(refresh)), nil)
+}
+
+// Citations returns the works citing a paper (GET
+// /v1/papers/{doi}/citations); refresh asks the origins again.
+func (c *Client) Citations(ctx context.Context, doi string, refresh bool) (*api.CitationList, error) {
+	return call[api.CitationList](ctx, c, get, withQuery(pathf("/v1/papers/%s/citations", doi), refreshQuery(refresh)), nil)
+}
+
+func refreshQuery(refresh bool) url.Values {
+	if !refresh {
+		return nil
+	}
+	return url.Values{"refresh": {"true"}}
+}
+
+// Related returns the papers in memory related to a paper by citations
+// (GET /v1/papers/{doi}/related); limit 0 means the server's default.
+func (c *Client) Related(ctx context.Context, doi string, limit int) ([]api.CitationRelated, error) {
+	out, err := call[[]api.CitationRelated](ctx, c, get, withQuery(pathf("/v1/papers/%s/related", doi), limitQuery(limit)), nil)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
+}
+
+func limitQuery(limit int) url.Values {
+	if limit == 0 {
+		return nil
+	}
+	return url.Values{"limit": {strconv.Itoa(limit)}}
 }
 
 // DeletePaper removes a paper and everything of it (DELETE
@@ -269,6 +311,16 @@ func hopsValue(hops int) string {
 // /v1/graph/materialize).
 func (c *Client) Materialize(ctx context.Context, req api.MaterializeRequest) (*api.MaterializeResult, error) {
 	return call[api.MaterializeResult](ctx, c, post, "/v1/graph/materialize", req)
+}
+
+// Gaps returns the works the workspace's papers cite and it lacks, most
+// cited first (GET /v1/graph/gaps); limit 0 means the server's default.
+func (c *Client) Gaps(ctx context.Context, limit int) ([]api.CitationGap, error) {
+	out, err := call[[]api.CitationGap](ctx, c, get, withQuery("/v1/graph/gaps", limitQuery(limit)), nil)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
 }
 
 // ExportSession writes a session's export record (POST

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -25,8 +26,9 @@ import (
 )
 
 // The tools the issue names, exactly.
-var toolNames = []string{"cite", "export_session", "fetch_paper", "forget", "get_analysis", "graph", "ingest_file",
-	"link_session", "paper_exists", "recall", "recall_papers", "recall_user", "remember", "store_analysis", "store_paper"}
+// (#42 added citation_gaps, citations, references and related_papers.)
+var toolNames = []string{"citation_gaps", "citations", "cite", "export_session", "fetch_paper", "forget", "get_analysis", "graph", "ingest_file",
+	"link_session", "paper_exists", "recall", "recall_papers", "recall_user", "references", "related_papers", "remember", "store_analysis", "store_paper"}
 
 const doi = "10.1000/vitd"
 
@@ -158,8 +160,10 @@ func exercise(t *testing.T, cs *mcp.ClientSession, sourceURL string, file map[st
 
 	stored, txt := ok[api.StorePaperResponse](t, cs, "store_paper", map[string]any{"doi": doi, "title": "Vitamin D and fractures",
 		"text": "## Results\n\nVitamin D supplementation did not reduce fracture risk in adults over 70 (hazard ratio 0.98)."})
-	if stored.DOI != doi || stored.Report.NodesStored == 0 || !strings.Contains(txt, doi) {
-		t.Errorf("store_paper = %+v, %q", stored, txt)
+	want := fmt.Sprintf("Stored paper doi:%s \"Vitamin D and fractures\": %d characters, 1 section, %d nodes, 1 claim.",
+		doi, stored.Report.CharsRead, stored.Report.NodesStored)
+	if stored.DOI != doi || stored.Report.NodesStored < 2 || stored.Report.ClaimsFound != 1 || txt != want {
+		t.Errorf("store_paper = %+v, %q, want %q", stored, txt, want)
 	}
 	if ex, _ := ok[api.ExistsResponse](t, cs, "paper_exists", map[string]any{"doi": doi}); !ex.Exists {
 		t.Error("paper_exists: false after store_paper")
