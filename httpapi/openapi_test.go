@@ -51,6 +51,9 @@ var laterRoutes = []string{
 	"GET /v1/documents",
 	// Citations of stored papers, in BibTeX, RIS or CSL-JSON.
 	"GET /v1/papers/{doi}/cite",
+	// #41: papers and documents as resources; imports of a library.
+	"GET /v1/papers", "GET /v1/papers/{doi}", "DELETE /v1/documents/{id}",
+	"POST /v1/imports", "GET /v1/imports", "GET /v1/imports/{id}",
 }
 
 // served walks the router: every route it serves as "METHOD path".

@@ -81,6 +81,9 @@ func (t *Tx) DeletePaper(ctx context.Context, org, doi string) error {
 	if err := removeAnalysis(ctx, t, org, doi); err != nil {
 		return err
 	}
+	if err := deletePaperLabels(ctx, t, org, id); err != nil {
+		return err
+	}
 	return deletePaper(ctx, t, org, id)
 }
 
