@@ -37,6 +37,8 @@ type Memory struct {
 	log            *slog.Logger
 	recall         *recall.Engine     // every recall (internal/recall)
 	meter          hostlink.MeterSlot // the meter of a hosted service over this memory, if any (usage.go)
+	zotero         ZoteroOptions      // Options.Zotero, or the zero value
+	runs           *importRuns        // imports running in the background (imports.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
@@ -132,6 +134,10 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		dbTimeout:      max(o.DBTimeout, 0),
 		now:            o.Now,
 		log:            o.Logger,
+		runs:           newImportRuns(),
+	}
+	if o.Zotero != nil {
+		m.zotero = *o.Zotero
 	}
 	m.ws = &Workspace{m: m, id: o.Workspace}
 	weighted, _ := o.Embedder.(recall.WeightedEmbedder)
@@ -165,6 +171,7 @@ func indexDir(path string, engine store.Engine, dir string) string {
 // and closes the database, checkpointing its WAL into the database file
 // (no -wal file is left to recover). In-flight calls must have returned.
 func (m *Memory) Close() error {
+	m.runs.close() // the imports running record that they stopped
 	err := m.meter.Flush(context.Background())
 	m.writer.Close()
 	return errors.Join(err, m.index.Close(), m.database.Close())
