@@ -293,11 +293,6 @@ func (r *importRun) fail(ctx context.Context, item string, err error) {
 	code, msg := ErrorCode(err), ErrorMessage(err)
 	if code == EINTERNAL {
 		r.w.m.log.ErrorContext(ctx, "import item failed", "import", r.row.ID, "item", item, "err", err)
-		if ue := (*zotero.StatusError)(nil); errors.As(err, &ue) {
-			code, msg = EUPSTREAM, ue.Error()
-		} else if errors.Is(err, zotero.ErrFileTooLarge) {
-			code, msg = ETOOLARGE, err.Error()
-		}
 	}
 	r.update(ctx, func(im *Import) {
 		if len(im.Errors) < MaxImportErrors {
@@ -330,9 +325,6 @@ func (r *importRun) run(ctx context.Context) {
 	case err != nil:
 		r.row.Status, r.row.Message = ImportFailed, ErrorMessage(err)
 		if ErrorCode(err) == EINTERNAL {
-			if ue := (*zotero.StatusError)(nil); errors.As(err, &ue) {
-				r.row.Message = ue.Error()
-			}
 			r.w.m.log.ErrorContext(ctx, "import failed", "import", r.row.ID, "err", err)
 		}
 	}
@@ -612,6 +604,8 @@ type zoteroLibrary struct {
 	source  string // zotero:users/4242 or zotero-local:users/0
 	version string // the key of its version in library_versions
 	since   int64  // the version the last complete import reached
+
+	unchanged bool // the library has not changed since since
 }
 
 // zoteroSource opens req's Zotero library and asks it once (with the
@@ -648,7 +642,7 @@ func (w *Workspace) zoteroSource(ctx context.Context, req ImportRequest) (*zoter
 	if z.since, err = store.LibraryVersion(ctx, w.m.db, w.id, z.version); err != nil {
 		return nil, err
 	}
-	if err := c.Check(ctx, z.since); err != nil {
+	if z.unchanged, err = c.Check(ctx, z.since); err != nil {
 		return nil, zoteroError(err, lib, local)
 	}
 	return z, nil
@@ -665,6 +659,19 @@ func zoteroError(err error, lib string, local bool) error {
 		return &Error{Code: EUPSTREAM, Message: "Zotero desktop's local API does not answer: start Zotero 7 and tick \"Allow other applications on this computer to communicate with Zotero\" (Settings → Advanced).", Err: err}
 	}
 	return &Error{Code: EUPSTREAM, Message: "The Zotero API did not answer: " + err.Error(), Err: err}
+}
+
+// upstream is an error of the Zotero API, or of reaching it: EUPSTREAM,
+// with the client's message (which never holds the key). A canceled
+// context passes through.
+func upstream(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if errors.Is(err, zotero.ErrFileTooLarge) {
+		return &Error{Code: ETOOLARGE, Message: "The attachment is larger than the maximum file size.", Err: err}
+	}
+	return &Error{Code: EUPSTREAM, Message: err.Error(), Err: err}
 }
 
 // hostPort returns a URL's host:port, the port made explicit, as the
@@ -684,6 +691,9 @@ func hostPort(raw string) string {
 func (z *zoteroLibrary) name() string { return z.source }
 
 func (z *zoteroLibrary) read(ctx context.Context, r *importRun) error {
+	if z.unchanged {
+		return nil
+	}
 	var items []zotero.Item
 	ver, notModified, err := z.c.Items(ctx, z.since, func(p zotero.Page) error {
 		items = append(items, p.Items...)
@@ -696,7 +706,7 @@ func (z *zoteroLibrary) read(ctx context.Context, r *importRun) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return upstream(err)
 	}
 	if notModified {
 		return nil
@@ -704,7 +714,7 @@ func (z *zoteroLibrary) read(ctx context.Context, r *importRun) error {
 	if z.since > 0 {
 		keys, err := z.c.Deleted(ctx, z.since)
 		if err != nil {
-			return err
+			return upstream(err)
 		}
 		gone, err := store.PapersOfSource(ctx, r.w.m.db, r.w.id, z.source, keys)
 		if err != nil {
@@ -739,7 +749,7 @@ func (z *zoteroLibrary) read(ctx context.Context, r *importRun) error {
 	if len(parents) > 0 {
 		more, err := z.c.ItemsByKey(ctx, parents)
 		if err != nil {
-			return err
+			return upstream(err)
 		}
 		for _, it := range more {
 			if it.Regular() && !it.Trashed() {
@@ -798,7 +808,7 @@ func (z *zoteroLibrary) work(ctx context.Context, it *zotero.Item, names func() 
 	if len(it.Data.Collections) > 0 {
 		byKey, err := names()
 		if err != nil {
-			return nil, err
+			return nil, upstream(err)
 		}
 		for _, k := range it.Data.Collections {
 			if n := byKey[k]; n != "" {
@@ -811,7 +821,7 @@ func (z *zoteroLibrary) work(ctx context.Context, it *zotero.Item, names func() 
 	}
 	children, err := z.c.Children(ctx, it.Key)
 	if err != nil {
-		return nil, err
+		return nil, upstream(err)
 	}
 	slices.SortFunc(children, func(a, b zotero.Item) int { return strings.Compare(a.Key, b.Key) })
 	for _, ch := range children {
@@ -828,7 +838,8 @@ func (z *zoteroLibrary) work(ctx context.Context, it *zotero.Item, names func() 
 			name += ".pdf"
 		}
 		wk.files = append(wk.files, workFile{name: name, id: id, open: func(ctx context.Context) (io.ReadCloser, error) {
-			return z.c.File(ctx, key)
+			rc, err := z.c.File(ctx, key)
+			return rc, upstream(err)
 		}})
 	}
 	return wk, nil

@@ -495,9 +495,9 @@ func (c *Client) File(ctx context.Context, key string) (io.ReadCloser, error) {
 		case u.Scheme != "http" && u.Scheme != "https":
 			return nil, fmt.Errorf("zotero: the file of %s is at a %s: location, which is not read", key, u.Scheme)
 		}
-		// The key goes to the API's own host only.
-		sameHost := u.Host == base.Host
-		if res, err = c.get(ctx, u.String(), nil, sameHost); err != nil {
+		// The key is not sent on: the location is signed for the download
+		// (a storage service's, on the web).
+		if res, err = c.get(ctx, u.String(), nil, false); err != nil {
 			return nil, err
 		}
 	}
@@ -539,9 +539,10 @@ func (c *capped) Close() error { return c.rc.Close() }
 
 // Check asks the library once, as an import's first request would (with
 // since as its If-Modified-Since-Version when not 0), so that a wrong key
-// or library fails before anything is read. Errors: *StatusError
+// or library fails before anything is read. notModified is true when the
+// library has not changed since since (304). Errors: *StatusError
 // (Forbidden, NotFound), transport errors.
-func (c *Client) Check(ctx context.Context, since int64) error {
+func (c *Client) Check(ctx context.Context, since int64) (notModified bool, err error) {
 	q := url.Values{"format": {"json"}, "limit": {"1"}}
 	var hdr map[string]string
 	if since > 0 {
@@ -550,8 +551,8 @@ func (c *Client) Check(ctx context.Context, since int64) error {
 	}
 	res, err := c.get(ctx, c.base+"/items?"+q.Encode(), hdr, true)
 	if err != nil {
-		return err
+		return false, err
 	}
 	drain(res)
-	return nil
+	return res.StatusCode == http.StatusNotModified, nil
 }
