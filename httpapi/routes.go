@@ -53,6 +53,11 @@ func (s *server) routes() []route {
 		{get, "/v1/documents", memory, s.handleDocuments, documentsOp},
 		{del, "/v1/documents/{id}", memory, s.handleDeleteDocument, deleteDocumentOp},
 
+		// Imports of a library or an export file.
+		{post, "/v1/imports", memory, s.handleStartImport, startImportOp},
+		{get, "/v1/imports", memory, s.handleImports, importsOp},
+		{get, "/v1/imports/{id}", memory, s.handleImport, importOp},
+
 		// Analyses.
 		{post, "/v1/analysis", memory, s.handleStoreAnalysis, storeAnalysisOp},
 		{get, "/v1/analysis/{doi:.+}", memory, s.handleAnalysis, analysisOp},
