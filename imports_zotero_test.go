@@ -25,7 +25,7 @@ func zoteroLibrary(t *testing.T) *zoteroStandIn {
 	t.Cleanup(srv.Close)
 	lib.Put("COLL1111", map[string]any{"itemType": "collection", "name": "Glaciology"})
 	lib.Put("ART11111", map[string]any{"itemType": "journalArticle", "title": "Glacier retreat in the Alps",
-		"creators": []map[string]any{{"creatorType": "author", "firstName": "Ada", "lastName": "Lovelace"}, {"creatorType": "editor", "name": "Glacier Board"}},
+		"creators":         []map[string]any{{"creatorType": "author", "firstName": "Ada", "lastName": "Lovelace"}, {"creatorType": "editor", "name": "Glacier Board"}},
 		"publicationTitle": "Journal of Glaciology", "date": "2020-03-01", "DOI": "10.1000/GLACIER.2020",
 		"abstractNote": "We measure the retreat of alpine glaciers.", "tags": []map[string]any{{"tag": "glaciers"}, {"tag": "climate", "type": 1}},
 		"collections": []string{"COLL1111"}})
@@ -34,7 +34,7 @@ func zoteroLibrary(t *testing.T) *zoteroStandIn {
 		map[string]any{"parentItem": "ART11111", "title": "Full Text PDF"})
 	lib.Put("NOTE1111", map[string]any{"itemType": "note", "parentItem": "ART11111", "note": "<p>read again</p>"})
 	lib.Put("BOOK1111", map[string]any{"itemType": "book", "title": "Rings and ideals", "date": "1921",
-		"creators": []map[string]any{{"creatorType": "author", "firstName": "Emmy", "lastName": "Noether"}},
+		"creators":     []map[string]any{{"creatorType": "author", "firstName": "Emmy", "lastName": "Noether"}},
 		"abstractNote": "Ascending chain conditions on the ideals of commutative rings."})
 	lib.Put("NOTE2222", map[string]any{"itemType": "note", "note": "<p>standalone</p>"})
 	return &zoteroStandIn{Library: lib, url: srv.URL}
