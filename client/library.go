@@ -1,7 +1,12 @@
 package client
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
 	"net/url"
 	"strconv"
 
@@ -44,4 +49,58 @@ func (c *Client) RecallPapersIn(ctx context.Context, req papermem.PaperRecallReq
 		return nil, err
 	}
 	return papers, nil
+}
+
+// StartImport starts importing a Zotero library (POST /v1/imports with
+// req as JSON); ImportStatus follows it.
+func (c *Client) StartImport(ctx context.Context, req api.ImportRequest) (*papermem.Import, error) {
+	return call[papermem.Import](ctx, c, post, "/v1/imports", req)
+}
+
+// ImportFile starts importing an export file named name, read from r
+// (POST /v1/imports, multipart): its entries become papers; the server
+// reads no attached file. source "" means the format of name's extension.
+func (c *Client) ImportFile(ctx context.Context, name string, r io.Reader, source string) (*papermem.Import, error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	if source != "" {
+		if err := mw.WriteField("source", source); err != nil {
+			return nil, err
+		}
+	}
+	part, err := mw.CreateFormFile("file", name)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(part, r); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if err := mw.Close(); err != nil {
+		return nil, err
+	}
+	res, err := c.send(ctx, post, "/v1/imports", &body{data: buf.Bytes(), contentType: mw.FormDataContentType()})
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	var im papermem.Import
+	if err := json.NewDecoder(res.Body).Decode(&im); err != nil {
+		return nil, fmt.Errorf("POST /v1/imports: decode response: %w", err)
+	}
+	return &im, nil
+}
+
+// ImportStatus returns an import's progress (GET /v1/imports/{id}).
+func (c *Client) ImportStatus(ctx context.Context, id int64) (*papermem.Import, error) {
+	return call[papermem.Import](ctx, c, get, "/v1/imports/"+strconv.FormatInt(id, 10), nil)
+}
+
+// Imports lists the workspace's imports, newest first (GET /v1/imports);
+// limit 0 means the server's default.
+func (c *Client) Imports(ctx context.Context, limit int) (*api.ImportsResponse, error) {
+	q := url.Values{}
+	if limit != 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	return call[api.ImportsResponse](ctx, c, get, withQuery("/v1/imports", q), nil)
 }

@@ -27,6 +27,14 @@ type Backend interface {
 	LinkSession(ctx context.Context, req api.LinkRequest) (*papermem.SessionLinks, error)
 	ExportSession(ctx context.Context, req api.ExportRequest) (*papermem.Exported, error)
 	Graph(ctx context.Context, seedSession string, hops int) (*papermem.Subgraph, error)
+	Paper(ctx context.Context, doi string) (*api.PaperResponse, error)
+	Papers(ctx context.Context, q papermem.PaperQuery) (*api.PapersResponse, error)
+	DeletePaper(ctx context.Context, doi string) (*api.DeletedResponse, error)
+	DeleteDocument(ctx context.Context, id string) (*api.DeletedResponse, error)
+	StartImport(ctx context.Context, req api.ImportRequest) (*papermem.Import, error)
+	ImportFile(ctx context.Context, name string, r io.Reader, source string) (*papermem.Import, error)
+	ImportStatus(ctx context.Context, id int64) (*papermem.Import, error)
+	Imports(ctx context.Context, limit int) (*api.ImportsResponse, error)
 }
 
 // Local returns the Backend of workspace ws acting for user ("" means no

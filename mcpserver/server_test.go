@@ -25,8 +25,9 @@ import (
 )
 
 // The tools the issue names, exactly.
-var toolNames = []string{"cite", "export_session", "fetch_paper", "forget", "get_analysis", "graph", "ingest_file",
-	"link_session", "paper_exists", "recall", "recall_papers", "recall_user", "remember", "store_analysis", "store_paper"}
+var toolNames = []string{"cite", "delete_document", "delete_paper", "export_session", "fetch_paper", "forget", "get_analysis", "get_paper", "graph",
+	"import_library", "import_status", "ingest_file", "link_session", "list_papers", "paper_exists", "recall", "recall_papers", "recall_user", "remember",
+	"store_analysis", "store_paper"}
 
 const doi = "10.1000/vitd"
 

@@ -75,6 +75,8 @@ func TestToolAnnotations(t *testing.T) {
 		"ingest_file": writes, "export_session": writes,
 		"link_session": {idempotent: true},
 		"fetch_paper":  {idempotent: true, openWorld: true},
+		"get_paper":    reads, "list_papers": reads, "import_status": reads, "delete_paper": replaces, "delete_document": replaces,
+		"import_library": {destructive: true, idempotent: true, openWorld: true},
 	}
 	overTransports(t, func(t *testing.T, cs *mcp.ClientSession) {
 		byName, _ := tools(t, cs)
