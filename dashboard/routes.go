@@ -18,6 +18,8 @@ func (h *handler) routes() {
 	m.Handle("GET /dashboard/papers", h.signedIn(h.papers))
 	m.Handle("GET /dashboard/papers/{doi...}", h.signedIn(h.paper))
 	m.Handle("POST /dashboard/upload", h.signedIn(h.upload))
+	m.Handle("GET /dashboard/imports", h.signedIn(h.imports))
+	m.Handle("POST /dashboard/imports", h.signedIn(h.startImport))
 
 	m.Handle("GET /dashboard/recall", h.signedIn(h.recallPage))
 	m.Handle("POST /dashboard/recall", h.signedIn(h.recall))
