@@ -509,7 +509,7 @@ func (x *exportFile) read(ctx context.Context, r *importRun) error {
 		}
 		keys[i] = k
 	}
-	prev, err := store.PapersOfSource(ctx, r.w.m.db, r.w.id, x.name(), nil)
+	prev, err := store.PapersOfSource(ctx, r.w.m.db, r.w.id, x.name(), keys)
 	if err != nil {
 		return err
 	}

@@ -167,6 +167,19 @@ func TestImportZotero(t *testing.T) {
 		}
 	})
 
+	t.Run("EditOnly", func(t *testing.T) {
+		// Nothing deleted: /deleted answers no key, and every paper stays.
+		lib.Put("ART22222", map[string]any{"itemType": "conferencePaper", "title": "Sea ice albedo feedback, revised",
+			"extra": "DOI: 10.1000/seaice", "date": "2023"})
+		im, err := ws.RunImport(ctx, req, nil)
+		if err != nil || im.Items != 1 || im.Papers != 1 || im.Deleted != 0 {
+			t.Fatalf("import of one edit: %+v, %v", im, err)
+		}
+		page, _ := ws.ListPapers(ctx, papermem.PaperQuery{})
+		if len(page.Papers) != 2 {
+			t.Errorf("papers after an edit: %+v", page.Papers)
+		}
+	})
 	t.Run("ErrWrongKey", func(t *testing.T) {
 		other := m.Workspace("lab-two")
 		_, err := other.StartImport(ctx, papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: "wrong-key"})

@@ -148,20 +148,31 @@ func LabelledDOIs(ctx context.Context, q Querier, org string, tags, collections 
 // what was imported.
 type SourcedPaper struct{ DOI, Hash string }
 
-// PapersOfSource returns org's papers imported from source, by their key
-// there: those with keys, or every one when keys is nil.
+// PapersOfSource returns those of org's papers imported from source whose
+// key there is one of keys, by key; none when keys is empty.
 func PapersOfSource(ctx context.Context, q Querier, org, source string, keys []string) (map[string]SourcedPaper, error) {
-	query, args := `SELECT source_key, doi, source_hash FROM papers WHERE org_id = ? AND source = ?`, []any{org, source}
-	if keys != nil {
-		if len(keys) == 0 {
-			return map[string]SourcedPaper{}, nil
-		}
-		query += ` AND source_key IN (` + placeholders(len(keys)) + `)`
-		for _, k := range keys {
-			args = append(args, k)
-		}
-	}
 	out := map[string]SourcedPaper{}
+	for len(keys) > 0 {
+		n := min(len(keys), keysPerQuery)
+		if err := papersOfSource(ctx, q, org, source, keys[:n], out); err != nil {
+			return nil, err
+		}
+		keys = keys[n:]
+	}
+	return out, nil
+}
+
+// keysPerQuery bounds the keys of one query, under the engines' limits on
+// a statement's parameters.
+const keysPerQuery = 500
+
+// papersOfSource adds to out the papers of source with keys.
+func papersOfSource(ctx context.Context, q Querier, org, source string, keys []string, out map[string]SourcedPaper) error {
+	args := []any{org, source}
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	query := `SELECT source_key, doi, source_hash FROM papers WHERE org_id = ? AND source = ? AND source_key IN (` + placeholders(len(keys)) + `)`
 	rows, err := q.QueryContext(ctx, query, args...)
 	_, err = collect(rows, err, func(rows *sql.Rows, _ *struct{}) error {
 		var key string
@@ -173,9 +184,9 @@ func PapersOfSource(ctx context.Context, q Querier, org, source string, keys []s
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("papers of %q: %w", source, err)
+		return fmt.Errorf("papers of %q: %w", source, err)
 	}
-	return out, nil
+	return nil
 }
 
 // DeleteDocument deletes org's document id with its nodes. Errors:
