@@ -146,9 +146,6 @@ func NotFound(err error) bool {
 // Statuses other than 2xx, 302 and 304 are *StatusError.
 func (c *Client) get(ctx context.Context, rawURL string, hdr map[string]string, withKey bool) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
-		if err := c.wait(ctx); err != nil {
-			return nil, err
-		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 		if err != nil {
 			return nil, err
@@ -166,6 +163,11 @@ func (c *Client) get(ctx context.Context, rawURL string, hdr map[string]string, 
 		case c.sem <- struct{}{}:
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		}
+		// A Backoff answered while this request waited for its turn holds it too.
+		if err := c.wait(ctx); err != nil {
+			<-c.sem
+			return nil, err
 		}
 		c.mu.Lock()
 		c.requests++
