@@ -60,13 +60,6 @@ func Imports(ctx context.Context, q Querier, org string, limit int) ([]Import, e
 	return collect(rows, err, func(rows *sql.Rows, im *Import) error { return scanImport(rows, im) })
 }
 
-// FailRunningImports marks every import still running as failed with
-// message, at now: the process that ran them is gone.
-func FailRunningImports(ctx context.Context, q Querier, message, now string) error {
-	_, err := q.ExecContext(ctx, `UPDATE imports SET status = 'failed', message = ?, updated_at = ? WHERE status = 'running'`, message, now)
-	return err
-}
-
 // LibraryVersion returns the version of org's synced library that its
 // last complete import reached, 0 when none did.
 func LibraryVersion(ctx context.Context, q Querier, org, library string) (int64, error) {
