@@ -66,7 +66,8 @@ func (w *Workspace) ListPapers(ctx context.Context, q PaperQuery) (*PaperPage, e
 	return page, nil
 }
 
-// fileUnder sets the tags, collections and source of papers ps.
+// fileUnder sets the tags, collections and source of papers ps (nil
+// tags and collections for none).
 func (w *Workspace) fileUnder(ctx context.Context, ps []*storedPaper) error {
 	ids := make([]int64, len(ps))
 	for i, p := range ps {
@@ -78,13 +79,13 @@ func (w *Workspace) fileUnder(ctx context.Context, ps []*storedPaper) error {
 	}
 	for _, p := range ps {
 		if f := fs[p.id]; f != nil {
-			p.Tags, p.Collections, p.Source = f.Tags, f.Collections, f.Source
-		}
-		if p.Tags == nil {
-			p.Tags = []string{}
-		}
-		if p.Collections == nil {
-			p.Collections = []string{}
+			p.Source = f.Source
+			if len(f.Tags) > 0 {
+				p.Tags = f.Tags
+			}
+			if len(f.Collections) > 0 {
+				p.Collections = f.Collections
+			}
 		}
 	}
 	return nil
