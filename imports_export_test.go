@@ -1,9 +1,11 @@
 package papermem_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/papermem/papermem"
@@ -195,5 +197,28 @@ func TestImportFormats(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRecallScopeManyPapers scopes a recall to a tag on more papers than
+// one query takes parameters for in a batch.
+func TestRecallScopeManyPapers(t *testing.T) {
+	m := mustOpen(t)
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 1200 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"p%d","title":"Moraine study %d","DOI":"10.1000/moraine.%d","keyword":"bulk","abstract":"Moraine sediments of glacier %d record its retreat."}`, i, i, i, i)
+	}
+	b.WriteString("]")
+	im, err := m.RunImport(ctx, papermem.ImportRequest{Name: "bulk.json", Data: []byte(b.String())}, nil)
+	if err != nil || im.Papers != 1200 {
+		t.Fatalf("import %+v, %v", im, err)
+	}
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "What do moraine sediments record?", Label: papermem.LabelAny, Tags: []string{"bulk"}})
+	if err != nil || len(res.Spans) == 0 {
+		t.Errorf("recall within a tag of 1,200 papers: %+v, %v", res, err)
 	}
 }
