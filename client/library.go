@@ -14,8 +14,9 @@ import (
 	"github.com/papermem/papermem/api"
 )
 
-// Paper returns a paper's metadata, with its tags, collections and source
-// (GET /v1/papers/{doi}).
+// Paper returns the stored paper (GET /v1/papers/{doi}): its metadata,
+// whose Metadata says whether its origins' metadata is still pending, with
+// its venue, tags, collections and source.
 func (c *Client) Paper(ctx context.Context, doi string) (*api.PaperResponse, error) {
 	return call[api.PaperResponse](ctx, c, get, pathf("/v1/papers/%s", doi), nil)
 }

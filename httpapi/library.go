@@ -11,7 +11,7 @@ import (
 )
 
 var paperOp = op{tag: "papers", summary: "A paper's metadata", resp: api.PaperResponse{}, errs: []int{http.StatusNotFound},
-	notes: "title, authors, year, venue (journal), oa, retracted and notices, cached (its full text is in memory), and, for an imported paper, its tags, collections and source. A malformed DOI is 400; a DOI this workspace does not hold is 404."}
+	notes: "The paper's fields as stored: title, authors, year, venue (journal), oa, retracted and notices, cached (its full text is in memory), metadata (pending while the background job is to fill it from its origins, then complete or unavailable), and, for an imported paper, its tags, collections and source. A malformed DOI is 400; a DOI this workspace does not hold is 404."}
 
 func (s *server) handlePaper(w http.ResponseWriter, r *http.Request) error {
 	doi, err := pathValue(r, "doi")

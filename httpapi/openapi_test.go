@@ -51,8 +51,10 @@ var laterRoutes = []string{
 	"GET /v1/documents",
 	// Citations of stored papers, in BibTeX, RIS or CSL-JSON.
 	"GET /v1/papers/{doi}/cite",
-	// #41: papers and documents as resources; imports of a library.
-	"GET /v1/papers", "GET /v1/papers/{doi}", "DELETE /v1/documents/{id}",
+	// #39: a stored paper, to see its metadata filled in the background.
+	"GET /v1/papers/{doi}",
+	// #41: papers listed and documents removed; imports of a library.
+	"GET /v1/papers", "DELETE /v1/documents/{id}",
 	"POST /v1/imports", "GET /v1/imports", "GET /v1/imports/{id}",
 }
 
