@@ -73,6 +73,8 @@ func TestDeleteDocument(t *testing.T) {
 	e := newEnv(t, httpapi.Config{}, nil)
 	a := e.signup("ada@example.org", "lab-one")
 	b := e.signup("bob@example.org", "lab-two")
+	// bob's document first: ada's is doc:1 of her workspace, not its row's id.
+	want(t, e.upload(b.auth(), filePart(t, filepath.Join(fixtures, "sample.csv"))), http.StatusCreated, "")
 	r := e.upload(a.auth(), filePart(t, filepath.Join(fixtures, "sample.xlsx")))
 	want(t, r, http.StatusCreated, "")
 	var rep papermem.IngestReport
@@ -87,7 +89,11 @@ func TestDeleteDocument(t *testing.T) {
 	if recall() == 0 {
 		t.Fatal("the document is not recalled before its deletion")
 	}
-	want(t, e.do("DELETE", "/v1/documents/"+rep.DocID, nil, b.auth()...), http.StatusNotFound, "not_found")
+	if rep.DocID != "doc:1" {
+		t.Fatalf("ada's first document is %s, want doc:1", rep.DocID)
+	}
+	// doc:2 is the row id of ada's document, not its number: not found.
+	want(t, e.do("DELETE", "/v1/documents/doc:2", nil, a.auth()...), http.StatusNotFound, "not_found")
 	want(t, e.do("DELETE", "/v1/documents/doc:x", nil, a.auth()...), http.StatusBadRequest, "invalid_input")
 	r = e.do("DELETE", "/v1/documents/"+rep.DocID, nil, a.auth()...)
 	want(t, r, http.StatusOK, "")
@@ -100,4 +106,10 @@ func TestDeleteDocument(t *testing.T) {
 		t.Errorf("%d spans recalled after the deletion", n)
 	}
 	want(t, e.do("DELETE", "/v1/documents/"+rep.DocID, nil, a.auth()...), http.StatusNotFound, "not_found")
+	r = e.do("GET", "/v1/documents", nil, b.auth()...)
+	var docs api.DocumentsResponse
+	r.json(t, &docs)
+	if docs.Count != 1 {
+		t.Errorf("bob's documents after ada's deletion: %s", r.body)
+	}
 }

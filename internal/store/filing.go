@@ -189,11 +189,12 @@ func papersOfSource(ctx context.Context, q Querier, org, source string, keys []s
 	return nil
 }
 
-// DeleteDocument deletes org's document id with its nodes. Errors:
-// ErrNotFound when org holds no document id.
-func (t *Tx) DeleteDocument(ctx context.Context, org string, id int64) error {
-	var n int64
-	if err := queryRow(ctx, t, `SELECT id FROM documents WHERE org_id = ? AND id = ?`, org, id).Scan(&n); err != nil {
+// DeleteDocument deletes org's document num (its number in org, as the
+// API shows it: doc:<num>) with its nodes. Errors: ErrNotFound when org
+// holds no document num.
+func (t *Tx) DeleteDocument(ctx context.Context, org string, num int64) error {
+	var id int64
+	if err := queryRow(ctx, t, `SELECT id FROM documents WHERE org_id = ? AND COALESCE(num, id) = ?`, org, num).Scan(&id); err != nil {
 		return err
 	}
 	if err := deleteNodes(ctx, t, Owner{Org: org, Kind: kindDocument, ID: id}); err != nil {
