@@ -39,6 +39,8 @@ type Memory struct {
 	meter          hostlink.MeterSlot // the meter of a hosted service over this memory, if any (usage.go)
 	observer       Observer           // Options.Observer: nil for none (observe.go)
 	jobs           *jobs              // the background jobs' worker, nil when there is no kind to run (jobs.go)
+	zotero         ZoteroOptions      // Options.Zotero, or the zero value
+	runs           *importRuns        // imports running in the background (imports.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
@@ -135,6 +137,10 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		now:            o.Now,
 		log:            o.Logger,
 		observer:       o.Observer,
+		runs:           newImportRuns(),
+	}
+	if o.Zotero != nil {
+		m.zotero = *o.Zotero
 	}
 	m.ws = &Workspace{m: m, id: o.Workspace}
 	weighted, _ := o.Embedder.(recall.WeightedEmbedder)
@@ -173,6 +179,7 @@ func indexDir(path string, engine store.Engine, dir string) string {
 // and closes the database, checkpointing its WAL into the database file
 // (no -wal file is left to recover). In-flight calls must have returned.
 func (m *Memory) Close() error {
+	m.runs.close() // the imports running record that they stopped
 	m.jobs.stop()
 	err := m.meter.Flush(context.Background())
 	m.writer.Close()

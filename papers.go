@@ -37,6 +37,13 @@ type Paper struct {
 	// no origin can be asked (origins off, no DOI) or the job gave up.
 	Metadata string  `json:"metadata" doc:"where the metadata from the paper's origins stands: pending (a background job is to fill authors, year, journal, oa and the retraction status from Crossref, Unpaywall and OpenAlex), complete (they answered, or had nothing to add), unavailable (origins off, no DOI, or they kept failing and the job gave up)"`
 	Score    float64 `json:"score,omitempty"` // set by RecallPapers
+	// Tags and Collections are the names the paper is filed under in the
+	// library it was imported from, and Source that library ("zotero:users/4242",
+	// "bibtex:My Library.bib"); empty for a paper stored otherwise. Set by
+	// Paper and ListPapers.
+	Tags        []string `json:"tags,omitempty"`
+	Collections []string `json:"collections,omitempty"`
+	Source      string   `json:"source,omitempty"`
 }
 
 // Paper.Metadata's values.
@@ -71,6 +78,9 @@ type PaperInput struct {
 	// their answer from the day's cache: a stored paper's retraction
 	// status is so brought up to date.
 	Refresh bool `json:"refresh"`
+
+	journal string        // the venue, from an imported item
+	filing  *store.Filing // set by an import: the paper's source, tags and collections
 }
 
 // IngestReport summarises what a store or ingest call added.
@@ -198,6 +208,11 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 		if err := w.queueCitations(ctx, tx, p.DOI, p.fresh); err != nil {
 			return err
 		}
+		if p.filing != nil {
+			if err := tx.FilePaper(ctx, w.id, p.DOI, p.filing); err != nil {
+				return err
+			}
+		}
 		if p.Metadata != store.MetadataPending {
 			return nil
 		}
@@ -224,9 +239,10 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 // metadata job, when it is stored pending, to bypass the origins' cache.
 type storedPaper struct {
 	Paper
-	id    int64
-	text  string
-	fresh bool
+	id     int64
+	text   string
+	fresh  bool
+	filing *store.Filing // written with the paper when set
 }
 
 func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
@@ -242,6 +258,8 @@ func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
 	set(&p.Title, in.Title)
 	set(&p.SourceURL, in.SourceURL)
 	set(&p.Domain, in.Domain)
+	set(&p.Journal, in.journal)
+	p.filing = in.filing
 	if in.Year != 0 {
 		p.Year = in.Year
 	}
@@ -282,6 +300,9 @@ func (w *Workspace) paper(ctx context.Context, q store.Querier, doi string) (*st
 func (w *Workspace) Paper(ctx context.Context, doi string) (*Paper, error) {
 	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
+		return nil, err
+	}
+	if err := w.fileUnder(ctx, []*storedPaper{p}); err != nil {
 		return nil, err
 	}
 	return &p.Paper, nil
@@ -395,6 +416,9 @@ type PaperRecallRequest struct {
 	Query     string    // required
 	Limit     int       // 0 means DefaultPaperLimit; at most MaxPaperLimit
 	Retrieval Retrieval // zero means hybrid
+	// DOIs, Tags and Collections scope the ranking to those papers, as
+	// RecallRequest's do. Nil means every paper.
+	DOIs, Tags, Collections []string
 }
 
 // RecallPapers ranks the workspace's papers for a query, best first, each
@@ -418,8 +442,16 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 	if err := req.Retrieval.valid(); err != nil {
 		return nil, err
 	}
+	scope := RecallRequest{Question: text, DOIs: req.DOIs, Tags: req.Tags, Collections: req.Collections}
+	if err := scope.validate(); err != nil {
+		return nil, err
+	}
+	dois, ok, err := w.scopeDOIs(ctx, scope.DOIs, scope.Tags, scope.Collections)
+	if err != nil || !ok {
+		return []Paper{}, err
+	}
 	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Org: w.id, Query: text, Limit: limit,
-		Retrieval: recall.Retrieval(req.Retrieval)})
+		Retrieval: recall.Retrieval(req.Retrieval), DOIs: dois})
 	if err != nil {
 		return nil, w.recallError(err)
 	}

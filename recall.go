@@ -41,6 +41,12 @@ var ScopeSignals = slices.Clone(recall.Signals)
 // matches nothing, so when it holds none of them the result has no spans.
 // Duplicates are ignored; a string that is not a DOI (NormalizeDOI), or
 // more than MaxRecallDOIs of them, is EINVALID.
+//
+// Tags and Collections scope the recall the same way, to the papers
+// tagged with one of Tags and filed in one of Collections (as imports
+// record them, exact names); with DOIs as well, to the papers that are in
+// all the scopes given. More than MaxScopeNames names, or an empty one, is
+// EINVALID.
 type RecallRequest struct {
 	Question     string    `json:"question"`      // required
 	Keywords     []string  `json:"keywords"`      // extra terms; spans containing them rank higher
@@ -50,6 +56,8 @@ type RecallRequest struct {
 	SectionTypes []string  `json:"section_types"` // nil means all; values from SectionTypes
 	ScopeSignals []string  `json:"scope_signals"` // boosts; values from ScopeSignals
 	DOIs         []string  `json:"dois"`          // nil or empty means every source, else only these papers
+	Tags         []string  `json:"tags"`          // nil or empty means every source, else only papers with one of these tags
+	Collections  []string  `json:"collections"`   // nil or empty means every source, else only papers in one of these collections
 	Retrieval    Retrieval `json:"-"`             // zero means hybrid
 }
 
@@ -156,6 +164,13 @@ func (r *RecallRequest) validate() error {
 		}
 		r.DOIs = dois
 	}
+	var err error
+	if r.Tags, err = checkNames(r.Tags, "tags"); err != nil {
+		return err
+	}
+	if r.Collections, err = checkNames(r.Collections, "collections"); err != nil {
+		return err
+	}
 	return r.Retrieval.valid()
 }
 
@@ -179,9 +194,16 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if label == LabelAny {
 		label = ""
 	}
+	dois, ok, err := w.scopeDOIs(ctx, req.DOIs, req.Tags, req.Collections)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return w.countRecall(&RecallResult{Spans: []Span{}}), nil
+	}
 	ctx, end := w.m.observe(ctx, OpRecall, "workspace")
 	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.id, Question: req.Question, Keywords: req.Keywords,
-		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: req.DOIs,
+		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: dois,
 		Budget: req.BudgetTokens, Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
 		err = w.recallError(err)

@@ -16,6 +16,8 @@ type RecallRequest struct {
 	BudgetTokens *int     `json:"budget_tokens" doc:"token budget, 1..200000; null or absent means 8000. Invariant: total_tokens == sum(span.tokens) <= budget_tokens"`
 	SectionTypes []string `json:"section_types" doc:"only spans of these section types: abstract, introduction, background, methods, results, discussion, conclusion, limitations, references, body, table, sheet; unknown values are 400"`
 	ScopeSignals []string `json:"scope_signals" doc:"boost spans carrying the cues of: open_questions, mechanisms, reliability, what_to_build, limitations, evidence; unknown values are 400"`
+	Tags         []string `json:"tags" doc:"only spans of the papers with one of these tags (as imported, exact names), scoped as dois; with dois or collections too, only papers in every scope given. At most 100 names; an empty name is 400"`
+	Collections  []string `json:"collections" doc:"only spans of the papers filed in one of these collections (their names, exact), scoped as dois. At most 100 names; an empty name is 400"`
 	DOIs         []string `json:"dois" doc:"only spans of these papers (their title and abstract, passages and claims; not their analyses, and no documents, so labels Analysis and Document then match nothing), with words weighed within them as in a workspace of those papers alone; null, absent or [] means every source. A DOI not in this workspace matches nothing (no error), so when none is the answer has no spans. At most 100 DOIs, duplicates ignored; a string that is not a DOI, or more than 100, is 400"`
 }
 
@@ -159,7 +161,7 @@ type ExportRequest struct {
 // budget below 1 (EINVALID).
 func (req *RecallRequest) Input() (papermem.RecallRequest, error) {
 	out := papermem.RecallRequest{Question: req.Question, Keywords: req.Keywords, Label: req.Label,
-		SectionTypes: req.SectionTypes, ScopeSignals: req.ScopeSignals, DOIs: req.DOIs}
+		SectionTypes: req.SectionTypes, ScopeSignals: req.ScopeSignals, DOIs: req.DOIs, Tags: req.Tags, Collections: req.Collections}
 	if req.Domain != nil {
 		out.Domain = *req.Domain
 	}

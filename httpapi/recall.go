@@ -10,7 +10,7 @@ import (
 
 var recallOp = op{tag: "recall", summary: "Recall spans that answer a question within a token budget",
 	req: api.RecallRequest{}, resp: papermem.RecallResult{},
-	notes: "Hybrid full-text (BM25) and vector search over the workspace's memory, fused and re-ranked; spans are ordered by score, highest first, and no two spans repeat the same text. provenance tells kind (paper, document, analysis), doi, title, source, section, page, row, sheet, char_start, char_end and ingested_at. Per-user memories are never included (see /v1/user/recall). With dois, only those papers' own spans are searched, ranked and returned; DOIs not in the workspace match nothing. " + scoreNote + limitNote}
+	notes: "Hybrid full-text (BM25) and vector search over the workspace's memory, fused and re-ranked; spans are ordered by score, highest first, and no two spans repeat the same text. provenance tells kind (paper, document, analysis), doi, title, source, section, page, row, sheet, char_start, char_end and ingested_at. Per-user memories are never included (see /v1/user/recall). With dois, only those papers' own spans are searched, ranked and returned; DOIs not in the workspace match nothing. tags and collections scope the same way, to the papers filed so by an import (POST /v1/imports): with one of the tags, in one of the collections, and among dois when given too. " + scoreNote + limitNote}
 
 // limitNote documents the token limit of a recall of low relevance.
 var limitNote = fmt.Sprintf(" A recall of low relevance returns at most %d tokens at relevance %.2f, twice as many for each %.2f above it (%d at %.2f), whatever budget_tokens: its best spans, not a budget's worth of near misses; a budget of %d tokens or less is never cut.",

@@ -95,6 +95,7 @@ func New(b Backend, opts *Options) *mcp.Server {
 	addTool(s, t, "export_session", exportSessionDoc, writes, t.exportSession)
 	addTool(s, t, "graph", graphDoc, reads, t.graph)
 	addCitationTools(s, t)
+	addLibraryTools(s, t)
 	return s
 }
 

@@ -16,6 +16,7 @@ type PaperRequest struct {
 	Query     string
 	Limit     int
 	Retrieval Retrieval
+	DOIs      []string // nil or empty for every paper, else only these (normalised)
 }
 
 // ScoredPaper is a paper that RecallPapers found, as stored, with its score
@@ -34,6 +35,13 @@ type ScoredPaper struct {
 // score is times retractedScale, so it ranks below sound ones.
 func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPaper, error) {
 	q := query{org: req.Org, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, req.Limit)}
+	if len(req.DOIs) > 0 {
+		ids, err := store.PaperIDs(ctx, e.db, req.Org, req.DOIs)
+		if err != nil || len(ids) == 0 {
+			return []ScoredPaper{}, err
+		}
+		q.owners = ids
+	}
 	p, err := e.index.Part(ctx, q.org)
 	if err != nil {
 		return nil, err
