@@ -348,6 +348,7 @@ const (
 type PaperRecallRequest struct {
 	Query     string    // required
 	Limit     int       // 0 means DefaultPaperLimit; at most MaxPaperLimit
+	Fill      bool      // false: the list ends before a paper under SourceStopRatio times the best; true: up to Limit
 	Retrieval Retrieval // zero means hybrid
 }
 
@@ -373,7 +374,7 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 		return nil, err
 	}
 	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Org: w.id, Query: text, Limit: limit,
-		Retrieval: recall.Retrieval(req.Retrieval)})
+		Fill: req.Fill, Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
 		return nil, w.recallError(err)
 	}

@@ -48,8 +48,24 @@ type RecallRequest struct {
 	SectionTypes []string  `json:"section_types"` // nil means all; values from SectionTypes
 	ScopeSignals []string  `json:"scope_signals"` // boosts; values from ScopeSignals
 	DOIs         []string  `json:"dois"`          // nil or empty means every source, else only these papers
+	Fill         bool      `json:"fill"`          // false: the answer stops when the evidence is in (StopRatio); true: spans are taken while they fit, whatever their score
+	MinTokens    int       `json:"min_tokens"`    // 0: none; the answer does not stop before this many tokens (at most the budget)
 	Retrieval    Retrieval `json:"-"`             // zero means hybrid
 }
+
+// Where an answer ends, unless the request asks for the whole budget
+// (RecallRequest.Fill): a recall takes spans best first and stops, once
+// MinTokens are taken, before a span from a source it already draws on (a
+// paper, document or analysis; a user's memories count as one) that scores
+// under StopRatio times the best span taken, or before one from another
+// source that scores under SourceStopRatio times it. The budget stays a
+// ceiling: a recall returns what answers the question and stops there.
+// RecallPapers ends its list before a paper under SourceStopRatio times
+// the best unless PaperRecallRequest.Fill is set.
+const (
+	StopRatio       = recall.StopRatio
+	SourceStopRatio = recall.SourceStopRatio
+)
 
 // Span is one recalled piece of text with where it came from.
 //
@@ -131,6 +147,9 @@ func (r *RecallRequest) validate() error {
 	case r.BudgetTokens < 1 || r.BudgetTokens > MaxBudgetTokens:
 		return Errorf(EINVALID, "budget_tokens must be between 1 and %d.", MaxBudgetTokens)
 	}
+	if r.MinTokens < 0 || r.MinTokens > r.BudgetTokens {
+		return Errorf(EINVALID, "min_tokens must be between 0 and budget_tokens (%d).", r.BudgetTokens)
+	}
 	if r.Label == "" {
 		r.Label = LabelClaim
 	}
@@ -157,6 +176,11 @@ func (r *RecallRequest) validate() error {
 	return r.Retrieval.valid()
 }
 
+// budget returns the recall engine's budget of a validated request.
+func (r *RecallRequest) budget() recall.Budget {
+	return recall.Budget{Tokens: r.BudgetTokens, Fill: r.Fill, MinTokens: r.MinTokens}
+}
+
 func (r Retrieval) valid() error {
 	switch r {
 	case RetrievalHybrid, RetrievalLexical, RetrievalVector:
@@ -179,7 +203,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	}
 	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.id, Question: req.Question, Keywords: req.Keywords,
 		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: req.DOIs,
-		Budget: req.BudgetTokens, Retrieval: recall.Retrieval(req.Retrieval)})
+		Budget: req.budget(), Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
 		return nil, w.recallError(err)
 	}
@@ -189,7 +213,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 // recallMemories recalls the memories of user for r, validated (RecallUser).
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
 	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Org: w.id, User: user, Question: r.Question,
-		Keywords: r.Keywords, Budget: r.BudgetTokens, Retrieval: recall.Retrieval(r.Retrieval)})
+		Keywords: r.Keywords, Budget: r.budget(), Retrieval: recall.Retrieval(r.Retrieval)})
 	if err != nil {
 		return nil, w.recallError(err)
 	}

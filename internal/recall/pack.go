@@ -168,8 +168,13 @@ const (
 // Scores are put on rel's scale once the first batch is ranked: a recall
 // whose relevance is under MinScore takes nothing, one of low relevance no
 // more than that relevance's token limit, and a span under MinSpanScore
+// (but with Budget.Fill) or much weaker than the best taken (packer.ends)
 // ends the packing (relevance.go).
-func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int, rel relevance) (*Result, error) {
+//
+// The score every candidate shares (common: the paper context that all of
+// them got) is left out of the scale: a span scores rel times its boosted
+// score less common over the best rank score less common, at least 0.
+func (e *Engine) pack(ctx context.Context, q query, hs []ranked, common float64, keywords, signals []string, budget Budget, rel relevance) (*Result, error) {
 	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
 	p := newPacker(budget)
 	var pending []*candidate
@@ -184,7 +189,7 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 			if scale < 0 {
 				var ok bool
 				var limit int
-				if scale, limit, ok = rel.scale(hs[0].score, candidateTexts(loaded)); !ok {
+				if scale, limit, ok = rel.scale(hs[0].score-common, candidateTexts(loaded)); !ok {
 					return &p.res, nil // memory holds nothing about the question
 				}
 				p.budget = min(p.budget, limit)
@@ -197,11 +202,11 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 		taken := 0
 		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
 			c := pending[taken]
-			s := c.Span
-			if s.Score *= scale; s.Score < MinSpanScore {
+			s, owner := c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10)
+			if s.Score = max(s.Score-common, 0) * scale; p.under(s.Score) || p.ends(s.Score, owner) {
 				return &p.res, nil
 			}
-			p.add(s, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
+			p.add(s, owner)
 		}
 		pending = pending[taken:]
 	}
@@ -295,11 +300,14 @@ func (b *batches) load(ctx context.Context, e *Engine, q query) ([]*candidate, e
 	return append(loaded, again...), err
 }
 
-// packer fills a Result within a token budget: the budget invariant
-// and de-duplication of every recall live here.
+// packer fills a Result within a token budget: the budget invariant,
+// the stop and de-duplication of every recall live here.
 type packer struct {
-	budget int
-	res    Result
+	budget    int
+	fill      bool    // Budget.Fill: no stop
+	minTokens int     // Budget.MinTokens
+	best      float64 // the best score of the spans taken
+	res       Result
 	// The sketches of the spans taken, indexed by what a repeat must share
 	// with one of them (textSketch.repeats): its normalised text, its
 	// source, or a number of distinct words within 10% of its own.
@@ -308,10 +316,28 @@ type packer struct {
 	bySize  map[int][]textSketch
 }
 
-func newPacker(budget int) *packer {
-	return &packer{budget: budget, res: Result{Spans: []Span{}},
+func newPacker(b Budget) *packer {
+	return &packer{budget: b.Tokens, fill: b.Fill, minTokens: min(b.MinTokens, b.Tokens), res: Result{Spans: []Span{}},
 		norms: map[string]bool{}, byOwner: map[string][]textSketch{}, bySize: map[int][]textSketch{}}
 }
+
+// ends reports whether a span scoring score, on the relevance scale, from
+// source owner ("" for a user's memories) ends the answer before it is
+// taken (see StopRatio): not when the request asks for the whole budget,
+// nor before MinTokens are taken.
+func (p *packer) ends(score float64, owner string) bool {
+	if p.fill || len(p.res.Spans) == 0 || p.res.TotalTokens < p.minTokens {
+		return false
+	}
+	if _, taken := p.byOwner[owner]; taken || owner == "" {
+		return score < StopRatio*p.best
+	}
+	return score < SourceStopRatio*p.best
+}
+
+// under reports whether a span scoring score is left out for scoring under
+// MinSpanScore, as it is unless the request asks for the whole budget.
+func (p *packer) under(score float64) bool { return !p.fill && score < MinSpanScore }
 
 // add appends span s, whose text comes from source owner ("" for none),
 // unless it does not fit what is left of the budget or repeats a span
@@ -331,6 +357,7 @@ func (p *packer) add(s Span, owner string) bool {
 	p.bySize[len(t.words)] = append(p.bySize[len(t.words)], t)
 	p.res.Spans = append(p.res.Spans, s)
 	p.res.TotalTokens += s.Tokens
+	p.best = max(p.best, s.Score)
 	return true
 }
 

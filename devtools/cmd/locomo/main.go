@@ -62,13 +62,20 @@ type question struct {
 var categories = []int{1, 2, 3, 4}
 
 // modes are the retrieval configurations compared.
-var modes = []struct {
+// The full recall stops when the evidence is in; "full:fill" asks it for
+// the whole budget (the fixed-budget curve).
+var modes = []mode{
+	{"bm25", papermem.RetrievalLexical, false},
+	{"vector", papermem.RetrievalVector, false},
+	{"full", papermem.RetrievalHybrid, false},
+	{"full" + evalcmd.FillSuffix, papermem.RetrievalHybrid, true},
+}
+
+// mode is a retrieval configuration.
+type mode struct {
 	name string
 	r    papermem.Retrieval
-}{
-	{"bm25", papermem.RetrievalLexical},
-	{"vector", papermem.RetrievalVector},
-	{"full", papermem.RetrievalHybrid},
+	fill bool
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
@@ -78,7 +85,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	budgetList := fs.String("budgets", "1000,2000,4000", "comma-separated token budgets")
 	latency := fs.Bool("latency", false, "also time full recall for one user holding 5,000 memories")
 	misses := fs.Int("misses", 0, "print up to this many questions the full recall misses at the middle budget")
-	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare")
+	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare: bm25, vector, full and full"+evalcmd.FillSuffix+" (the full recall asked for the whole budget)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the recalls to this file")
 	only := fs.String("conversations", "", "comma-separated indexes (from 0) of the conversations to evaluate (default all)")
 	speakers := fs.Bool("speakers", true, "store each turn as \"Speaker: text\"; with -speakers=false the text alone, as memories that do not name who said them")
@@ -188,18 +195,18 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			tokens := 0
 			for _, q := range qs {
 				t0 := time.Now()
-				res, err := w.RecallUser(ctx, q.user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: b, Retrieval: mode.r})
+				res, err := w.RecallUser(ctx, q.user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: b, Retrieval: mode.r, Fill: mode.fill})
 				if err != nil {
 					return err
 				}
-				if mode.r == papermem.RetrievalHybrid {
+				if mode.name == "full" {
 					lat = append(lat, time.Since(t0))
 				}
 				tokens += res.TotalTokens
 				if covers(res, q.evidence) {
 					hit[q.category]++
 					perConv[q.user]++
-				} else if mode.r == papermem.RetrievalHybrid && b == budgets[len(budgets)/2] {
+				} else if mode.name == "full" && b == budgets[len(budgets)/2] {
 					missed = append(missed, q)
 				}
 			}
@@ -284,10 +291,7 @@ func measureOffTopic(ctx context.Context, stdout io.Writer, w *papermem.Workspac
 // as its same-run baseline: a conversation left out of tuning is a
 // held-out user, so the figures a change must raise are every
 // conversation's, not the pooled share.
-func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, measured []struct {
-	name string
-	r    papermem.Retrieval
-}, budgets []int, hits map[string]map[int]map[string]int) error {
+func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, measured []mode, budgets []int, hits map[string]map[int]map[string]int) error {
 	n := map[string]int{}
 	for _, q := range qs {
 		n[q.user]++

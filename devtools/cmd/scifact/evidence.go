@@ -9,6 +9,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/claims"
+	"github.com/papermem/papermem/internal/evalcmd"
 	"github.com/papermem/papermem/internal/scifact"
 )
 
@@ -66,7 +67,8 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 		for _, b := range c.budgets {
 			got, used := make(halves, len(evs)), 0
 			for i, e := range evs {
-				res, err := m.Recall(ctx, papermem.RecallRequest{Question: e.Claim, Label: label, BudgetTokens: b})
+				name, fill := evalcmd.Label(label)
+				res, err := m.Recall(ctx, papermem.RecallRequest{Question: e.Claim, Label: name, BudgetTokens: b, Fill: fill})
 				if err != nil {
 					return fmt.Errorf("recall %s: %w", e.ID, err)
 				}

@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.BoolVar(&c.reuse, "reuse", false, "reuse the papers already stored in -db")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measurement to this file")
 	modes := fs.String("modes", "bm25,vector,hybrid", "paper ranking modes to evaluate, comma-separated (none: skip)")
-	labels := fs.String("labels", "Claim,Any,Passage", "recall labels whose evidence recall to measure (none: skip)")
+	labels := fs.String("labels", "Claim,Any,Passage", "recall labels whose evidence recall to measure (none: skip); a label ending in "+evalcmd.FillSuffix+" asks for the whole budget")
 	budgets := fs.String("budgets", "100,200,500,1000,2000", "token budgets of the evidence measurement")
 	fs.IntVar(&c.maxQueries, "queries", 0, "evaluate only the first N claims of each measurement (0: all)")
 	fs.BoolVar(&c.offTopic, "offtopic", true, "measure what recall returns for LoCoMo questions, which no abstract answers")
@@ -203,7 +203,7 @@ func paperRanking(ctx context.Context, out io.Writer, m *papermem.Memory, corpus
 			continue
 		}
 		rankers = append(rankers, ranker{"papermem " + mode.name, func(q string) ([]string, error) {
-			ps, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: q, Limit: 100, Retrieval: mode.r})
+			ps, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: q, Limit: 100, Fill: true, Retrieval: mode.r})
 			ids := make([]string, len(ps))
 			for i, p := range ps {
 				ids[i] = p.DOI
