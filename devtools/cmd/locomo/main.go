@@ -181,6 +181,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	// byConv[mode][budget][user] counts each retrieval's hits per
 	// conversation: BM25 alone is the same-run baseline of full recall.
 	byConv := map[string]map[int]map[string]int{}
+	// tokensByConv[mode][budget][user] adds up the tokens they returned.
+	tokensByConv := map[string]map[int]map[string]int{}
 	for _, mode := range modes {
 		if !slices.Contains(strings.Split(*modeList, ","), mode.name) {
 			continue
@@ -189,9 +191,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			hit := map[int]int{}
 			if byConv[mode.name] == nil {
 				byConv[mode.name] = map[int]map[string]int{}
+				tokensByConv[mode.name] = map[int]map[string]int{}
 			}
-			perConv := map[string]int{}
-			byConv[mode.name][b] = perConv
+			perConv, convTokens := map[string]int{}, map[string]int{}
+			byConv[mode.name][b], tokensByConv[mode.name][b] = perConv, convTokens
 			tokens := 0
 			for _, q := range qs {
 				t0 := time.Now()
@@ -203,6 +206,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 					lat = append(lat, time.Since(t0))
 				}
 				tokens += res.TotalTokens
+				convTokens[q.user] += res.TotalTokens
 				if covers(res, q.evidence) {
 					hit[q.category]++
 					perConv[q.user]++
@@ -222,7 +226,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if err := printByConversation(stdout, convs, qs, modes, budgets, byConv); err != nil {
+	if err := printByConversation(stdout, convs, qs, modes, budgets, byConv, tokensByConv); err != nil {
 		return err
 	}
 	p50, p95 := evalcmd.Percentile(lat, 50).Round(time.Microsecond), evalcmd.Percentile(lat, 95).Round(time.Microsecond)
@@ -290,32 +294,39 @@ func measureOffTopic(ctx context.Context, stdout io.Writer, w *papermem.Workspac
 // conversation and budget, and their mean, BM25 alone beside full recall
 // as its same-run baseline: a conversation left out of tuning is a
 // held-out user, so the figures a change must raise are every
-// conversation's, not the pooled share.
-func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, measured []mode, budgets []int, hits map[string]map[int]map[string]int) error {
+// conversation's, not the pooled share. A second table gives the mean
+// tokens each returned (tokens).
+func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, measured []mode, budgets []int, hits, tokens map[string]map[int]map[string]int) error {
 	n := map[string]int{}
 	for _, q := range qs {
 		n[q.user]++
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "\nrecall by conversation\tbudget\t")
-	for _, c := range convs {
-		fmt.Fprintf(tw, "%s (n=%d)\t", c.SampleID, n[c.SampleID])
-	}
-	fmt.Fprint(tw, "mean\t\n")
-	for _, mode := range measured {
-		for _, b := range budgets {
-			perConv, ok := hits[mode.name][b]
-			if !ok {
-				continue // a mode -modes left out
+	for _, table := range []struct {
+		title  string
+		counts map[string]map[int]map[string]int
+		format string
+	}{{"recall by conversation", hits, "%.3f\t"}, {"mean tokens by conversation", tokens, "%.0f\t"}} {
+		fmt.Fprintf(tw, "\n%s\tbudget\t", table.title)
+		for _, c := range convs {
+			fmt.Fprintf(tw, "%s (n=%d)\t", c.SampleID, n[c.SampleID])
+		}
+		fmt.Fprint(tw, "mean\t\n")
+		for _, mode := range measured {
+			for _, b := range budgets {
+				perConv, ok := table.counts[mode.name][b]
+				if !ok {
+					continue // a mode -retrieval left out
+				}
+				fmt.Fprintf(tw, "%s\t%d\t", mode.name, b)
+				var sum float64
+				for _, c := range convs {
+					r := ratio(perConv[c.SampleID], n[c.SampleID])
+					sum += r
+					fmt.Fprintf(tw, table.format, r)
+				}
+				fmt.Fprintf(tw, table.format+"\n", sum/float64(len(convs)))
 			}
-			fmt.Fprintf(tw, "%s\t%d\t", mode.name, b)
-			var sum float64
-			for _, c := range convs {
-				r := ratio(perConv[c.SampleID], n[c.SampleID])
-				sum += r
-				fmt.Fprintf(tw, "%.3f\t", r)
-			}
-			fmt.Fprintf(tw, "%.3f\t\n", sum/float64(len(convs)))
 		}
 	}
 	return tw.Flush()

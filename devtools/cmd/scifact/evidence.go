@@ -49,30 +49,30 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 			}
 		}
 	}
-	fmt.Fprintf(out, "\nevidence recall, %d claims with rationales\n%-24s  %6s  %s  %8s\n", len(evs), "retrieval", "budget", halvesHeader, "tokens")
+	fmt.Fprintf(out, "\nevidence recall, %d claims with rationales, and the mean tokens returned\n%-24s  %6s  %s  %s\n", len(evs), "retrieval", "budget", halvesHeader, tokensHeader)
 	for _, b := range c.budgets {
-		got, used := make(halves, len(evs)), 0
+		got, used := make(halves, len(evs)), make(halves, len(evs))
 		for i, e := range evs {
 			taken := map[sentence]bool{}
 			packed, n := floor.Pack(scifact.FloorQuery(e.Claim), b, nil)
 			for _, r := range packed {
 				taken[rows[r]] = true
 			}
-			used += n
+			used[i] = float64(n)
 			got[i] = answered(e, func(id string, idx int) bool { return taken[sentence{index[id], idx}] })
 		}
-		fmt.Fprintf(out, "%-24s  %6d  %s  %8d\n", "floor: FTS5 sentences", b, got.row(), used/len(evs))
+		fmt.Fprintf(out, "%-24s  %6d  %s  %s\n", "floor: FTS5 sentences", b, got.row(), used.tokens())
 	}
 	for _, label := range c.labels {
 		for _, b := range c.budgets {
-			got, used := make(halves, len(evs)), 0
+			got, used := make(halves, len(evs)), make(halves, len(evs))
 			for i, e := range evs {
 				name, fill := evalcmd.Label(label)
 				res, err := m.Recall(ctx, papermem.RecallRequest{Question: e.Claim, Label: name, BudgetTokens: b, Fill: fill})
 				if err != nil {
 					return fmt.Errorf("recall %s: %w", e.ID, err)
 				}
-				used += res.TotalTokens
+				used[i] = float64(res.TotalTokens)
 				got[i] = answered(e, func(id string, idx int) bool {
 					want := normalize(byID[id].Sentences[idx])
 					for _, s := range res.Spans {
@@ -83,7 +83,7 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 					return false
 				})
 			}
-			fmt.Fprintf(out, "%-24s  %6d  %s  %8d\n", "papermem "+label, b, got.row(), used/len(evs))
+			fmt.Fprintf(out, "%-24s  %6d  %s  %s\n", "papermem "+label, b, got.row(), used.tokens())
 		}
 	}
 	return claimExtractor(out, docs, byID, evs)

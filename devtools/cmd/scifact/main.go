@@ -134,7 +134,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 type halves []float64
 
 func (h halves) row() string {
-	var all, odd, even float64
+	all, odd, even := h.means()
+	return fmt.Sprintf("%8.4f  %8.4f  %8.4f", all, odd, even)
+}
+
+// tokens is row for a count of tokens.
+func (h halves) tokens() string {
+	all, odd, even := h.means()
+	return fmt.Sprintf("%6.0f  %6.0f  %6.0f", all, odd, even)
+}
+
+// means returns the mean over all claims, the odd ones and the even ones.
+func (h halves) means() (all, odd, even float64) {
 	var nOdd, nEven int
 	for i, x := range h {
 		all += x
@@ -152,10 +163,13 @@ func (h halves) row() string {
 		}
 		return a / float64(n)
 	}
-	return fmt.Sprintf("%8.4f  %8.4f  %8.4f", div(all, len(h)), div(odd, nOdd), div(even, nEven))
+	return div(all, len(h)), div(odd, nOdd), div(even, nEven)
 }
 
-const halvesHeader = "     all  odd/tune  even/held"
+const (
+	halvesHeader = "     all  odd/tune  even/held"
+	tokensHeader = "tokens     odd    even"
+)
 
 // paperRanking prints nDCG@10 and Recall@100 of paper recall in each mode
 // beside the paper floor.
