@@ -13,14 +13,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,14 +37,6 @@ func main() {
 	}
 }
 
-// turn is one dialogue turn.
-type turn struct {
-	Speaker     string `json:"speaker"`
-	DiaID       string `json:"dia_id"`
-	Text        string `json:"text"`
-	BlipCaption string `json:"blip_caption"`
-}
-
 // question is one evaluated question with its evidence turn ids.
 type question struct {
 	user     string
@@ -63,10 +52,11 @@ var categories = []int{1, 2, 3, 4}
 
 // modes are the retrieval configurations compared.
 // The full recall stops when the evidence is in; "full:fill" asks it for
-// the whole budget (the fixed-budget curve).
+// the whole budget (the fixed-budget curve). Each search alone fills the
+// budget, as the floors of the other data sets do.
 var modes = []mode{
-	{"bm25", papermem.RetrievalLexical, false},
-	{"vector", papermem.RetrievalVector, false},
+	{"bm25", papermem.RetrievalLexical, true},
+	{"vector", papermem.RetrievalVector, true},
 	{"full", papermem.RetrievalHybrid, false},
 	{"full" + evalcmd.FillSuffix, papermem.RetrievalHybrid, true},
 }
@@ -136,15 +126,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	var qs []question
 	skipped, stored := 0, 0
 	for i, c := range convs {
-		turns, err := storeConversation(ctx, w, c.SampleID, c.Conversation, storeAs{speakers: *speakers})
+		turns, err := locomo.Store(ctx, w, c.SampleID, c.Conversation, locomo.StoreAs{Speakers: *speakers})
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.SampleID, err)
 		}
 		stored += len(turns)
 		if *longer && len(convs) > 1 {
 			other := convs[(i+1)%len(convs)]
-			more, err := storeConversation(ctx, w, c.SampleID, other.Conversation,
-				storeAs{prefix: other.SampleID + "/", sessionOffset: longerSessions, speakers: *speakers})
+			more, err := locomo.Store(ctx, w, c.SampleID, other.Conversation,
+				locomo.StoreAs{Prefix: other.SampleID + "/", SessionOffset: longerSessions, Speakers: *speakers})
 			if err != nil {
 				return fmt.Errorf("%s: %w", other.SampleID, err)
 			}
@@ -154,7 +144,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			if !slices.Contains(categories, qa.Category) {
 				continue
 			}
-			ev := evidenceIDs(qa.Evidence)
+			ev := locomo.EvidenceIDs(qa.Evidence)
 			if len(ev) == 0 || slices.ContainsFunc(ev, func(id string) bool { return turns[id] == "" }) {
 				skipped++
 				continue
@@ -207,7 +197,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 				}
 				tokens += res.TotalTokens
 				convTokens[q.user] += res.TotalTokens
-				if covers(res, q.evidence) {
+				if locomo.Covers(res, q.evidence) {
 					hit[q.category]++
 					perConv[q.user]++
 				} else if mode.name == "full" && b == budgets[len(budgets)/2] {
@@ -355,117 +345,9 @@ func selectConversations(convs []locomo.Conversation, list string) ([]locomo.Con
 	return out, nil
 }
 
-// session is one dated session of a conversation.
-type session struct {
-	n     int
-	date  time.Time
-	turns []turn
-}
-
-// sessions returns the dated sessions of a conversation in order.
-func sessions(conv map[string]json.RawMessage) ([]session, error) {
-	var out []session
-	for k, raw := range conv {
-		var n int
-		if _, err := fmt.Sscanf(k, "session_%d", &n); err != nil || k != fmt.Sprintf("session_%d", n) {
-			continue
-		}
-		s := session{n: n}
-		if err := json.Unmarshal(raw, &s.turns); err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-		var when string
-		if err := json.Unmarshal(conv[k+"_date_time"], &when); err != nil {
-			return nil, fmt.Errorf("%s_date_time: %w", k, err)
-		}
-		t, err := time.Parse("3:04 pm on 2 January, 2006", when)
-		if err != nil {
-			return nil, fmt.Errorf("%s_date_time: %w", k, err)
-		}
-		s.date = t
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].n < out[j].n })
-	return out, nil
-}
-
 // longerSessions is added to the session numbers of the turns -longer
 // adds to a user, so that no session holds turns of two conversations.
 const longerSessions = 1000
-
-// storeAs says how storeConversation stores turns: keyed by their dialogue
-// id after prefix, in their session's number plus sessionOffset, and
-// with the speaker's name before the text when speakers is set.
-type storeAs struct {
-	prefix        string
-	sessionOffset int
-	speakers      bool
-}
-
-// storeConversation stores every turn as a memory of user, as as says, and
-// returns the text stored under each dialogue id.
-func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage, as storeAs) (map[string]string, error) {
-	ss, err := sessions(conv)
-	if err != nil {
-		return nil, err
-	}
-	ids := map[string]string{}
-	for _, s := range ss {
-		for i, t := range s.turns {
-			text := t.Text
-			if as.speakers {
-				text = t.Speaker + ": " + text
-			}
-			if t.BlipCaption != "" {
-				text += " [shared " + t.BlipCaption + "]"
-			}
-			_, err := w.Remember(ctx, user, papermem.NoteInput{
-				Text:       text,
-				Key:        as.prefix + t.DiaID,
-				OccurredAt: s.date.Format(time.RFC3339),
-				Metadata:   map[string]any{"dia_id": t.DiaID, "session": s.n + as.sessionOffset, "seq": i},
-			})
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", t.DiaID, err)
-			}
-			ids[t.DiaID] = text
-		}
-	}
-	return ids, nil
-}
-
-// evidenceRE matches a dialogue id, tolerating the dataset's stray colon
-// ("D:11:26").
-var evidenceRE = regexp.MustCompile(`D:?(\d+):(\d+)`)
-
-// evidenceIDs normalises a question's evidence list; an entry may hold
-// several ids separated by semicolons.
-func evidenceIDs(ev []string) []string {
-	var out []string
-	for _, e := range ev {
-		for _, m := range evidenceRE.FindAllStringSubmatch(e, -1) {
-			id := "D" + m[1] + ":" + m[2]
-			if !slices.Contains(out, id) {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
-}
-
-// covers reports whether every evidence turn is among the recalled spans.
-func covers(res *papermem.RecallResult, evidence []string) bool {
-	got := map[string]bool{}
-	for _, s := range res.Spans {
-		got[s.Provenance.Key] = true
-	}
-	for _, e := range evidence {
-		if !got[e] {
-			return false
-		}
-	}
-	return true
-}
 
 func countCategory(qs []question, c int) int {
 	n := 0
@@ -496,20 +378,20 @@ func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []locomo.Conve
 	n := 0
 	for round := 0; n < largeUser; round++ {
 		for _, c := range convs {
-			ss, err := sessions(c.Conversation)
+			ss, err := locomo.Sessions(c.Conversation)
 			if err != nil {
 				return err
 			}
 			for _, s := range ss {
-				for i, t := range s.turns {
+				for i, t := range s.Turns {
 					if n == largeUser {
 						break
 					}
 					_, err := w.Remember(ctx, user, papermem.NoteInput{
 						Text:       fmt.Sprintf("%s: %s", t.Speaker, t.Text),
 						Key:        fmt.Sprintf("%d/%s/%s", round, c.SampleID, t.DiaID),
-						OccurredAt: s.date.Format(time.RFC3339),
-						Metadata:   map[string]any{"session": fmt.Sprintf("%d/%s/%d", round, c.SampleID, s.n), "seq": i},
+						OccurredAt: s.Date.Format(time.RFC3339),
+						Metadata:   map[string]any{"session": fmt.Sprintf("%d/%s/%d", round, c.SampleID, s.N), "seq": i},
 					})
 					if err != nil {
 						return err

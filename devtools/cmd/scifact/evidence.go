@@ -59,7 +59,7 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 				taken[rows[r]] = true
 			}
 			used[i] = float64(n)
-			got[i] = answered(e, func(id string, idx int) bool { return taken[sentence{index[id], idx}] })
+			got[i] = scifact.Answered(e, func(id string, idx int) bool { return taken[sentence{index[id], idx}] })
 		}
 		fmt.Fprintf(out, "%-24s  %6d  %s  %s\n", "floor: FTS5 sentences", b, got.row(), used.tokens())
 	}
@@ -73,10 +73,10 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 					return fmt.Errorf("recall %s: %w", e.ID, err)
 				}
 				used[i] = float64(res.TotalTokens)
-				got[i] = answered(e, func(id string, idx int) bool {
-					want := normalize(byID[id].Sentences[idx])
+				got[i] = scifact.Answered(e, func(id string, idx int) bool {
+					want := scifact.Normalize(byID[id].Sentences[idx])
 					for _, s := range res.Spans {
-						if s.Provenance.DOI == docDOI(id) && strings.Contains(normalize(s.Text), want) {
+						if s.Provenance.DOI == docDOI(id) && strings.Contains(scifact.Normalize(s.Text), want) {
 							return true
 						}
 					}
@@ -89,25 +89,6 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 	return claimExtractor(out, docs, byID, evs)
 }
 
-// answered returns 1 when every rationale sentence of one of e's evidence
-// abstracts was returned (found says whether sentence idx of abstract id
-// was), else 0.
-func answered(e scifact.Evidence, found func(id string, idx int) bool) float64 {
-	for id, idxs := range e.Evidence {
-		all := len(idxs) > 0
-		for _, i := range idxs {
-			all = all && found(id, i)
-		}
-		if all {
-			return 1
-		}
-	}
-	return 0
-}
-
-// normalize folds runs of white space to one space.
-func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // claimExtractor prints the share of rationale sentences that storing an
 // abstract makes Claim nodes (a claim sentence contains them), per claim,
 // and the share of all the corpus's sentences it marks.
@@ -116,13 +97,13 @@ func claimExtractor(out io.Writer, docs []scifact.SentenceDoc, byID map[string]*
 		var cs []string
 		for _, s := range chunk.Sentences(strings.Join(d.Sentences, " ")) {
 			if claims.IsClaim(s.Text) {
-				cs = append(cs, normalize(s.Text))
+				cs = append(cs, scifact.Normalize(s.Text))
 			}
 		}
 		return cs
 	}
 	isClaim := func(cs []string, sentence string) bool {
-		n := normalize(sentence)
+		n := scifact.Normalize(sentence)
 		for _, c := range cs {
 			if strings.Contains(c, n) {
 				return true
