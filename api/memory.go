@@ -123,7 +123,7 @@ type UserRecallRequest struct {
 	Question     string   `json:"question" required:"true"`
 	Keywords     []string `json:"keywords"`
 	BudgetTokens *int     `json:"budget_tokens" doc:"1..200000; null or absent means 8000"`
-	Fill         bool     `json:"fill" doc:"true: memories are taken best first while they fit budget_tokens (the whole budget). Default false: the answer stops when the evidence is in, as /v1/recall's does"`
+	Fill         bool     `json:"fill" doc:"true: memories are taken best first while they fit budget_tokens (the whole budget). Default false: the answer stops when the evidence is in, as a recall of the workspace does"`
 	MinTokens    *int     `json:"min_tokens" doc:"the answer does not stop before this many tokens, 0..budget_tokens; null or absent means 0"`
 }
 
