@@ -10,11 +10,13 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/extract/internal/pdf"
 )
 
 // PDF layout: positioned glyphs → words → baseline rows → columns (reading
-// order) → lines → headings, paragraphs and per-page sections.
+// order) → lines → headings and paragraphs → paragraphs joined where a
+// break cut a sentence, tables told from prose → per-page sections.
 
 type layoutPage struct {
 	Number int
@@ -28,6 +30,7 @@ type word struct {
 	x0, x1, y   float64
 	size        float64
 	bold, ital  bool
+	mono        bool // set in a monospaced font
 	font        string
 	letterCount int
 }
@@ -48,8 +51,10 @@ type line struct {
 	size   float64
 	bold   bool
 	page   int
-	flow   int // lines of one column band share a flow
-	letter int // letters in text
+	flow   int     // lines of one column band share a flow
+	letter int     // letters in text
+	gap    float64 // widest space between two words, in units of size
+	mono   bool    // most letters are set in a monospaced font (code)
 }
 
 // Word and line geometry, in units of the font size.
@@ -97,9 +102,16 @@ func quadrant(a float64) int {
 func buildWords(gs []pdf.Glyph) []word {
 	var words []word
 	var cur []pdf.Glyph
+	mono := map[string]bool{} // by font name
 	flush := func() {
 		if len(cur) > 0 {
 			if w, ok := makeWord(cur); ok {
+				m, seen := mono[w.font]
+				if !seen {
+					m = monoFont.MatchString(w.font)
+					mono[w.font] = m
+				}
+				w.mono = m
 				words = append(words, w)
 			}
 			cur = cur[:0]
@@ -394,7 +406,11 @@ func orderRows(rows []row, page int, flow *int, depth int, out []line) []line {
 		return out
 	}
 	var left, right []row
+	crossed := false // the last line out was a row across the gutter
 	flush := func() {
+		if len(left) > 0 || len(right) > 0 {
+			crossed = false
+		}
 		if len(left) > 0 {
 			out = orderRows(left, page, flow, depth+1, out)
 		}
@@ -419,7 +435,10 @@ func orderRows(rows []row, page int, flow *int, depth int, out []line) []line {
 		}
 		if crosses {
 			flush()
-			*flow++
+			if !crossed {
+				*flow++ // consecutive rows across the gutter read as one band
+			}
+			crossed = true
 			out = append(out, rowLine(r.words, page, *flow))
 			continue
 		}
@@ -449,11 +468,14 @@ func subRow(ws []word) row {
 func rowLine(ws []word, page, flow int) line {
 	l := line{page: page, flow: flow, x0: ws[0].x0, x1: ws[0].x1}
 	var sb strings.Builder
-	boldLetters, letters := 0, 0
+	boldLetters, monoLetters, letters := 0, 0, 0
 	sizeLetters := map[float64]int{}
 	for i, w := range ws {
 		if i > 0 {
 			sb.WriteByte(' ')
+			if g := (w.x0 - ws[i-1].x1) / math.Max(w.size, 1); g > l.gap {
+				l.gap = g
+			}
 		}
 		sb.WriteString(w.text)
 		l.x0 = math.Min(l.x0, w.x0)
@@ -461,6 +483,9 @@ func rowLine(ws []word, page, flow int) line {
 		letters += w.letterCount
 		if w.bold {
 			boldLetters += w.letterCount
+		}
+		if w.mono {
+			monoLetters += w.letterCount
 		}
 		sizeLetters[math.Round(w.size*2)/2] += w.letterCount + 1
 	}
@@ -480,8 +505,14 @@ func rowLine(ws []word, page, flow int) line {
 	l.text = sb.String()
 	l.letter = letters
 	l.bold = letters > 0 && boldLetters*10 >= letters*9
+	l.mono = monoLetters*2 > letters
 	return l
 }
+
+// monoFont matches the names of monospaced fonts: Courier, the Computer
+// Modern and other TeX typewriter faces (CMTT10, SFTT1000), Nimbus Mono,
+// Latin Modern Mono, DejaVu Sans Mono, Consolas, Menlo.
+var monoFont = regexp.MustCompile(`(?i)mono|courier|^(?:[a-z]{6}\+)?[a-z]*tt\d|typewriter|consol|menlo|nimbusmon`)
 
 // layoutDocument builds the sections of a PDF from its pages' glyphs.
 func layoutDocument(pages []layoutPage) *Document {
@@ -544,32 +575,30 @@ func layoutDocument(pages []layoutPage) *Document {
 		right[l.flow] = math.Max(right[l.flow], l.x1)
 	}
 
+	furniture := runningLines(lines)
 	var path headingPath
-	var secs []Section
-	var para, text strings.Builder
-	curPage := 0
-	flushPara := func() {
-		if para.Len() > 0 {
-			if text.Len() > 0 {
-				text.WriteString("\n\n")
-			}
-			text.WriteString(para.String())
-			para.Reset()
-		}
-	}
-	flushSec := func() {
-		flushPara()
-		if text.Len() > 0 {
-			secs = append(secs, Section{Heading: path.String(), Page: curPage, Text: text.String()})
+	var paras []paragraph
+	var cur *paragraph
+	var text strings.Builder
+	headed := false // a heading came since the last paragraph
+	flush := func() {
+		if cur != nil {
+			cur.text = text.String()
+			paras = append(paras, *cur)
+			cur = nil
 			text.Reset()
 		}
+	}
+	open := func(l line, title bool) {
+		cur = &paragraph{page: l.page, path: path.String(), size: l.size, title: title, headed: headed,
+			first: l, last: l}
+		text.WriteString(l.text)
+		headed = false
 	}
 	var prev *line
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if l.page != curPage {
-			flushSec()
-			curPage = l.page
+		if prev != nil && l.page != prev.page {
 			prev = nil
 		}
 		if heads[i] {
@@ -583,7 +612,7 @@ func layoutDocument(pages []layoutPage) *Document {
 				i++
 				h += " " + lines[i].text
 			}
-			flushSec()
+			flush()
 			level := 1
 			if _, depth := headingNumber(h); depth > 0 {
 				level = depth
@@ -591,39 +620,354 @@ func layoutDocument(pages []layoutPage) *Document {
 				level = r
 			}
 			path.set(level, clip(h, 200))
+			headed = true
 			prev = nil
 			continue
 		}
 		if isTitle[i] {
 			// The title opens the front matter as a paragraph of its own.
 			if i == 0 || !isTitle[i-1] {
-				flushPara()
+				flush()
+				open(l, true)
+			} else {
+				text.WriteByte(' ')
+				text.WriteString(l.text)
 			}
-			if para.Len() > 0 {
-				para.WriteByte(' ')
-			}
-			para.WriteString(l.text)
 			if i+1 >= len(lines) || !isTitle[i+1] {
-				flushPara()
+				flush()
 			}
 			prev = nil
 			continue
 		}
-		if prev != nil && newParagraph(*prev, l, right[prev.flow]) {
-			flushPara()
-		}
-		if para.Len() > 0 {
-			joinLine(&para, l.text)
+		if cur == nil || prev == nil || newParagraph(*prev, l, right[prev.flow]) {
+			flush()
+			open(l, false)
 		} else {
-			para.WriteString(l.text)
+			joinLine(&text, l.text)
+			cur.last = l
+		}
+		cur.lines++
+		if l.gap >= tableGap {
+			cur.wideGaps++
+		}
+		if l.mono {
+			cur.monoLines++
+		}
+		if !furniture[i] {
+			cur.content++
 		}
 		p := l
 		prev = &p
 	}
-	flushSec()
+	flush()
+	narrow := narrowFlows(lines, body)
+	for i := range paras {
+		p := &paras[i]
+		p.table = !p.title && (p.wideGaps > 0 && p.wideGaps*2 >= p.lines || narrow[p.first.flow] && narrow[p.last.flow])
+	}
+	paras = joinParagraphs(paras, body)
+	secs := groupSections(paras)
 	resolveHyphens(secs)
 	doc.Sections = secs
 	return doc
+}
+
+// runningLines reports which lines are a running header or footer: among
+// the two highest or two lowest lines of a page, with a text that, digits
+// aside, is that of such a line on two other pages or more.
+func runningLines(lines []line) []bool {
+	key := func(s string) string {
+		return strings.ToLower(strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+			if unicode.IsDigit(r) {
+				return -1
+			}
+			return r
+		}, s)), " "))
+	}
+	// The second highest and second lowest baseline of each page.
+	type band struct{ top, top2, bottom, bottom2 float64 }
+	bands := map[int]*band{}
+	for _, l := range lines {
+		b := bands[l.page]
+		if b == nil {
+			inf := math.Inf(1)
+			b = &band{top: -inf, top2: -inf, bottom: inf, bottom2: inf}
+			bands[l.page] = b
+		}
+		switch {
+		case l.y > b.top:
+			b.top, b.top2 = l.y, b.top
+		case l.y > b.top2:
+			b.top2 = l.y
+		}
+		switch {
+		case l.y < b.bottom:
+			b.bottom, b.bottom2 = l.y, b.bottom
+		case l.y < b.bottom2:
+			b.bottom2 = l.y
+		}
+	}
+	edge := make([]bool, len(lines))
+	pages := map[string]map[int]bool{}
+	for i, l := range lines {
+		b := bands[l.page]
+		if edge[i] = l.y >= b.top2 || l.y <= b.bottom2; !edge[i] {
+			continue
+		}
+		k := key(l.text)
+		if k == "" {
+			continue
+		}
+		if pages[k] == nil {
+			pages[k] = map[int]bool{}
+		}
+		pages[k][l.page] = true
+	}
+	out := make([]bool, len(lines))
+	for i, l := range lines {
+		out[i] = edge[i] && len(pages[key(l.text)]) >= 3
+	}
+	return out
+}
+
+// A paragraph is a run of lines that newParagraph keeps together, with
+// the page and heading path it starts under.
+type paragraph struct {
+	text        string
+	page        int
+	path        string
+	size        float64 // of its first line
+	first, last line
+	lines       int
+	wideGaps    int  // lines with a space of tableGap or more
+	monoLines   int  // lines set in a monospaced font (code)
+	content     int  // lines that are not a running header or footer
+	title       bool // the document's title
+	headed      bool // a heading precedes it
+	table       bool // a table's cells, not prose
+}
+
+// tableGap is the space between two words, in units of the font size,
+// that only a table's columns leave: justified prose stays under one.
+const tableGap = 1.25
+
+// narrowFlows returns the flows that are a table's columns: of three
+// lines or more, and narrower, all together, than 0.45 of the widest line
+// of body text.
+func narrowFlows(lines []line, body float64) map[int]bool {
+	type extent struct {
+		x0, x1 float64
+		n      int
+	}
+	flows := map[int]*extent{}
+	widest := 0.0
+	for _, l := range lines {
+		e := flows[l.flow]
+		if e == nil {
+			e = &extent{x0: l.x0, x1: l.x1}
+			flows[l.flow] = e
+		}
+		e.x0, e.x1 = math.Min(e.x0, l.x0), math.Max(e.x1, l.x1)
+		e.n++
+		if math.Abs(l.size-body) <= bodyTolerance {
+			widest = math.Max(widest, l.x1-l.x0)
+		}
+	}
+	out := map[int]bool{}
+	for f, e := range flows {
+		if e.n >= 3 && e.x1-e.x0 < 0.45*widest {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// bodyTolerance is how far, in points, the size of body text may stray
+// from the body size.
+const bodyTolerance = 0.6
+
+// wordy reports whether p is text of words rather than symbols and
+// numbers (a formula, a page number), and neither the title, a table, code
+// nor a running header or footer: at least least words of two letters or
+// more, and at least share of its words.
+func (p *paragraph) wordy(least int, share float64) bool {
+	if p.title || p.table || p.monoLines*2 > p.lines || p.content == 0 {
+		return false
+	}
+	words, long := 0, 0
+	for _, w := range strings.Fields(p.text) {
+		words++
+		letters := 0
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		if letters >= 2 {
+			long++
+		}
+	}
+	return long >= least && float64(long) >= share*float64(words)
+}
+
+// A paragraph cut mid-sentence is prose: one word or more, half its words
+// or more. Its continuation may hold a formula: two words or more, a
+// quarter of its words or more, or else one word, half its words.
+func (p *paragraph) cut() bool          { return p.wordy(1, 0.5) }
+func (p *paragraph) continuation() bool { return p.wordy(2, 0.25) || p.wordy(1, 0.5) }
+
+// sized reports whether p is set in size.
+func (p *paragraph) sized(size float64) bool { return math.Abs(p.size-size) <= bodyTolerance }
+
+// joinParagraphs joins each paragraph that a column's or page's end, a
+// footnote, a float or a formula cut mid-sentence to the paragraph that
+// continues it, up to that sentence's end. For body text that is the next
+// wordy paragraph in the body size, with no heading before it; for
+// smaller or larger text (a caption, a footnote) only the very next
+// paragraph, in the same size. They join when the first ends on a
+// hyphenated word, when the second starts with a lower-case word, or when
+// the first ends with no sentence-final punctuation and either the second
+// is a list's item or it starts another column or page and the first ends
+// in the course of a clause (midClause). The sentence so joined keeps the
+// first paragraph's page and heading; the rest of the second stays where
+// it was.
+func joinParagraphs(paras []paragraph, body float64) []paragraph {
+	gone := make([]bool, len(paras))
+	for i := range paras {
+		if gone[i] || !paras[i].cut() {
+			continue
+		}
+		a := &paras[i]
+		isBody := a.sized(body)
+		var text strings.Builder // a's text as it grows
+		text.WriteString(a.text)
+		for j := i + 1; ; j++ {
+			for j < len(paras) && (gone[j] || isBody && !paras[j].headed && !(paras[j].continuation() && paras[j].sized(body))) {
+				j++
+			}
+			if j >= len(paras) || paras[j].headed || !paras[j].continuation() || !paras[j].sized(a.size) {
+				break
+			}
+			b := &paras[j]
+			ending := paragraphEnd(text.String())
+			apart := b.first.flow != a.last.flow || b.first.page != a.last.page
+			if !(ending == endHyphen || lowerStart(b.text) || ending == endOpen && (apart && midClause(text.String()) || listItem.MatchString(b.text))) {
+				break
+			}
+			// Only the sentence's end moves up: the rest of the second
+			// paragraph keeps its page.
+			head, rest := b.text, ""
+			if ss := chunk.Sentences(b.text); len(ss) > 1 {
+				head, rest = strings.TrimSpace(b.text[:ss[1].Start]), b.text[ss[1].Start:]
+			}
+			joinLine(&text, head)
+			if rest != "" {
+				b.text = rest
+				break
+			}
+			a.last, a.lines = b.last, a.lines+b.lines
+			gone[j] = true
+		}
+		a.text = text.String()
+	}
+	out := paras[:0]
+	for i, p := range paras {
+		if !gone[i] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// How a paragraph ends.
+const (
+	endSentence = iota // on '.', '!' or '?', perhaps before closing quotes, brackets or a footnote mark
+	endHyphen          // on a letter and a hyphen
+	endColon           // on ':'
+	endOpen            // on anything else
+)
+
+func paragraphEnd(s string) int {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, "-") || strings.HasSuffix(s, "\u2010") {
+		before, _ := utf8.DecodeLastRuneInString(s[:len(s)-len(lastRune(s))])
+		if unicode.IsLetter(before) {
+			return endHyphen
+		}
+	}
+	t := strings.TrimRightFunc(s, func(r rune) bool { return strings.ContainsRune("\"'”’)]*†‡", r) })
+	switch last := lastRune(t); {
+	case last == "." || last == "!" || last == "?":
+		return endSentence
+	case last == ":":
+		return endColon
+	}
+	// A footnote's number after the sentence's end ("...in 2019.3").
+	d := strings.TrimRightFunc(t, unicode.IsDigit)
+	if d != t && strings.ContainsAny(lastRune(d), ".!?") {
+		return endSentence
+	}
+	return endOpen
+}
+
+// midClause reports whether s ends as a sentence cut in its course does:
+// on a comma or semicolon (a footnote's number may follow) or on a word in
+// lower case, rather than on a name or a number, as a title, a date or a
+// header does.
+func midClause(s string) bool {
+	s = strings.TrimRightFunc(strings.TrimSpace(s), unicode.IsDigit)
+	switch lastRune(s) {
+	case ",", ";":
+		return true
+	case ".", "!", "?", ":":
+		return false
+	}
+	w := s[strings.LastIndexAny(s, " ")+1:]
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsLower(r)
+}
+
+// lowerStart reports whether s starts with a word whose first letter is
+// lower case and that holds no capital and no digit: the rest of a
+// sentence rather than a new one ("mRNA", "p53" and "iPhone" may open one).
+func lowerStart(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	w, _, _ := strings.Cut(s, " ")
+	return !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) })
+}
+
+// listItem matches the start of a list's item: "1) ", "(a) ", "2. ", "• ".
+var listItem = regexp.MustCompile(`^(?:\(?[0-9]{1,2}[.)]|\([a-z]\)|[a-z]\)|[•◦▪‣∙·–-])\s`)
+
+// groupSections makes a section of each run of paragraphs on one page
+// under one heading, tables apart from the text around them.
+func groupSections(paras []paragraph) []Section {
+	var secs []Section
+	var text strings.Builder
+	for i, p := range paras {
+		if i > 0 && p.table == paras[i-1].table && p.page == paras[i-1].page && p.path == paras[i-1].path {
+			text.WriteString("\n\n")
+			text.WriteString(p.text)
+			continue
+		}
+		if i > 0 {
+			secs[len(secs)-1].Text = text.String()
+			text.Reset()
+		}
+		s := Section{Heading: p.path, Page: p.page}
+		if p.table {
+			s.Type = TypeTable
+		}
+		secs = append(secs, s)
+		text.WriteString(p.text)
+	}
+	if len(secs) > 0 {
+		secs[len(secs)-1].Text = text.String()
+	}
+	return secs
 }
 
 // newParagraph reports whether l starts a paragraph after prev.
@@ -636,10 +980,13 @@ func newParagraph(prev, l line, flowRight float64) bool {
 	if dy < -0.5*size || dy > 1.9*size {
 		return true
 	}
-	if math.Abs(l.size-prev.size) > 1.5 {
+	short := prev.x1 < flowRight-2.5*size
+	// A change of size starts a paragraph, unless the lines sit at the
+	// spacing of one, start at one margin and the first fills its column
+	// (a line of small capitals).
+	if math.Abs(l.size-prev.size) > 1.5 && (short || dy > 1.35*size || math.Abs(l.x0-prev.x0) > 0.5*size) {
 		return true
 	}
-	short := prev.x1 < flowRight-2.5*size
 	if short && math.Abs(l.x0-prev.x0) > 0.8*size {
 		return true
 	}
