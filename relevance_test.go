@@ -2,6 +2,7 @@ package papermem_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,4 +172,31 @@ func madeUpWord(i int) string {
 	}
 	b.WriteString("x")
 	return b.String()
+}
+
+// TestRecallStopCoversTheQuestion checks that the stop does not end an
+// answer before a span holding a rare word of the question that the spans
+// taken lack: documents that share the question's common words rank first
+// (a document's context is its best node's score over the best
+// document's), and the paper holding its rare word comes after them.
+func TestRecallStopCoversTheQuestion(t *testing.T) {
+	w := mustOpen(t).Workspace("default")
+	for i := range 10 {
+		text := fmt.Sprintf("# Results\nIn cohort %d, the training protocol reduced dropout by %d%%. Adherence rose in the second year.\n", i, 10+i)
+		if _, err := w.IngestFile(ctx, fmt.Sprintf("notes-%d.md", i), strings.NewReader(text), papermem.IngestOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustStore(t, w, papermem.PaperInput{DOI: "10.1000/marker", Title: "On exercise and adherence",
+		Text: "# Abstract\nWe show that exercise improves adherence in older adults.\n\n# Results\nThe zq7x protocol reduced dropout by 12%."})
+	res, err := w.Recall(ctx, papermem.RecallRequest{Question: "Which protocol is zq7x?", Label: papermem.LabelAny, BudgetTokens: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Spans, func(s papermem.Span) bool { return strings.Contains(s.Text, "zq7x") }) {
+		for _, s := range res.Spans {
+			t.Logf("%.3f %s %q", s.Score, s.Provenance.Kind, s.Text)
+		}
+		t.Errorf("the span holding zq7x was left out of the answer")
+	}
 }

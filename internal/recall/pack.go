@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/internal/ftsterm"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -176,7 +177,7 @@ const (
 // score less common over the best rank score less common, at least 0.
 func (e *Engine) pack(ctx context.Context, q query, hs []ranked, common float64, keywords, signals []string, budget Budget, rel relevance) (*Result, error) {
 	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
-	p := newPacker(budget)
+	p := newPacker(budget, rel.weight)
 	var pending []*candidate
 	scale := -1.0 // the factor from rank scores to rel's scale, once known
 	b := newBatches(hs)
@@ -203,7 +204,7 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, common float64,
 		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
 			c := pending[taken]
 			s, owner := c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10)
-			if s.Score = max(s.Score-common, 0) * scale; p.under(s.Score) || p.ends(s.Score, owner) {
+			if s.Score = max(s.Score-common, 0) * scale; p.under(s.Score) || p.ends(&s, owner) {
 				return &p.res, nil
 			}
 			p.add(s, owner)
@@ -304,9 +305,11 @@ func (b *batches) load(ctx context.Context, e *Engine, q query) ([]*candidate, e
 // the stop and de-duplication of every recall live here.
 type packer struct {
 	budget    int
-	fill      bool    // Budget.Fill: no stop
-	minTokens int     // Budget.MinTokens
-	best      float64 // the best score of the spans taken
+	fill      bool               // Budget.Fill: no stop
+	minTokens int                // Budget.MinTokens
+	best      float64            // the best score of the spans taken
+	words     map[string]float64 // the question's words, as relevance weighs them (nil: none)
+	covered   map[string]bool    // those the spans taken hold
 	res       Result
 	// The sketches of the spans taken, indexed by what a repeat must share
 	// with one of them (textSketch.repeats): its normalised text, its
@@ -316,23 +319,49 @@ type packer struct {
 	bySize  map[int][]textSketch
 }
 
-func newPacker(b Budget) *packer {
+// newPacker returns a packer of budget b; words are the question's words
+// (relevance.weight), which the stop reads.
+func newPacker(b Budget, words map[string]float64) *packer {
 	return &packer{budget: b.Tokens, fill: b.Fill, minTokens: min(b.MinTokens, b.Tokens), res: Result{Spans: []Span{}},
+		words: words, covered: map[string]bool{},
 		norms: map[string]bool{}, byOwner: map[string][]textSketch{}, bySize: map[int][]textSketch{}}
 }
 
-// ends reports whether a span scoring score, on the relevance scale, from
-// source owner ("" for a user's memories) ends the answer before it is
-// taken (see StopRatio): not when the request asks for the whole budget,
-// nor before MinTokens are taken.
-func (p *packer) ends(score float64, owner string) bool {
+// ends reports whether span s, scored on the relevance scale, from source
+// owner ("" for a user's memories) ends the answer before it is taken (see
+// StopRatio): not when the request asks for the whole budget, nor before
+// MinTokens are taken, nor when it holds a word of the question that the
+// spans taken lack, one rarer than the common words relevance weighs least
+// (the answer goes on until the question's words are covered; "help" or
+// "study" alone bring no span about another subject).
+func (p *packer) ends(s *Span, owner string) bool {
 	if p.fill || len(p.res.Spans) == 0 || p.res.TotalTokens < p.minTokens {
 		return false
 	}
+	ratio := SourceStopRatio
 	if _, taken := p.byOwner[owner]; taken || owner == "" {
-		return score < StopRatio*p.best
+		ratio = StopRatio
 	}
-	return score < SourceStopRatio*p.best
+	return s.Score < ratio*p.best && !p.adds(s)
+}
+
+// adds reports whether span s holds a word of the question that the spans
+// taken lack, one that weighs more than a common word (minWeight).
+func (p *packer) adds(s *Span) bool {
+	added := false
+	eachTerm(s, func(t string) {
+		if w, ok := p.words[t]; ok && w > minWeight && !p.covered[t] {
+			added = true
+		}
+	})
+	return added
+}
+
+// eachTerm calls f with each term of a span's text and section heading, as
+// the node index makes terms.
+func eachTerm(s *Span, f func(term string)) {
+	ftsterm.Terms(s.Text, f)
+	ftsterm.Terms(s.Provenance.Section, f)
 }
 
 // under reports whether a span scoring score is left out for scoring under
@@ -358,6 +387,13 @@ func (p *packer) add(s Span, owner string) bool {
 	p.res.Spans = append(p.res.Spans, s)
 	p.res.TotalTokens += s.Tokens
 	p.best = max(p.best, s.Score)
+	if p.words != nil && !p.fill {
+		eachTerm(&s, func(t string) {
+			if _, ok := p.words[t]; ok {
+				p.covered[t] = true
+			}
+		})
+	}
 	return true
 }
 

@@ -582,7 +582,7 @@ func parseTime(s string) (time.Time, error) {
 // already taken, and decodes the provenance of those it takes. A memory's
 // event day counts as its heading.
 func packMemories(cs []*memCand, budget Budget, rel relevance) *Result {
-	p := newPacker(budget)
+	p := newPacker(budget, rel.weight)
 	if len(cs) == 0 {
 		return &p.res
 	}
@@ -596,7 +596,7 @@ func packMemories(cs []*memCand, budget Budget, rel relevance) *Result {
 	}
 	p.budget = min(p.budget, limit)
 	for _, c := range cs {
-		if c.Score *= scale; p.full() || p.under(c.Score) || p.ends(c.Score, "") {
+		if c.Score *= scale; p.full() || p.under(c.Score) || p.ends(&c.Span, "") {
 			break
 		}
 		if !p.add(c.Span, "") {
