@@ -58,7 +58,9 @@ type RecallRequest struct {
 // MinTokens are taken, before a span from a source it already draws on (a
 // paper, document or analysis; a user's memories count as one) that scores
 // under StopRatio times the best span taken, or before one from another
-// source that scores under SourceStopRatio times it. The budget stays a
+// source that scores under SourceStopRatio times it, unless that span holds
+// a word of the question (rarer than the commonest words) that the spans
+// taken lack. The budget stays a
 // ceiling: a recall returns what answers the question and stops there.
 // RecallPapers ends its list before a paper under SourceStopRatio times
 // the best unless PaperRecallRequest.Fill is set.
