@@ -33,7 +33,7 @@ func (w *Workspace) Documents(ctx context.Context, limit int) ([]Document, error
 	}
 	out := make([]Document, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, Document{ID: fmt.Sprintf("doc:%d", r.ID), Name: r.Name, Title: r.Title, Format: r.Format,
+		out = append(out, Document{ID: fmt.Sprintf("doc:%d", r.Num), Name: r.Name, Title: r.Title, Format: r.Format,
 			Domain: r.Domain, Bytes: r.Bytes, CreatedAt: r.CreatedAt})
 	}
 	return out, nil

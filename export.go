@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -122,7 +120,7 @@ func (w *Workspace) ExportSession(ctx context.Context, rec SessionRecord) (*Expo
 		if err := w.linkPapers(ctx, tx, sid, dois); err != nil {
 			return err
 		}
-		return w.linkClaims(ctx, tx, sid, slices.DeleteFunc(claims, func(id int64) bool { return !known[id] }))
+		return w.linkClaims(ctx, tx, sid, claimRows(claims, known))
 	})
 	if err != nil {
 		return nil, err
@@ -230,7 +228,7 @@ func (w *Workspace) exports(ctx context.Context, q ExportQuery, limit int, fn fu
 	}
 	if q.Cursor != "" {
 		var err error
-		if f.AfterCreated, f.AfterID, err = parseCursor(q.Cursor); err != nil {
+		if f.AfterCreated, f.AfterSession, err = parseCursor(q.Cursor); err != nil {
 			return err
 		}
 	}
@@ -252,7 +250,7 @@ func (w *Workspace) exports(ctx context.Context, q ExportQuery, limit int, fn fu
 		if err := decodeJSON(e.Metadata, &r.Metadata); err != nil {
 			return fmt.Errorf("export %d: metadata: %w", e.ID, err)
 		}
-		if err := fn(&r, makeCursor(r.CreatedAt, e.ID)); err != nil {
+		if err := fn(&r, makeCursor(r.CreatedAt, r.SessionID)); err != nil {
 			if err == errStop {
 				return nil
 			}
@@ -269,30 +267,28 @@ func decodeJSON(s string, v any) error {
 	return d.Decode(v)
 }
 
-// makeCursor encodes the position of an export row.
-func makeCursor(created string, id int64) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(created + "|" + strconv.FormatInt(id, 10)))
+// makeCursor encodes the position of an export record: its created_at and
+// session id, the workspace's own (a row id, numbered across workspaces,
+// would tell how many records the others export).
+func makeCursor(created, session string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(created + "|" + session))
 }
 
 // parseCursor decodes a cursor made by makeCursor.
-func parseCursor(c string) (string, int64, error) {
+func parseCursor(c string) (string, string, error) {
 	bad := Errorf(EINVALID, "cursor %q is not a cursor this service issued.", c)
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil {
-		return "", 0, bad
+		return "", "", bad
 	}
-	at, idText, ok := bytes.Cut(b, []byte("|"))
-	if !ok {
-		return "", 0, bad
-	}
-	id, err := strconv.ParseInt(string(idText), 10, 64)
-	if err != nil {
-		return "", 0, bad
+	at, session, ok := bytes.Cut(b, []byte("|"))
+	if !ok || !ValidSessionID(string(session)) {
+		return "", "", bad
 	}
 	if _, err := time.Parse(time.RFC3339Nano, string(at)); err != nil {
-		return "", 0, bad
+		return "", "", bad
 	}
-	return string(at), id, nil
+	return string(at), string(session), nil
 }
 
 // SessionActivity summarises what a user did in a workspace's sessions.

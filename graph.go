@@ -406,8 +406,8 @@ func (g *graphSearch) result(ctx context.Context, seed string, hops int) (*Subgr
 		return nil, err
 	}
 	for _, c := range claims {
-		nodes[gkey{NodeClaim, c.ID}] = &GraphNode{ID: NodeClaim + ":" + strconv.FormatInt(c.ID, 10), Type: NodeClaim,
-			Label: shorten(c.Text, claimLabelRunes), DOI: c.DOI, NodeID: c.ID, NodeLabel: c.Label}
+		nodes[gkey{NodeClaim, c.ID}] = &GraphNode{ID: NodeClaim + ":" + strconv.FormatInt(c.Num, 10), Type: NodeClaim,
+			Label: shorten(c.Text, claimLabelRunes), DOI: c.DOI, NodeID: c.Num, NodeLabel: c.Label}
 	}
 
 	root, ok := nodes[g.order[0]]

@@ -116,14 +116,13 @@ func TestLinkSession(t *testing.T) {
 		mustStore(t, other, papermem.PaperInput{DOI: "10.2000/other", Title: "Other", Text: "Abstract\nAspirin reduced headaches by 40% in a randomised trial."})
 		foreign := claimID(t, other, "aspirin headaches")
 		for name, l := range map[string]papermem.SessionLink{
-			"NoSession":      {Papers: []string{"10.1000/vitd"}},
-			"BadSession":     {SessionID: "has space", Papers: []string{"10.1000/vitd"}},
-			"LongSession":    {SessionID: strings.Repeat("a", 200)},
-			"BadDOI":         {SessionID: "s9", Papers: []string{"not a doi"}},
-			"UnknownClaim":   {SessionID: "s9", Papers: []string{"10.1000/vitd"}, Claims: []int64{claim, 987654321}},
-			"MemoryNode":     {SessionID: "s9", Claims: []int64{mem.NodeID}},
-			"OtherWorkspace": {SessionID: "s9", Claims: []int64{foreign}},
-			"TooMany":        {SessionID: "s9", Papers: slices.Repeat([]string{"10.1/x"}, papermem.MaxSessionLinks+1)},
+			"NoSession":    {Papers: []string{"10.1000/vitd"}},
+			"BadSession":   {SessionID: "has space", Papers: []string{"10.1000/vitd"}},
+			"LongSession":  {SessionID: strings.Repeat("a", 200)},
+			"BadDOI":       {SessionID: "s9", Papers: []string{"not a doi"}},
+			"UnknownClaim": {SessionID: "s9", Papers: []string{"10.1000/vitd"}, Claims: []int64{claim, 987654321}},
+			"MemoryNode":   {SessionID: "s9", Claims: []int64{mem.NodeID}},
+			"TooMany":      {SessionID: "s9", Papers: slices.Repeat([]string{"10.1/x"}, papermem.MaxSessionLinks+1)},
 		} {
 			t.Run(name, func(t *testing.T) {
 				if _, err := w.LinkSession(ctx, l); papermem.ErrorCode(err) != papermem.EINVALID {
@@ -134,6 +133,20 @@ func TestLinkSession(t *testing.T) {
 		// Nothing of the refused calls was written.
 		if _, err := w.Graph(ctx, "s9", 1); papermem.ErrorCode(err) != papermem.ENOTFOUND {
 			t.Errorf("session of a refused link exists: err = %v", err)
+		}
+		// Node ids are numbers within a workspace: another workspace's id
+		// names this workspace's node of that number, if any, never the
+		// other's node.
+		_, err = w.LinkSession(ctx, papermem.SessionLink{SessionID: "s-foreign", Claims: []int64{foreign}})
+		switch papermem.ErrorCode(err) {
+		case papermem.EINVALID:
+		case "":
+			g, err := w.Graph(ctx, "s-foreign", 1)
+			if err != nil || len(g.Nodes) != 2 || g.Nodes[1].NodeID != foreign || strings.Contains(g.Nodes[1].Label, "Aspirin") {
+				t.Errorf("the graph of a session linked to claim %d: %+v, %v", foreign, g, err)
+			}
+		default:
+			t.Errorf("link claim %d of another workspace: %v", foreign, err)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/papermem/papermem/internal/nodeindex"
@@ -73,6 +74,26 @@ func (m *Memory) Health(ctx context.Context) *Health {
 		}
 		return fmt.Sprintf("%s, %d tables readable, %s, synchronous %s", m.StorageMode(), len(healthTables), engine, m.sync), nil
 	}))
+	if m.origins != nil {
+		// The origins' state is shown, never failed: papermem works
+		// while they are down (stores wait for none but a DOI alone).
+		h.Add(CheckComponent("origins", func() (string, error) {
+			var parts []string
+			for _, o := range m.OriginStates() {
+				s := o.Name + " " + o.State
+				if o.State == OriginDown {
+					s += fmt.Sprintf(" since %s, next try %s (%d failures in a row: %s)", o.Since, o.Retry, o.Failures, o.LastError)
+				}
+				parts = append(parts, s)
+			}
+			queued, failing, err := m.JobsQueued(ctx)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("%s; %d metadata jobs queued, %d of them failed at least once", strings.Join(parts, "; "),
+				queued[jobMetadata], failing[jobMetadata]), nil
+		}))
+	}
 	h.Add(CheckComponent("full_text_index", func() (string, error) {
 		p, err := m.part(ctx, m.id)
 		if err != nil {
@@ -111,4 +132,40 @@ func (m *Memory) Health(ctx context.Context) *Health {
 		return fmt.Sprintf("sqlite-vec %s scored a probe; %d vectors stored", version, n), err
 	}))
 	return h
+}
+
+// Origin states (OriginState.State).
+const (
+	OriginUp   = "up"   // asked as usual
+	OriginDown = "down" // failed several times in a row: skipped until Retry, then probed
+)
+
+// OriginState is the state of one origin service as this Memory sees it
+// (its circuit breaker): Name is crossref, unpaywall or openalex; Since
+// and Retry (RFC 3339) say when a down service went down and when it is
+// next tried; LastError is its last failure.
+type OriginState struct {
+	Name      string `json:"name" doc:"crossref, unpaywall or openalex"`
+	State     string `json:"state" doc:"up, or down: it failed several times in a row (no connection, a timeout, a 5xx) and is skipped, the metadata jobs waiting, until retry, when one request probes it; the cool-down doubles while it stays down (30 s to 10 min)"`
+	Since     string `json:"since,omitempty" doc:"when it went down (RFC 3339)"`
+	Retry     string `json:"retry,omitempty" doc:"when it is next tried (RFC 3339)"`
+	Failures  int    `json:"failures" doc:"failed attempts in a row"`
+	LastError string `json:"last_error,omitempty" doc:"the last failure"`
+}
+
+// OriginStates reports each origin service's state (Crossref, Unpaywall,
+// OpenAlex), or nil when no origin is configured.
+func (m *Memory) OriginStates() []OriginState {
+	if m.origins == nil {
+		return nil
+	}
+	var out []OriginState
+	for _, s := range m.origins.client.States() {
+		o := OriginState{Name: s.Name, State: OriginUp, Failures: s.Failures, LastError: s.LastError}
+		if s.Down {
+			o.State, o.Since, o.Retry = OriginDown, timestamp(s.Since), timestamp(s.Retry)
+		}
+		out = append(out, o)
+	}
+	return out
 }

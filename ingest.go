@@ -77,6 +77,14 @@ const maxNameBytes = 255
 // EINVALID (no name, a malformed DOI, or a corrupt, encrypted, truncated or
 // empty file, with the reason), EUPSTREAM (the embedder failed).
 func (w *Workspace) IngestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions) (*IngestReport, error) {
+	ctx, end := w.m.observe(ctx, OpIngest, ingestFormat(name))
+	rep, err := w.ingestFile(ctx, name, r, opts)
+	end(0, err)
+	return rep, err
+}
+
+// ingestFile is IngestFile, unobserved.
+func (w *Workspace) ingestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions) (*IngestReport, error) {
 	start := time.Now()
 	name, format, err := ingestName(name)
 	if err != nil {
@@ -179,9 +187,7 @@ func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Do
 		p.Authors = doc.Authors
 	}
 	if !opts.stored {
-		if err := w.fillFromOrigins(ctx, p, false, false); err != nil {
-			return err
-		}
+		w.planMetadata(p, false)
 	}
 	rep.DocID, rep.Kind = doi, KindPaper
 	return w.storePaper(ctx, p, text, doc.Sections, rep)

@@ -309,7 +309,8 @@ func TestIngestPaper(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := papermem.Paper{DOI: doi, Title: "S2ORC (curated title)", Year: 2020, OA: true, Cached: true,
-			Authors: []string{"Kyle Lo", "Lucy Lu Wang", "Mark Neumann", "Rodney Kinney", "Daniel Weld"}}
+			Authors:  []string{"Kyle Lo", "Lucy Lu Wang", "Mark Neumann", "Rodney Kinney", "Daniel Weld"},
+			Metadata: papermem.MetadataUnavailable} // no origins
 		if diff := cmp.Diff(want, *p); diff != "" {
 			t.Errorf("paper (-want +got):\n%s", diff)
 		}

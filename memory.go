@@ -37,6 +37,8 @@ type Memory struct {
 	log            *slog.Logger
 	recall         *recall.Engine     // every recall (internal/recall)
 	meter          hostlink.MeterSlot // the meter of a hosted service over this memory, if any (usage.go)
+	observer       Observer           // Options.Observer: nil for none (observe.go)
+	jobs           *jobs              // the background jobs' worker, nil when there is no kind to run (jobs.go)
 }
 
 // ws lets Memory embed *Workspace without a field named Workspace.
@@ -132,10 +134,15 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		dbTimeout:      max(o.DBTimeout, 0),
 		now:            o.Now,
 		log:            o.Logger,
+		observer:       o.Observer,
 	}
 	m.ws = &Workspace{m: m, id: o.Workspace}
 	weighted, _ := o.Embedder.(recall.WeightedEmbedder)
-	m.recall = recall.New(recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted})
+	rc := recall.Config{Index: m.index, Store: m.db, Embed: m.embed, Weighted: weighted}
+	if m.observer != nil {
+		rc.Stage = m.recallStage
+	}
+	m.recall = recall.New(rc)
 	m.origins = newOrigins(m, o.Origins, o.MaxIngestBytes)
 	if err := m.checkEmbedder(ctx, o.Reindex); err != nil {
 		m.writer.Close()
@@ -143,6 +150,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Memory, error) {
 		files.Close()
 		return nil, err
 	}
+	m.startJobs()
 	return m, nil
 }
 
@@ -165,6 +173,7 @@ func indexDir(path string, engine store.Engine, dir string) string {
 // and closes the database, checkpointing its WAL into the database file
 // (no -wal file is left to recover). In-flight calls must have returned.
 func (m *Memory) Close() error {
+	m.jobs.stop()
 	err := m.meter.Flush(context.Background())
 	m.writer.Close()
 	return errors.Join(err, m.index.Close(), m.database.Close())
@@ -220,7 +229,10 @@ const writeBatch = 64
 // back (a deadlock's victim on PostgreSQL, store.Writer): it sets what it
 // hands out rather than adding to it.
 func (m *Memory) write(ctx context.Context, fn func(ctx context.Context, tx *store.Tx) error) error {
-	return writeError(m.writer.Do(ctx, fn))
+	ctx, end := m.observe(ctx, OpWrite, "")
+	err := writeError(m.writer.Do(ctx, fn))
+	end(0, err)
+	return err
 }
 
 // writeError translates the write path's own failures.

@@ -114,6 +114,10 @@ type Options struct {
 	// bound. SQLite ignores it.
 	DBTimeout time.Duration
 
+	// Observer, when not nil, is told of recalls and their stages, writes,
+	// ingests and origin requests, for metrics and traces. Nil means none.
+	Observer Observer
+
 	// WriteWait is the longest a write waits for its turn before failing
 	// with EUNAVAILABLE (its context's deadline also ends the wait). Zero
 	// means DefaultWriteWait.

@@ -37,6 +37,14 @@ type OriginOptions struct {
 	// Timeout bounds each request. Zero means DefaultOriginTimeout.
 	Timeout time.Duration
 
+	// Deadline bounds everything a store waits for at the origins, which
+	// is only what it cannot be done without: a paper with a DOI alone
+	// (its metadata; EUPSTREAM, nothing stored, when none came in time)
+	// or a title alone (its DOI; a local id when none came). A paper
+	// with its text, or a title and a DOI, never waits: its metadata is
+	// filled by the background job. Zero means DefaultOriginDeadline.
+	Deadline time.Duration
+
 	// AllowPrivate lets downloads of open-access copies reach loopback
 	// and private addresses on any host (tests only). False means only
 	// the hosts of the base URLs above may.
@@ -46,6 +54,10 @@ type OriginOptions struct {
 // DefaultOriginTimeout bounds a request to an origin (OriginOptions.Timeout).
 const DefaultOriginTimeout = 10 * time.Second
 
+// DefaultOriginDeadline bounds what a store waits for at the origins
+// (OriginOptions.Deadline).
+const DefaultOriginDeadline = 5 * time.Second
+
 // originTTL is how long an origin's answer is taken from the cache
 // (origin_cache) instead of asking again; StorePaper with Refresh asks
 // anyway.
@@ -54,7 +66,8 @@ const originTTL = 24 * time.Hour
 // origins looks papers up at their origins; nil when Options.Origins is.
 type origins struct {
 	client   *origin.Client
-	download Fetcher // downloads open-access copies (trusted hosts reachable)
+	download Fetcher       // downloads open-access copies (trusted hosts reachable)
+	deadline time.Duration // OriginOptions.Deadline resolved
 }
 
 // newOrigins returns m's origins as o configures them, or nil. Downloads
@@ -67,9 +80,18 @@ func newOrigins(m *Memory, o *OriginOptions, maxBytes int64) *origins {
 	if timeout <= 0 {
 		timeout = DefaultOriginTimeout
 	}
+	var observe fetch.Observe
+	if m.observer != nil {
+		observe = m.observeOrigin
+	}
 	c := origin.New(origin.Options{CrossrefURL: o.CrossrefURL, UnpaywallURL: o.UnpaywallURL, OpenAlexURL: o.OpenAlexURL,
-		ArxivURL: o.ArxivURL, Contact: o.Contact, Timeout: timeout, Cache: originCache{m}, Logger: m.log})
-	return &origins{client: c, download: fetch.New(fetch.Options{MaxBytes: maxBytes, AllowPrivate: o.AllowPrivate, Trusted: c.Hosts()})}
+		ArxivURL: o.ArxivURL, Contact: o.Contact, Timeout: timeout, Cache: originCache{m}, Logger: m.log, Observe: observe})
+	deadline := o.Deadline
+	if deadline <= 0 {
+		deadline = DefaultOriginDeadline
+	}
+	return &origins{client: c, download: fetch.New(fetch.Options{MaxBytes: maxBytes, AllowPrivate: o.AllowPrivate, Trusted: c.Hosts(), Observe: observe}),
+		deadline: deadline}
 }
 
 // originCache keeps the origins' answers in the database for originTTL.
@@ -92,20 +114,27 @@ func (c originCache) Put(ctx context.Context, key string, body []byte) error {
 	})
 }
 
-// originError is the library's error for an origin lookup that failed.
+// originError is the library's error for an origin lookup that failed:
+// EUPSTREAM, or ctx's error when the caller gave up.
 func originError(err error, what string) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	return &Error{Code: EUPSTREAM, Message: fmt.Sprintf("No origin answered for %s.", what), Err: err}
+	msg := fmt.Sprintf("No origin answered for %s in time; nothing was stored. Retry later, or store the paper with its title or text (PAPERMEM_ORIGINS=off turns the origins off).", what)
+	if errors.Is(err, origin.ErrDown) {
+		msg = fmt.Sprintf("No origin answered for %s: the origins are down; nothing was stored. Retry later, or store the paper with its title or text (PAPERMEM_ORIGINS=off turns the origins off).", what)
+	}
+	return &Error{Code: EUPSTREAM, Message: msg, Err: err}
 }
 
 // resolveAtOrigins returns the DOI of a paper that names none: the arXiv
 // DOI of an arXiv sourceURL (10.48550/arxiv.<id>, without the version),
-// else the DOI Crossref matches to title; "" when neither gives one, when
-// no origin is configured, or when Crossref fails (the paper is then
-// stored under a local id, as offline).
-func (w *Workspace) resolveAtOrigins(ctx context.Context, sourceURL, title string) string {
+// else, for a paper with no text of its own (askCrossref), the DOI
+// Crossref matches to title within ctx (the store's deadline); "" when
+// neither gives one, when no origin is configured, or when Crossref fails
+// (the paper is then stored under a local id, as offline). A paper with
+// its text is never held up to ask.
+func (w *Workspace) resolveAtOrigins(ctx context.Context, sourceURL, title string, askCrossref bool) string {
 	o := w.m.origins
 	if o == nil {
 		return ""
@@ -115,12 +144,12 @@ func (w *Workspace) resolveAtOrigins(ctx context.Context, sourceURL, title strin
 		// one (math.GT/0309136) is not, so Crossref decides for those.
 		return NormalizeDOI("10.48550/arXiv." + arxivVersion.ReplaceAllString(id, ""))
 	}
-	if title == "" {
+	if title == "" || !askCrossref {
 		return ""
 	}
 	doi, err := o.client.Resolve(ctx, title)
 	if err != nil {
-		w.m.log.Warn("resolve a title at crossref", "err", err)
+		w.m.log.Debug("resolve a title at crossref", "err", err)
 		return ""
 	}
 	return NormalizeDOI(doi)
@@ -130,18 +159,30 @@ func (w *Workspace) resolveAtOrigins(ctx context.Context, sourceURL, title strin
 // leaves out.
 var arxivVersion = regexp.MustCompile(`v[0-9]+$`)
 
-// fillFromOrigins completes paper p from its origins: the title, authors,
-// year, journal and kind of work it lacks, open access, and whether it
-// is retracted, with its notices. A paper with a local id is not looked
-// up. need is true when p has nothing of its own to be stored with (a
-// DOI alone): then an origin failure is the error EUPSTREAM; otherwise it
-// is logged and p is stored as it is. A DOI no origin knows leaves p as
-// it is.
-func (w *Workspace) fillFromOrigins(ctx context.Context, p *storedPaper, refresh, need bool) error {
-	o := w.m.origins
-	if o == nil || isLocalID(p.DOI) {
-		return nil
+// planMetadata sets where paper p's metadata stands before it is stored
+// without waiting for its origins: pending, for the background job
+// (jobs.go) to fill from them (fresh: bypassing the day's cache), when
+// origins are configured and p has a DOI; otherwise unavailable for a new
+// paper, while a stored one keeps its state.
+func (w *Workspace) planMetadata(p *storedPaper, fresh bool) {
+	if w.m.origins != nil && !isLocalID(p.DOI) {
+		p.Metadata, p.fresh = store.MetadataPending, fresh
+		return
 	}
+	if p.Metadata == "" {
+		p.Metadata = store.MetadataUnavailable
+	}
+}
+
+// fillNow completes paper p, which has nothing of its own to be stored
+// with (a DOI alone), from its origins before it is stored, within ctx (the
+// store's deadline): the title, authors, year, journal and kind of work,
+// open access, and whether it is retracted, with its notices. A DOI no
+// origin knows leaves p as it is; a service failing while another
+// answered leaves out what it would have added, as applyWork says. The
+// error is EUPSTREAM when no origin answered.
+func (w *Workspace) fillNow(ctx context.Context, p *storedPaper, refresh bool) error {
+	o := w.m.origins
 	lookup := o.client.Work
 	if refresh {
 		lookup = o.client.WorkFresh
@@ -149,13 +190,20 @@ func (w *Workspace) fillFromOrigins(ctx context.Context, p *storedPaper, refresh
 	work, err := lookup(ctx, p.DOI)
 	switch {
 	case errors.Is(err, origin.ErrNotFound), errors.Is(err, origin.ErrInvalid):
+		p.Metadata = store.MetadataComplete
 		return nil
-	case err != nil && need:
-		return originError(err, "doi:"+p.DOI)
 	case err != nil:
-		w.m.log.Warn("look a paper up at its origins", "doi", p.DOI, "err", err)
-		return nil
+		return originError(err, "doi:"+p.DOI)
 	}
+	applyWork(p, work)
+	p.Metadata = store.MetadataComplete
+	return nil
+}
+
+// applyWork fills what paper p lacks from work, and its retraction status
+// unless a service that may hold the notices failed (work.Partial, not
+// retracted): then what is stored stands until one answers.
+func applyWork(p *storedPaper, work *origin.Work) {
 	if p.Title == "" {
 		p.Title = work.Title
 	}
@@ -173,15 +221,79 @@ func (w *Workspace) fillFromOrigins(ctx context.Context, p *storedPaper, refresh
 	}
 	p.OA = p.OA || work.OA
 	if work.Partial && !work.Retracted {
-		// A service that may hold the notices failed: what is stored
-		// stands until one answers.
-		return nil
+		return
 	}
 	p.Retracted, p.Notices = work.Retracted, nil
 	for _, n := range work.Notices {
 		p.Notices = append(p.Notices, Notice{Type: n.Type, DOI: n.DOI, Date: n.Date})
 	}
+}
+
+// runMetadata is the metadata job (jobs.go): it fills org's paper doi from
+// its origins as applyWork does, without touching what the paper was
+// stored with, marks it complete, and re-indexes it when it gains its
+// title (its Paper node is its title and abstract). A paper deleted
+// meanwhile is done with; a DOI no origin knows is complete as it is.
+func (m *Memory) runMetadata(ctx context.Context, j store.Job) error {
+	w := m.Workspace(j.Org)
+	lookup := m.origins.client.Work
+	if j.Args == metadataFresh {
+		lookup = m.origins.client.WorkFresh
+	}
+	work, err := lookup(ctx, j.Subject)
+	p := &storedPaper{Paper: Paper{DOI: j.Subject, Metadata: store.MetadataComplete}}
+	switch {
+	case errors.Is(err, origin.ErrNotFound), errors.Is(err, origin.ErrInvalid):
+	case err != nil:
+		return err
+	default:
+		applyWork(p, work)
+	}
+	setRetraction := work != nil && (!work.Partial || work.Retracted)
+	var gainedTitle bool
+	err = m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
+		var err error
+		gainedTitle, err = store.FillPaper(ctx, tx, j.Org, &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year,
+			Authors: p.Authors, OA: p.OA, Journal: p.Journal, Type: p.Type, Retracted: p.Retracted,
+			Notices: convertNotices[store.Notice](p.Notices), Metadata: p.Metadata}, setRetraction)
+		return err
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	}
+	if gainedTitle {
+		if err := w.reindexPaper(ctx, j.Subject); err != nil && ErrorCode(err) != ENOTFOUND {
+			return err
+		}
+	}
 	return nil
+}
+
+// metadataFresh is a metadata job's Args when it bypasses the origins'
+// cache (PaperInput.Refresh).
+const metadataFresh = "fresh"
+
+// metadataUnavailable records that the metadata job about org's paper doi
+// gave up: the paper's metadata stays as it is, unavailable.
+func (m *Memory) metadataUnavailable(ctx context.Context, tx *store.Tx, j store.Job) error {
+	return store.SetPaperMetadata(ctx, tx, j.Org, j.Subject, store.MetadataUnavailable)
+}
+
+// reindexPaper stores paper doi again as it is, with its nodes indexed
+// anew (its Paper node from its current title).
+func (w *Workspace) reindexPaper(ctx context.Context, doi string) error {
+	p, err := w.paper(ctx, w.m.db, doi)
+	if err != nil {
+		return err
+	}
+	if p.Metadata == store.MetadataPending {
+		p.Metadata = store.MetadataComplete
+	}
+	sections := textSections(p.text)
+	return w.storePaper(ctx, p, p.text, sections, &IngestReport{})
 }
 
 // fetchOpenAccess downloads an open-access copy of paper doi: Unpaywall's

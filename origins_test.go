@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/testutil"
@@ -23,6 +24,24 @@ func openWithOrigins(t *testing.T, o *testutil.Origins) *papermem.Memory {
 	t.Helper()
 	return testutil.Open(t, &papermem.Options{Origins: &papermem.OriginOptions{CrossrefURL: o.URL, UnpaywallURL: o.URL,
 		OpenAlexURL: o.URL, ArxivURL: o.URL, Contact: "ops@example.org"}})
+}
+
+// waitMetadata waits for the background job to settle paper doi's
+// metadata (no longer pending) and returns the paper.
+func waitMetadata(t *testing.T, m *papermem.Memory, doi string) *papermem.Paper {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		p, err := m.Paper(ctx, doi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Metadata != papermem.MetadataPending {
+			return p
+		}
+		if time.Since(start) > 30*time.Second {
+			t.Fatalf("paper %s still pending after 30 s: %+v", doi, *p)
+		}
+	}
 }
 
 func fakeOrigins(t *testing.T) *testutil.Origins {
@@ -126,13 +145,18 @@ func TestOriginsFetch(t *testing.T) {
 
 func TestOriginsRetracted(t *testing.T) {
 	m := openWithOrigins(t, fakeOrigins(t))
-	bad := mustStore(t, m, papermem.PaperInput{DOI: retractedWork.DOI,
+	stored := mustStore(t, m, papermem.PaperInput{DOI: retractedWork.DOI,
 		Text: "Vitamin D supplementation prevented every fracture in older adults."})
-	if !bad.Retracted || len(bad.Notices) != 1 || bad.Notices[0].Type != "retraction" || bad.Notices[0].DOI != retractedWork.RetractedBy {
+	if stored.Metadata != papermem.MetadataPending || stored.Title != "" {
+		t.Errorf("paper with its text, as stored: %+v, want it pending, filled later", *stored)
+	}
+	bad := waitMetadata(t, m, retractedWork.DOI)
+	if bad.Metadata != papermem.MetadataComplete || bad.Title != retractedWork.Title || !bad.Retracted || len(bad.Notices) != 1 || bad.Notices[0].Type != "retraction" || bad.Notices[0].DOI != retractedWork.RetractedBy {
 		t.Fatalf("retracted paper = %+v", *bad)
 	}
 	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/sound", Title: "Vitamin D and fractures",
 		Text: "Vitamin D supplementation did not prevent fractures in older adults."})
+	waitMetadata(t, m, "10.1000/sound")
 	got, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D supplementation prevent fractures in older adults?", BudgetTokens: 2000, Fill: true})
 	if err != nil {
 		t.Fatal(err)
@@ -180,14 +204,15 @@ func TestOriginsRefresh(t *testing.T) {
 	later := closedWork
 	later.RetractedBy = "10.1000/retraction.2"
 	o.SetWork(later)
-	if p := mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI}); p.Retracted {
+	mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI})
+	if p := waitMetadata(t, m, closedWork.DOI); p.Retracted {
 		t.Errorf("stored again within the day: retracted without a refresh")
 	}
-	if p := mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI, Refresh: true}); !p.Retracted {
-		t.Errorf("stored again with Refresh: %+v, want retracted", *p)
+	if p := mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI, Refresh: true}); p.Metadata != papermem.MetadataPending {
+		t.Errorf("stored again with Refresh: %+v, want pending (the job asks again)", *p)
 	}
-	if p, err := m.Paper(ctx, closedWork.DOI); err != nil || !p.Retracted || len(p.Notices) != 1 {
-		t.Errorf("paper after the refresh: %+v, %v", p, err)
+	if p := waitMetadata(t, m, closedWork.DOI); !p.Retracted || len(p.Notices) != 1 {
+		t.Errorf("paper after the refresh: %+v", *p)
 	}
 }
 
@@ -215,8 +240,12 @@ func TestOriginsKeepRetraction(t *testing.T) {
 	o := fakeOrigins(t)
 	m := openWithOrigins(t, o)
 	mustStore(t, m, papermem.PaperInput{DOI: retractedWork.DOI, Text: "Vitamin D cures every fracture."})
+	if p := waitMetadata(t, m, retractedWork.DOI); !p.Retracted {
+		t.Fatalf("retracted paper = %+v", *p)
+	}
 	o.FailPath("/works", 500)
-	p := mustStore(t, m, papermem.PaperInput{DOI: retractedWork.DOI, Refresh: true})
+	mustStore(t, m, papermem.PaperInput{DOI: retractedWork.DOI, Refresh: true})
+	p := waitMetadata(t, m, retractedWork.DOI)
 	if !p.Retracted || len(p.Notices) != 1 {
 		t.Errorf("after a refresh with Crossref and OpenAlex failing: %+v, want still retracted with its notice", *p)
 	}

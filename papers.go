@@ -30,8 +30,21 @@ type Paper struct {
 	// lists the editorial notices about it, retractions or not.
 	Retracted bool     `json:"retracted"`
 	Notices   []Notice `json:"notices,omitempty"`
-	Score     float64  `json:"score,omitempty"` // set by RecallPapers
+	// Metadata is where the metadata from the paper's origins stands:
+	// MetadataPending while the background job is to fill what the paper
+	// lacks and check its retraction status, MetadataComplete once the
+	// origins answered (or had nothing to add), MetadataUnavailable when
+	// no origin can be asked (origins off, no DOI) or the job gave up.
+	Metadata string  `json:"metadata" doc:"where the metadata from the paper's origins stands: pending (a background job is to fill authors, year, journal, oa and the retraction status from Crossref, Unpaywall and OpenAlex), complete (they answered, or had nothing to add), unavailable (origins off, no DOI, or they kept failing and the job gave up)"`
+	Score    float64 `json:"score,omitempty"` // set by RecallPapers
 }
+
+// Paper.Metadata's values.
+const (
+	MetadataPending     = store.MetadataPending
+	MetadataComplete    = store.MetadataComplete
+	MetadataUnavailable = store.MetadataUnavailable
+)
 
 // Notice is an editorial notice about a paper, as its origins report it:
 // Type is "retraction", "correction", "expression_of_concern", …; DOI is
@@ -124,7 +137,16 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *Ing
 	if !utf8.ValidString(in.Text) || !utf8.ValidString(in.Title) {
 		return nil, nil, Errorf(EINVALID, "Paper text must be UTF-8.")
 	}
-	doi, err := in.resolveDOI(func(title string) string { return w.resolveAtOrigins(ctx, in.SourceURL, title) })
+	// What the store waits for at the origins, if anything, it waits for
+	// within one deadline: a title alone's DOI, a DOI alone's metadata.
+	octx, cancel := ctx, context.CancelFunc(func() {})
+	if w.m.origins != nil {
+		octx, cancel = context.WithTimeout(ctx, w.m.origins.deadline)
+	}
+	defer cancel()
+	doi, err := in.resolveDOI(func(title string) string {
+		return w.resolveAtOrigins(octx, in.SourceURL, title, strings.TrimSpace(in.Text) == "")
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,8 +159,12 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (*Paper, *Ing
 	if text == "" && old != nil {
 		text = old.text
 	}
-	if err := w.fillFromOrigins(ctx, p, in.Refresh, p.Title == "" && text == ""); err != nil {
-		return nil, nil, err
+	w.planMetadata(p, in.Refresh)
+	if p.Title == "" && text == "" && p.Metadata == store.MetadataPending {
+		// A DOI alone: nothing to store until its origins answer.
+		if err := w.fillNow(octx, p, in.Refresh); err != nil {
+			return nil, nil, err
+		}
 	}
 	sections := textSections(text)
 	rep := &IngestReport{DocID: doi, Kind: KindPaper, Format: "text", CharsRead: utf8.RuneCountInString(text), Sections: len(sections)}
@@ -161,26 +187,43 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 	}
 	row, nodes := &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year, Authors: p.Authors,
 		OA: p.OA, SourceURL: p.SourceURL, Domain: p.Domain, Journal: p.Journal, Type: p.Type,
-		Retracted: p.Retracted, Notices: convertNotices[store.Notice](p.Notices), Text: text}, stored(ns)
+		Retracted: p.Retracted, Notices: convertNotices[store.Notice](p.Notices), Text: text, Metadata: p.Metadata}, stored(ns)
 	err := w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		return tx.StorePaper(ctx, w.id, row, nodes, w.m.nowString())
+		if err := tx.StorePaper(ctx, w.id, row, nodes, w.m.nowString()); err != nil {
+			return err
+		}
+		if p.Metadata != store.MetadataPending {
+			return nil
+		}
+		// The job is queued with the paper, in its transaction: a
+		// paper stored pending always has its job.
+		args := ""
+		if p.fresh {
+			args = metadataFresh
+		}
+		return store.Enqueue(ctx, tx, jobMetadata, w.id, p.DOI, args, w.m.now())
 	})
 	if err != nil {
 		return err
+	}
+	if p.Metadata == store.MetadataPending {
+		w.m.jobs.wake()
 	}
 	rep.NodesStored = len(ns)
 	rep.ClaimsFound = countLabel(ns, LabelClaim)
 	return nil
 }
 
-// storedPaper is a paper row with its id and full text.
+// storedPaper is a paper row with its id and full text; fresh asks its
+// metadata job, when it is stored pending, to bypass the origins' cache.
 type storedPaper struct {
 	Paper
-	id   int64
-	text string
+	id    int64
+	text  string
+	fresh bool
 }
 
 func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
@@ -211,7 +254,7 @@ func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
 func paperOf(r *store.Paper) *storedPaper {
 	return &storedPaper{Paper: Paper{DOI: r.DOI, Title: r.Title, Year: r.Year, Authors: r.Authors, OA: r.OA,
 		SourceURL: r.SourceURL, Domain: r.Domain, Journal: r.Journal, Type: r.Type, Retracted: r.Retracted,
-		Notices: convertNotices[Notice](r.Notices), Cached: r.Text != ""}, id: r.ID, text: r.Text}
+		Notices: convertNotices[Notice](r.Notices), Cached: r.Text != "", Metadata: r.Metadata}, id: r.ID, text: r.Text}
 }
 
 // convertNotices converts between Notice and store.Notice, which have the

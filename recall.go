@@ -3,10 +3,12 @@ package papermem
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/papermem/papermem/internal/recall"
+	"github.com/papermem/papermem/internal/store"
 )
 
 // Recall itself (ranking, paper context, packing, the relevance scale,
@@ -203,33 +205,67 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	if label == LabelAny {
 		label = ""
 	}
+	ctx, end := w.m.observe(ctx, OpRecall, "workspace")
 	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.id, Question: req.Question, Keywords: req.Keywords,
 		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: req.DOIs,
 		Budget: req.budget(), Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
-		return nil, w.recallError(err)
+		err = w.recallError(err)
+		end(0, err)
+		return nil, err
 	}
-	return w.countRecall(resultOf(res)), nil
+	out, err := w.resultOf(ctx, res)
+	if err != nil {
+		end(0, err)
+		return nil, err
+	}
+	end(out.TotalTokens, nil)
+	return w.countRecall(out), nil
 }
 
 // recallMemories recalls the memories of user for r, validated (RecallUser).
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
+	ctx, end := w.m.observe(ctx, OpRecall, "user")
 	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Org: w.id, User: user, Question: r.Question,
 		Keywords: r.Keywords, Budget: r.budget(), Retrieval: recall.Retrieval(r.Retrieval)})
 	if err != nil {
-		return nil, w.recallError(err)
+		err = w.recallError(err)
+		end(0, err)
+		return nil, err
 	}
-	return resultOf(res), nil
+	out, err := w.resultOf(ctx, res)
+	if err != nil {
+		end(0, err)
+		return nil, err
+	}
+	end(out.TotalTokens, nil)
+	return out, nil
 }
 
-// resultOf converts the recall engine's result.
-func resultOf(r *recall.Result) *RecallResult {
-	out := &RecallResult{Spans: make([]Span, len(r.Spans)), TotalTokens: r.TotalTokens}
+// resultOf converts the recall engine's result, whose spans name their
+// nodes by row id, to the spans the caller sees, which name them by their
+// number in the workspace. A node deleted since it was recalled is left
+// out, with its tokens.
+func (w *Workspace) resultOf(ctx context.Context, r *recall.Result) (*RecallResult, error) {
+	ids := make([]int64, len(r.Spans))
 	for i, s := range r.Spans {
-		out.Spans[i] = Span{NodeID: s.NodeID, Label: s.Label, Text: s.Text, Score: s.Score, Tokens: s.Tokens,
-			Provenance: Provenance(s.Provenance)}
+		ids[i] = s.NodeID
 	}
-	return out
+	nums, err := store.NodeNums(ctx, w.m.db, w.m.database.Engine, w.id, ids)
+	if err != nil {
+		return nil, fmt.Errorf("recall: node numbers: %w", err)
+	}
+	out := &RecallResult{Spans: make([]Span, 0, len(r.Spans)), TotalTokens: r.TotalTokens}
+	for _, s := range r.Spans {
+		num, ok := nums[s.NodeID]
+		if !ok {
+			out.TotalTokens -= s.Tokens
+			continue
+		}
+		out.Spans = append(out.Spans, Span{NodeID: num, Label: s.Label, Text: s.Text, Score: s.Score, Tokens: s.Tokens,
+			Provenance: Provenance(s.Provenance)})
+	}
+	return out, nil
 }
 
 // recallError translates the recall engine's errors: an embedder's failure

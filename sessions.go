@@ -84,7 +84,7 @@ func (w *Workspace) LinkSession(ctx context.Context, l SessionLink) (*SessionLin
 		if err := w.linkPapers(ctx, tx, id, dois); err != nil {
 			return err
 		}
-		return w.linkClaims(ctx, tx, id, claims)
+		return w.linkClaims(ctx, tx, id, claimRows(claims, known))
 	})
 	if err != nil {
 		return nil, err
@@ -139,10 +139,10 @@ func distinctClaims(in []int64, field string) ([]int64, error) {
 
 // unknownClaims is the EINVALID error naming the ids of claims missing
 // from known.
-func unknownClaims(claims []int64, known map[int64]bool) error {
+func unknownClaims(claims []int64, known map[int64]int64) error {
 	var missing []string
 	for _, id := range claims {
-		if !known[id] {
+		if _, ok := known[id]; !ok {
 			missing = append(missing, strconv.FormatInt(id, 10))
 		}
 	}
@@ -165,21 +165,22 @@ func (w *Workspace) upsertSession(ctx context.Context, tx *store.Tx, sessionID, 
 	return id, nil
 }
 
-// knownClaims returns which of ids are nodes of this workspace that a
-// session may link: any but per-user memories.
-func (w *Workspace) knownClaims(ctx context.Context, q store.Querier, ids []int64) (map[int64]bool, error) {
-	known := make(map[int64]bool, len(ids))
-	if len(ids) == 0 {
-		return known, nil
+// knownClaims returns which of ids (node ids as the API shows them, numbers
+// in the workspace) are nodes of this workspace that a session may link,
+// any but per-user memories, with their row ids.
+func (w *Workspace) knownClaims(ctx context.Context, q store.Querier, ids []int64) (map[int64]int64, error) {
+	return store.NodesNotOfKind(ctx, q, w.m.database.Engine, w.id, KindMemory, ids)
+}
+
+// claimRows returns the row ids of the claims that known holds, in order.
+func claimRows(claims []int64, known map[int64]int64) []int64 {
+	rows := make([]int64, 0, len(claims))
+	for _, id := range claims {
+		if row, ok := known[id]; ok {
+			rows = append(rows, row)
+		}
 	}
-	found, err := store.NodeIDsNotOfKind(ctx, q, w.m.database.Engine, w.id, KindMemory, ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range found {
-		known[id] = true
-	}
-	return known, nil
+	return rows
 }
 
 // linkPapers links session sid to the papers, creating stubs for DOIs the
@@ -191,7 +192,7 @@ func (w *Workspace) linkPapers(ctx context.Context, tx *store.Tx, sid int64, doi
 	return store.LinkSessionPapers(ctx, tx, w.id, sid, dois, w.m.nowString())
 }
 
-// linkClaims links session sid to claim nodes known to exist.
+// linkClaims links session sid to claim nodes known to exist, by row id.
 func (w *Workspace) linkClaims(ctx context.Context, tx *store.Tx, sid int64, claims []int64) error {
 	if len(claims) == 0 {
 		return nil

@@ -12,7 +12,7 @@ import "github.com/papermem/papermem/internal/hostlink"
 // one is, which counts them in memory, writes them in batches and reports
 // usage. An embedded Memory reports to nothing and counts nothing.
 const (
-	CounterAPIRequests       = "api_requests"       // authenticated HTTP requests (counted by the server)
+	CounterAPIRequests       = "api_requests"       // authenticated /v1 requests and dashboard pages that work on memory (counted by the server)
 	CounterRecallRequests    = "recall_requests"    // Recall and RecallUser calls
 	CounterRecallTokens      = "recall_tokens"      // tokens returned by those calls
 	CounterPapersStored      = "papers_stored"      // StorePaper calls, paper files ingested, origin fetches

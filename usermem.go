@@ -93,7 +93,7 @@ func (w *Workspace) Remember(ctx context.Context, user string, in NoteInput) (*R
 		return nil, err
 	}
 	w.countMemory()
-	return &Remembered{NodeID: nodes[0].ID, Key: key}, nil
+	return &Remembered{NodeID: nodes[0].Num, Key: key}, nil
 }
 
 // Forget deletes the memory of user with key from every index. Errors:

@@ -20,6 +20,8 @@ type HealthResponse struct {
 	VectorEnabled bool   `json:"vector_enabled" doc:"vector search is available (always true: on SQLite the server does not start without sqlite-vec; vectors are scored in process on either engine)"`
 	// Components is absent while every component is up.
 	Components map[string]string `json:"components,omitempty" doc:"present only in a 503: component name (database) to down"`
+	// Origins is absent when the origins are off.
+	Origins []papermem.OriginState `json:"origins,omitempty" doc:"with the origins on: each origin service's state as this server sees it; a down origin never fails the probe (stores do not wait for it)"`
 }
 
 // StatusResponse is the public availability summary.
@@ -100,8 +102,8 @@ type UsersResponse struct {
 
 // WorkspacesResponse lists workspaces.
 type WorkspacesResponse struct {
-	Workspaces []hosted.WorkspaceRecord `json:"workspaces"`
-	Current    string                   `json:"current" doc:"the credential's org_id"`
+	Workspaces []hosted.WorkspaceSummary `json:"workspaces" doc:"each with its creator and counts of users, API keys, papers, documents and memories (notes)"`
+	Current    string                    `json:"current" doc:"the credential's org_id"`
 }
 
 // CreateWorkspaceRequest creates a workspace.

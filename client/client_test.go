@@ -128,6 +128,12 @@ func TestRoutes(t *testing.T) {
 		if !must(ada.PaperExists(ctx, doi))(t) || must(ada.PaperExists(ctx, "10.1000/none"))(t) {
 			t.Error("exists is wrong")
 		}
+		if p := must(ada.Paper(ctx, doi))(t); p.DOI != doi || p.Metadata != papermem.MetadataUnavailable {
+			t.Errorf("paper = %+v, want it with metadata unavailable (origins off)", p)
+		}
+		if _, err := ada.Paper(ctx, "10.1000/none"); papermem.ErrorCode(err) != papermem.ENOTFOUND {
+			t.Errorf("unknown paper: %v, want ErrNotFound", err)
+		}
 		f := must(ada.FetchPaper(ctx, "10.1000/statin"))(t)
 		if f.Source != "origin" || f.Warm || f.Bytes == 0 {
 			t.Errorf("fetch = %+v", f)

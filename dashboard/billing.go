@@ -14,6 +14,9 @@ type billingData struct {
 	Bill    *papermem.Bill
 	Plans   []papermem.Plan
 	Changed string // the plan just activated
+	// NoPayments says why paid plans cannot be bought on this server ("":
+	// they can): the page shows them unavailable, with this reason.
+	NoPayments string
 }
 
 func (h *handler) billing(w http.ResponseWriter, r *http.Request, v *viewer) error {
@@ -33,6 +36,9 @@ func (h *handler) renderBilling(w http.ResponseWriter, r *http.Request, v *viewe
 		return err
 	}
 	d := billingData{Account: a, Bill: b, Plans: papermem.Plans, Changed: changed}
+	if !h.svc.TakesPayments() {
+		d.NoPayments = hosted.NoPaymentsReason
+	}
 	h.render(w, r, status, "billing", &page{Title: "Billing", Nav: "billing", Viewer: v, Error: msg, Data: d})
 	return nil
 }

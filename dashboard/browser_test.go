@@ -669,3 +669,55 @@ func (b *browser) audit(name string) {
 		b.t.Errorf("%s at 320 px: chart text under 12 px: %s", name, strings.Join(out, "; "))
 	}
 }
+
+// TestBrowserWithoutPayments walks the dashboard of a server with no
+// payment provider: the paid plans show as unavailable, with the reason,
+// before any click; and the usage counts the dashboard's own work on
+// memory as API requests, as the page says.
+func TestBrowserWithoutPayments(t *testing.T) {
+	b := newBrowser(t, quiet, nil)
+	b.open("/dashboard/signup", "#signup-form")
+	b.run(chromedp.SetValue("#name", "Ada"), chromedp.SetValue("#email", "ada@example.com"), chromedp.SetValue("#password", "correct horse battery"),
+		chromedp.SetValue("#workspace_name", "Ada's lab"), chromedp.Click("#signup"), chromedp.WaitVisible("form.logout"))
+	ws := b.m.Workspace(b.orgOf(t, "ada@example.com"))
+	if _, _, err := ws.StorePaper(context.Background(), papermem.PaperInput{DOI: "10.1000/naps", Title: "Naps",
+		Text: "A 20-minute nap improved recall of word pairs by 12% in 40 students."}); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("PlansUnavailable", func(t *testing.T) {
+		b.t = t
+		b.open("/dashboard/billing", "#plan")
+		b.shot("billing-no-payments", false)
+		b.audit("billing-no-payments")
+		for _, slug := range []string{"team", "enterprise"} {
+			why := b.text("#unavailable-" + slug)
+			if why != "Unavailable: "+hosted.NoPaymentsReason {
+				t.Errorf("%s: %q", slug, why)
+			}
+			if n := b.eval(`[...document.querySelectorAll("#choose-` + slug + `:disabled[aria-describedby='unavailable-` + slug + `']")].map(e => e.id)`); len(n) != 1 {
+				t.Errorf("the button of %s is not disabled and described by the reason: %v", slug, n)
+			}
+		}
+		if n := b.eval(`[...document.querySelectorAll("[id^=unavailable-]")].map(e => e.id)`); len(n) != 2 {
+			t.Errorf("plans shown unavailable: %v, want the two paid ones", n)
+		}
+	})
+
+	t.Run("UsageCountsTheDashboard", func(t *testing.T) {
+		b.t = t
+		b.open("/dashboard/papers", "#search-form")
+		b.open("/dashboard/recall", "#recall-form")
+		b.run(chromedp.SetValue("#question", "Do naps help recall of word pairs?"), chromedp.SetValue("#label", "Any"),
+			chromedp.Click("#run-recall"), chromedp.WaitVisible("#recall-result"))
+		b.open("/dashboard/", "#overview")
+		u := b.text("#chart-usage")
+		if !regexp.MustCompile(`API requests\s+2 of 50,000`).MatchString(u) || regexp.MustCompile(`Recall tokens\s+0 of`).MatchString(u) {
+			t.Errorf("usage after listing papers and one recall: %q", u)
+		}
+		if note := b.text("#api-requests-note"); !strings.Contains(note, "/v1 API") || !strings.Contains(note, "a recall") {
+			t.Errorf("the usage card does not say what an API request is: %q", note)
+		}
+		b.audit("overview-usage")
+	})
+}

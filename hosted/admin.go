@@ -78,12 +78,17 @@ func (s *Service) AllWorkspaces(ctx context.Context) ([]WorkspaceSummary, error)
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
+	return summaries(rows), nil
+}
+
+// summaries converts workspaces rows with their sizes.
+func summaries(rows []store.WorkspaceSize) []WorkspaceSummary {
 	out := make([]WorkspaceSummary, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, WorkspaceSummary{WorkspaceRecord: *workspaceOf(&r.Workspace), CreatedBy: r.CreatedBy,
 			Users: r.Users, APIKeys: r.APIKeys, Papers: r.Papers, Documents: r.Documents, Memories: r.Memories})
 	}
-	return out, nil
+	return out
 }
 
 // UserSummary is an account as the founder console lists it: never with

@@ -97,6 +97,15 @@ func (s *SignedOrders) Sign(checkoutID, paymentID string) string {
 	return hex.EncodeToString(paymentMAC(s.secret, checkoutID, paymentID))
 }
 
+// TakesPayments reports whether paid plans can be bought: whether
+// Options.Payments names a payment provider. Without one Checkout of a
+// paid plan fails with EUPSTREAM.
+func (s *Service) TakesPayments() bool { return s.payments != nil }
+
+// NoPaymentsReason says why paid plans cannot be bought when the service
+// takes no payments (TakesPayments is false).
+const NoPaymentsReason = "This server has no payment provider configured, so paid plans cannot be bought here; its operator can configure one, or a founder can set the workspace's plan."
+
 // BuiltInPayments returns Options.Payments when it is the built-in
 // provider, for a payment page served with the service (the dashboard's);
 // nil otherwise.

@@ -92,9 +92,10 @@ func (s *Service) CreateWorkspace(ctx context.Context, workspace, name, creator 
 }
 
 // Workspaces lists workspace current, registering it when missing, and
-// the workspaces made by any of creators, current first then oldest first.
+// the workspaces made by any of creators, current first then oldest first,
+// each with its size.
 // Errors: EINVALID (current is not a valid id).
-func (s *Service) Workspaces(ctx context.Context, current string, creators ...string) ([]WorkspaceRecord, error) {
+func (s *Service) Workspaces(ctx context.Context, current string, creators ...string) ([]WorkspaceSummary, error) {
 	if !papermem.ValidWorkspaceID(current) {
 		return nil, errWorkspaceID("org_id")
 	}
@@ -108,11 +109,7 @@ func (s *Service) Workspaces(ctx context.Context, current string, creators ...st
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
-	out := make([]WorkspaceRecord, 0, len(rows))
-	for i := range rows {
-		out = append(out, *workspaceOf(&rows[i]))
-	}
-	return out, nil
+	return summaries(rows), nil
 }
 
 // Record returns the workspace's record. Errors: ENOTFOUND (never

@@ -172,7 +172,7 @@ func (s *server) authenticate(r *http.Request, a access) (*principal, error) {
 		if named != "" {
 			u, err := s.svc.Workspace(k.WorkspaceID).User(ctx, named)
 			if papermem.ErrorCode(err) == papermem.ENOTFOUND {
-				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace.", named)
+				return nil, papermem.Errorf(papermem.EFORBIDDEN, "User %q is not a member of this workspace. X-User-Id takes the user_id of one of its users (usr_ and 24 hex digits), as GET /v1/users lists them.", named)
 			}
 			if err != nil {
 				return nil, err

@@ -7,13 +7,16 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/hosted"
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/telemetry"
 	"github.com/papermem/papermem/internal/testdb"
 	"github.com/papermem/papermem/internal/testutil"
 )
@@ -22,9 +25,15 @@ import (
 // and an API key, and the hosted service over it.
 func benchWorkspace(b *testing.B, papers ...papermem.PaperInput) (*hosted.Service, *papermem.Workspace, *hosted.NewAPIKey) {
 	b.Helper()
+	return benchWorkspaceWith(b, nil, papers...)
+}
+
+// benchWorkspaceWith is benchWorkspace over a memory opened with opts.
+func benchWorkspaceWith(b *testing.B, opts *papermem.Options, papers ...papermem.PaperInput) (*hosted.Service, *papermem.Workspace, *hosted.NewAPIKey) {
+	b.Helper()
 	ctx := context.Background()
 	path := testdb.Path(b)
-	m, err := papermem.Open(ctx, path, nil)
+	m, err := papermem.Open(ctx, path, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -123,6 +132,95 @@ func BenchmarkHandlerRateLimits(b *testing.B) {
 		name := map[bool]string{false: "InProcess", true: "Shared"}[shared]
 		h := httpapi.New(svc, httpapi.Config{Logger: slog.New(slog.DiscardHandler), RateLimit: 1 << 30, SharedLimits: shared})
 		b.Run(name, func(b *testing.B) { benchExists(b, h, key.Key) })
+	}
+}
+
+// benchPapers are n papers of a few sentences each.
+func benchPapers(n int) []papermem.PaperInput {
+	var papers []papermem.PaperInput
+	for i := range n {
+		text := fmt.Sprintf("# Abstract\nWe show that sleep deprivation impairs memory consolidation in cohort %d. "+
+			"Caffeine improves reaction time in older adults.\n\n# Results\nIn shift workers, vitamin D slows cognitive decline by %d%%. "+
+			"Air pollution raises cortisol levels in adolescents.", i, 5+i%40)
+		papers = append(papers, papermem.PaperInput{DOI: fmt.Sprintf("10.5555/bench.%d", i), Title: "Bench", Text: text})
+	}
+	return papers
+}
+
+// BenchmarkRecallTelemetry measures one recall through the handler
+// without telemetry (off), with the metrics of PAPERMEM_METRICS_ADDR
+// (metrics), and with metrics and traces exported to a stand-in collector
+// (traces), each over its own database of the same papers. Each iteration
+// runs one recall of each, in turn (the first of the three rotating), so
+// that the load of a shared machine falls on all three alike; it reports
+// each one's median and mean.
+func BenchmarkRecallTelemetry(b *testing.B) {
+	ctx := context.Background()
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) }))
+	defer collector.Close()
+	papers := benchPapers(200)
+	type variant struct {
+		name  string
+		h     http.Handler
+		key   string
+		spent []time.Duration
+	}
+	var vs []*variant
+	for _, tc := range []struct {
+		name    string
+		metrics bool
+		env     map[string]string
+	}{
+		{"off", false, nil},
+		{"metrics", true, nil},
+		{"traces", true, map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL}},
+	} {
+		opts := &papermem.Options{}
+		cfg := httpapi.Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), RateLimit: 1 << 30}
+		var tel *telemetry.Telemetry
+		if tc.metrics {
+			var err error
+			if tel, err = telemetry.New(ctx, telemetry.Options{Metrics: true, Getenv: func(k string) string { return tc.env[k] }}); err != nil {
+				b.Fatal(err)
+			}
+			defer tel.Shutdown(ctx)
+			opts.Observer, cfg.Observer = tel, tel
+		}
+		svc, _, key := benchWorkspaceWith(b, opts, papers...)
+		tel.WatchMemory(svc.Memory())
+		vs = append(vs, &variant{name: tc.name, h: httpapi.New(svc, cfg), key: key.Key})
+	}
+	const body = `{"question":"How does sleep deprivation affect memory consolidation?","budget_tokens":2000}`
+	recall := func(v *variant) {
+		req := httptest.NewRequest("POST", "/v1/recall", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+v.key)
+		rec := httptest.NewRecorder()
+		start := time.Now()
+		v.h.ServeHTTP(rec, req)
+		v.spent = append(v.spent, time.Since(start))
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%s: status %d: %s", v.name, rec.Code, rec.Body)
+		}
+	}
+	for _, v := range vs { // warm each index
+		recall(v)
+		v.spent = v.spent[:0]
+	}
+	n := 0
+	for b.Loop() {
+		for i := range vs {
+			recall(vs[(n+i)%len(vs)])
+		}
+		n++
+	}
+	for _, v := range vs {
+		slices.Sort(v.spent)
+		var sum time.Duration
+		for _, d := range v.spent {
+			sum += d
+		}
+		b.ReportMetric(float64(v.spent[len(v.spent)/2].Microseconds()), v.name+"-p50-µs")
+		b.ReportMetric(float64(sum.Microseconds())/float64(len(v.spent)), v.name+"-mean-µs")
 	}
 }
 

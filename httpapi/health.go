@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,17 +15,56 @@ import (
 	"github.com/papermem/papermem/dashboard"
 )
 
-var rootOp = op{tag: "health", summary: "Service name and API version", resp: api.RootResponse{}}
+var rootOp = op{tag: "health", summary: "Service name and API version", resp: api.RootResponse{},
+	notes: "A browser (Accept preferring text/html to JSON) is redirected (302) to the dashboard, /dashboard/; any other client gets the JSON."}
 
 func (s *server) handleRoot(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Add("Vary", "Accept")
+	if prefersHTML(r.Header.Values("Accept")) {
+		http.Redirect(w, r, dashboard.Prefix, http.StatusFound)
+		return nil
+	}
 	return writeJSON(w, http.StatusOK, api.RootResponse{Service: ServiceName, APIVersion: "v1", Dashboard: dashboard.Prefix})
 }
 
+// prefersHTML reports whether Accept header values rank text/html (a
+// browser's navigation) above JSON: above application/json when that is
+// named, else at least as high as */* or application/*. Without an Accept,
+// or naming no HTML, a client gets JSON.
+func prefersHTML(accept []string) bool {
+	html, json, wildcard := 0.0, -1.0, 0.0
+	for _, v := range accept {
+		for _, part := range strings.Split(v, ",") {
+			media, params, _ := strings.Cut(part, ";")
+			q := 1.0
+			for _, p := range strings.Split(params, ";") {
+				if k, val, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(k, "q") {
+					if f, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
+						q = f
+					}
+				}
+			}
+			switch strings.ToLower(strings.TrimSpace(media)) {
+			case "text/html", "application/xhtml+xml":
+				html = max(html, q)
+			case "application/json":
+				json = max(json, q)
+			case "*/*", "application/*":
+				wildcard = max(wildcard, q)
+			}
+		}
+	}
+	if json >= 0 {
+		return html > json
+	}
+	return html > 0 && html >= wildcard
+}
+
 var healthOp = op{tag: "health", summary: "Readiness probe: the server and its database", resp: api.HealthResponse{}, errs: []int{http.StatusServiceUnavailable},
-	notes: "200 while the database answers; 503 with Retry-After, status unavailable and components.database down while it cannot be reached (a ping with a 1 s timeout; its answer is kept 1 s, so probes add no load), and 200 again once it is back. A load balancer sends traffic only to servers that answer 200."}
+	notes: "200 while the database answers; 503 with Retry-After, status unavailable and components.database down while it cannot be reached (a ping with a 1 s timeout; its answer is kept 1 s, so probes add no load), and 200 again once it is back. A load balancer sends traffic only to servers that answer 200. With the origins on, origins lists each origin service's state (up, or down with since and retry); a down origin never fails the probe."}
 
 func (s *server) handleHealth(w http.ResponseWriter, r *http.Request) error {
-	res := api.HealthResponse{Status: "ok", Enabled: true, StorageMode: s.m.StorageMode(), VectorEnabled: true}
+	res := api.HealthResponse{Status: "ok", Enabled: true, StorageMode: s.m.StorageMode(), VectorEnabled: true, Origins: s.m.OriginStates()}
 	if s.db.check(r.Context()) != nil {
 		res.Status, res.Components = "unavailable", map[string]string{"database": "down"}
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfterUnavailable))

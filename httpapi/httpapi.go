@@ -92,6 +92,10 @@ type Config struct {
 	// Logger receives the request log. Nil means slog.Default().
 	Logger *slog.Logger
 
+	// Observer, when not nil, is told of every request with its route
+	// template and status, for metrics and traces. Nil means none.
+	Observer Observer
+
 	// Now returns the current time for tokens. Nil means time.Now.
 	Now func() time.Time
 }
@@ -220,7 +224,7 @@ func newServer(svc *hosted.Service, cfg Config) *server {
 		return errMethodNotAllowed
 	})
 	for _, rt := range s.routes() {
-		s.router.Handle(rt.path, s.chain(rt)).Methods(rt.method)
+		s.router.Handle(rt.path, routed(routeTemplate(rt.path), s.chain(rt))).Methods(rt.method)
 	}
 	return s
 }

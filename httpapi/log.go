@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -27,7 +28,8 @@ const (
 // names the workspace and kind of credential in the log line. It is the
 // request's only context value, so that the request is copied once.
 type requestInfo struct {
-	p *principal // nil on public routes and before authentication
+	p     *principal // nil on public routes and before authentication
+	route string     // the template of the route serving it, once routed (observe.go)
 }
 
 type infoKey struct{}
@@ -76,7 +78,15 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		info := &requestInfo{}
 		sw := &statusWriter{ResponseWriter: w}
-		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
+		ctx := r.Context()
+		var observed func(route string, status int)
+		if s.cfg.Observer != nil {
+			ctx, observed = s.cfg.Observer.StartRequest(r)
+			if isDashboard(r.URL.Path) {
+				info.route = dashboardRoute
+			}
+		}
+		r = r.WithContext(context.WithValue(ctx, infoKey{}, info))
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -86,6 +96,9 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 				if sw.status == 0 {
 					s.writeError(sw, r, errPanic)
 				}
+			}
+			if observed != nil {
+				observed(info.route, cmp.Or(sw.status, http.StatusOK))
 			}
 			ctx := r.Context()
 			if !s.log.Enabled(ctx, slog.LevelInfo) {

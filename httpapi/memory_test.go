@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -551,6 +552,56 @@ func TestInternalErrorsLeakNothing(t *testing.T) {
 	}
 	if !strings.Contains(e.log.String(), "request failed") {
 		t.Fatalf("the internal error was not logged: %s", e.log.String())
+	}
+}
+
+// TestRootBrowser checks that GET / sends a browser to the dashboard and
+// answers any other client with the JSON.
+func TestRootBrowser(t *testing.T) {
+	e := newEnv(t, httpapi.Config{}, nil)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct {
+		accept string
+		html   bool
+	}{
+		{"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8", true},                                                   // Firefox
+		{"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7", true}, // Chromium
+		{"text/html", true},
+		{"", false},
+		{"*/*", false}, // curl
+		{"application/json", false},
+		{"application/json, text/html;q=0.9", false},
+		{"text/html, application/json", false},
+		{"text/html;q=0", false},
+	} {
+		req, _ := http.NewRequest("GET", e.srv.URL+"/", nil)
+		if c.accept != "" {
+			req.Header.Set("Accept", c.accept)
+		}
+		res, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.Header.Get("Vary") != "Accept" {
+			t.Errorf("%q: Vary %q", c.accept, res.Header.Get("Vary"))
+		}
+		if c.html != (res.StatusCode == http.StatusFound && res.Header.Get("Location") == "/dashboard/") ||
+			!c.html && (res.StatusCode != http.StatusOK || !strings.Contains(string(body), `"service":"papermem"`)) {
+			t.Errorf("%q: %d, Location %q, %s", c.accept, res.StatusCode, res.Header.Get("Location"), body)
+		}
+	}
+	// Followed, the redirect lands on the dashboard's page.
+	req, _ := http.NewRequest("GET", e.srv.URL+"/", nil)
+	req.Header.Set("Accept", "text/html")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || res.Request.URL.Path == "/" {
+		t.Errorf("following / from a browser: %d %s at %s", res.StatusCode, res.Header.Get("Content-Type"), res.Request.URL)
 	}
 }
 

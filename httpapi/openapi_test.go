@@ -51,6 +51,8 @@ var laterRoutes = []string{
 	"GET /v1/documents",
 	// Citations of stored papers, in BibTeX, RIS or CSL-JSON.
 	"GET /v1/papers/{doi}/cite",
+	// #39: a stored paper, to see its metadata filled in the background.
+	"GET /v1/papers/{doi}",
 }
 
 // served walks the router: every route it serves as "METHOD path".

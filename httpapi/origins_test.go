@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
@@ -46,11 +47,21 @@ func TestOrigins(t *testing.T) {
 		t.Errorf("second fetch = %+v", f)
 	}
 
+	// A paper with its text is stored at once, pending; the background
+	// job fills it and finds the retraction.
 	r = e.do("POST", "/v1/papers", map[string]any{"doi": "10.1000/retracted.1",
 		"text": "Vitamin D supplementation prevented every fall in older adults."}, a.auth()...)
 	want(t, r, http.StatusCreated, "")
-	if r.json(t, &p); !p.Retracted || len(p.Notices) != 1 || p.Notices[0].DOI != "10.1000/notice.1" {
-		t.Errorf("retracted paper = %+v", p)
+	if r.json(t, &p); p.Metadata != papermem.MetadataPending || p.Retracted {
+		t.Errorf("paper with its text, as stored = %+v, want pending", p)
+	}
+	for start := time.Now(); p.Metadata == papermem.MetadataPending && time.Since(start) < 30*time.Second; time.Sleep(10 * time.Millisecond) {
+		r = e.do("GET", "/v1/papers/10.1000/retracted.1", nil, a.auth()...)
+		want(t, r, http.StatusOK, "")
+		r.json(t, &p)
+	}
+	if p.Metadata != papermem.MetadataComplete || !p.Retracted || len(p.Notices) != 1 || p.Notices[0].DOI != "10.1000/notice.1" || p.Title != "Vitamin D cures every fall" {
+		t.Errorf("retracted paper, filled in the background = %+v", p)
 	}
 	var res papermem.RecallResult
 	r = e.do("POST", "/v1/recall", map[string]any{"question": "Does vitamin D prevent falls in older adults?", "budget_tokens": 4000, "fill": true}, a.auth()...)

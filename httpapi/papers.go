@@ -75,11 +75,26 @@ func (s *server) handlePaperExists(w http.ResponseWriter, r *http.Request) error
 	return writeJSON(w, http.StatusOK, api.ExistsResponse{Exists: ok})
 }
 
+var paperOp = op{tag: "papers", summary: "A stored paper", resp: papermem.Paper{}, errs: []int{http.StatusNotFound},
+	notes: "The paper's fields as stored, with metadata: pending while the background job is to fill it from its origins, then complete or unavailable. A malformed DOI is 400; a DOI the workspace does not hold is 404."}
+
+func (s *server) handlePaper(w http.ResponseWriter, r *http.Request) error {
+	doi, err := pathValue(r, "doi")
+	if err != nil {
+		return err
+	}
+	p, err := s.workspace(r).Paper(r.Context(), doi)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, p)
+}
+
 var storePaperOp = op{tag: "papers", summary: "Store or update a paper", req: api.PaperRequest{},
 	resp: api.StorePaperResponse{}, status: http.StatusCreated,
 	notes: "Re-posting a DOI updates the paper in place (fields left empty keep their values); nothing is duplicated. None of doi, title, source_url is 400. The title, abstract, passages and claims are indexed for recall. " +
-		"With the origins on (PAPERMEM_ORIGINS, default on): without a DOI in the body, source_url or text, the title is matched at Crossref (accepted when the best hit's score is at least 20 and its title's word-set Dice similarity at least 0.8; else local:<hash>); what the paper lacks (title, authors, year, journal, type, oa) is filled from Crossref (OpenAlex when Crossref does not know it) and Unpaywall, and retracted/notices are set from Crossref's updated-by notices and OpenAlex's is_retracted. " +
-		"A paper with a DOI alone (no title, no text) answers 502 upstream_failed, and nothing is stored, when no origin answers; a DOI no origin knows is stored as given. A paper with a title or text is stored whatever the origins answer. Answers are cached a day; refresh:true asks again."}
+		"With the origins on (PAPERMEM_ORIGINS, default on), a paper with its title or text never waits for them: it is stored and recallable at once with metadata:pending, and a background job (a durable queue in the database) fills what it lacks (title, authors, year, journal, type, oa) from Crossref (OpenAlex when Crossref does not know it) and Unpaywall, and sets retracted/notices from Crossref's updated-by notices and OpenAlex's is_retracted, then metadata:complete (unavailable if they keep failing; GET /v1/papers/{doi} shows it). " +
+		"Only what cannot be stored without an origin waits, within PAPERMEM_ORIGIN_DEADLINE (default 5s): a DOI alone (no title, no text) is filled before it is stored, and answers 502 upstream_failed, nothing stored, when no origin answered in time (a DOI no origin knows is stored as given); a title alone (no DOI in the body, source_url or text) is matched at Crossref (accepted when the best hit's score is at least 20 and its title's word-set Dice similarity at least 0.8; else, or when Crossref does not answer in time, local:<hash>). A paper with text and no DOI gets local:<hash> at once. Answers are cached a day; refresh:true makes the job ask again."}
 
 func (s *server) handleStorePaper(w http.ResponseWriter, r *http.Request) error {
 	var req api.PaperRequest

@@ -40,6 +40,7 @@ func (s *server) routes() []route {
 		{get, "/v1/papers/recall", memory, s.handleRecallPapers, recallPapersOp},
 		{get, "/v1/papers/{doi:.+}/exists", memory, s.handlePaperExists, paperExistsOp},
 		{get, "/v1/papers/{doi:.+}/cite", memory, s.handleCite, citeOp},
+		{get, "/v1/papers/{doi:.+}", memory, s.handlePaper, paperOp},
 		{post, "/v1/papers", memory, s.handleStorePaper, storePaperOp},
 		{post, "/v1/papers/batch", memory, s.handleStorePapers, storePapersOp},
 		{post, "/v1/papers/{doi:.+}/fetch", memory, s.handleFetchPaper, fetchPaperOp},

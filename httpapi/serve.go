@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log"
@@ -27,7 +28,21 @@ const (
 // errors; nil means the log package's logger. The caller closes the
 // Memory afterwards.
 func Serve(ctx context.Context, ln net.Listener, h *Handler, errorLog *log.Logger) error {
+	return serve(ctx, ln, h, nil, errorLog)
+}
+
+// ServeTLS is Serve over TLS with config (its certificates, or its
+// GetCertificate): every connection on ln must begin with a TLS
+// handshake, which offers HTTP/2 and HTTP/1.1 by ALPN. A client speaking
+// plain HTTP gets a 400 from net/http and nothing of the API.
+func ServeTLS(ctx context.Context, ln net.Listener, h *Handler, config *tls.Config, errorLog *log.Logger) error {
+	return serve(ctx, ln, h, config, errorLog)
+}
+
+// serve is Serve, over TLS when config is not nil.
+func serve(ctx context.Context, ln net.Listener, h *Handler, config *tls.Config, errorLog *log.Logger) error {
 	srv := &http.Server{
+		TLSConfig:         config,
 		Handler:           h,
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
@@ -36,7 +51,13 @@ func Serve(ctx context.Context, ln net.Listener, h *Handler, errorLog *log.Logge
 		ErrorLog:          errorLog,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if config != nil {
+			errc <- srv.ServeTLS(ln, "", "") // adds h2 to the ALPN protocols
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
 	select {
 	case err := <-errc:
 		return err

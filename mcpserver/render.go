@@ -13,7 +13,7 @@ import (
 // renderSpans lists spans best first, each with its citation.
 func renderSpans(res *papermem.RecallResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d spans, %d tokens, best first.\n", len(res.Spans), res.TotalTokens)
+	fmt.Fprintf(&b, "%s, %s, best first.\n", count(len(res.Spans), "span"), count(res.TotalTokens, "token"))
 	for i, s := range res.Spans {
 		fmt.Fprintf(&b, "\n[%d] %s\n    — %s (node %d, %s, score %.3f)\n", i+1, s.Text, s.Provenance.Citation(), s.NodeID, s.Label, s.Score)
 	}
@@ -22,7 +22,7 @@ func renderSpans(res *papermem.RecallResult) string {
 
 func renderPapers(ps []papermem.Paper) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d papers, best first.\n", len(ps))
+	fmt.Fprintf(&b, "%s, best first.\n", count(len(ps), "paper"))
 	for i, p := range ps {
 		cached := "metadata only"
 		if p.Cached {
@@ -37,8 +37,22 @@ func renderPapers(ps []papermem.Paper) string {
 }
 
 func renderReport(rep *papermem.IngestReport) string {
-	return fmt.Sprintf("Stored %s %s: %d characters, %d sections, %d nodes, %d claims.",
-		rep.Kind, rep.DocID, rep.CharsRead, rep.Sections, rep.NodesStored, rep.ClaimsFound)
+	return fmt.Sprintf("Stored %s %s: %s.", rep.Kind, rep.DocID, reportCounts(rep))
+}
+
+// reportCounts is what an ingest stored: characters, sections, nodes and
+// claims.
+func reportCounts(rep *papermem.IngestReport) string {
+	return strings.Join([]string{count(rep.CharsRead, "character"), count(rep.Sections, "section"),
+		count(rep.NodesStored, "node"), count(rep.ClaimsFound, "claim")}, ", ")
+}
+
+// count is n things, in the plural unless one.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func renderGraph(g *papermem.Subgraph) string {

@@ -309,7 +309,14 @@ func (t *tools) storePaper(ctx context.Context, in api.PaperRequest) (*api.Store
 	if err != nil {
 		return nil, "", err
 	}
-	return res, fmt.Sprintf("Stored paper doi:%s %q. %s", res.DOI, res.Title, renderReport(res.Report)), nil
+	text := fmt.Sprintf("Stored paper doi:%s %q", res.DOI, res.Title)
+	if res.Report != nil {
+		text += ": " + reportCounts(res.Report)
+	}
+	if !res.Cached {
+		text += "; no full text"
+	}
+	return res, text + ".", nil
 }
 
 func (t *tools) paperExists(ctx context.Context, in doiInput) (*existsOutput, string, error) {

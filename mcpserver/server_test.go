@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -158,8 +159,10 @@ func exercise(t *testing.T, cs *mcp.ClientSession, sourceURL string, file map[st
 
 	stored, txt := ok[api.StorePaperResponse](t, cs, "store_paper", map[string]any{"doi": doi, "title": "Vitamin D and fractures",
 		"text": "## Results\n\nVitamin D supplementation did not reduce fracture risk in adults over 70 (hazard ratio 0.98)."})
-	if stored.DOI != doi || stored.Report.NodesStored == 0 || !strings.Contains(txt, doi) {
-		t.Errorf("store_paper = %+v, %q", stored, txt)
+	want := fmt.Sprintf("Stored paper doi:%s \"Vitamin D and fractures\": %d characters, 1 section, %d nodes, 1 claim.",
+		doi, stored.Report.CharsRead, stored.Report.NodesStored)
+	if stored.DOI != doi || stored.Report.NodesStored < 2 || stored.Report.ClaimsFound != 1 || txt != want {
+		t.Errorf("store_paper = %+v, %q, want %q", stored, txt, want)
 	}
 	if ex, _ := ok[api.ExistsResponse](t, cs, "paper_exists", map[string]any{"doi": doi}); !ex.Exists {
 		t.Error("paper_exists: false after store_paper")

@@ -16,9 +16,10 @@ import (
 
 func mcpCmd(t *target, stdin io.Reader, stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve the MCP tools over stdio, on --db in process or on --url with --api-key",
-		Args:  wantArgs(0, 0),
+		Use:         "mcp",
+		Annotations: perUser,
+		Short:       "Serve the MCP tools over stdio, on --db in process or on --url with --api-key",
+		Args:        wantArgs(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withMemory(cmd, t, writes, func(ctx context.Context, m memory) error {
 				s := mcpserver.New(m, &mcpserver.Options{Files: true, Version: version()})
@@ -95,7 +96,7 @@ func printSpans(w io.Writer, res *papermem.RecallResult, none string) {
 	for i, s := range res.Spans {
 		fmt.Fprintf(w, "[%d] %s\n    — %s (score %.3f)\n", i+1, s.Text, s.Provenance.Citation(), s.Score)
 	}
-	fmt.Fprintf(w, "%d spans, %d tokens\n", len(res.Spans), res.TotalTokens)
+	fmt.Fprintf(w, "%s, %s\n", count(len(res.Spans), "span"), count(res.TotalTokens, "token"))
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -134,7 +135,7 @@ func papersCmd(t *target, stdout io.Writer) *cobra.Command {
 					}
 					fmt.Fprintf(stdout, "%d. %s — doi:%s (score %.3f%s)\n", i+1, p.Title, p.DOI, p.Score, cached)
 				}
-				fmt.Fprintf(stdout, "%d papers\n", len(ps))
+				fmt.Fprintln(stdout, count(len(ps), "paper"))
 				return nil
 			})
 		},

@@ -74,9 +74,42 @@ func TestExitStatus(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(stderr, "papermem: recall needs QUESTION\n\nUsage:\n  papermem recall QUESTION [flags]\n") {
 		t.Errorf("recall without a question: exit %d\n%s", code, stderr)
 	}
+	_, stderr, code = papermemBin(t, "bogus")
+	if code != 1 || stderr != "papermem: unknown command \"bogus\" for \"papermem\"\nRun 'papermem --help' for the commands\n" {
+		t.Errorf("an unknown command: exit %d\n%s", code, stderr)
+	}
 	db := testdb.Path(t)
+	if out, _, code := papermemBin(t, "--db", db, "store", "--doi", "10.1000/x", "--title", "X"); code != 0 || !strings.Contains(out, "stored doi:10.1000/x") {
+		t.Errorf("store on a new database: exit %d, %q", code, out)
+	}
 	if out, _, code := papermemBin(t, "--db", db, "recall", "anything"); code != 0 || out != "Nothing in memory answers this.\n" {
-		t.Errorf("recall on a new database: exit %d, %q", code, out)
+		t.Errorf("recall on an existing database: exit %d, %q", code, out)
+	}
+}
+
+// TestMissingDatabase checks that the commands that only read refuse a
+// database file that does not exist (a typo in --db) and create nothing,
+// and that those that write create it, its folders with it.
+func TestMissingDatabase(t *testing.T) {
+	dir := t.TempDir()
+	typo := filepath.Join(dir, "typo", "papermem.db")
+	for _, args := range [][]string{{"documents"}, {"recall", "q"}, {"papers", "q"}, {"workspaces"}, {"users"}, {"cite", "10.1000/x"},
+		{"recall-user", "q"}, {"forget", "k"}, {"export"}} {
+		out, stderr, code := papermemBin(t, append([]string{"--db", typo}, args...)...)
+		if code != 1 || out != "" || stderr != "papermem: no database at "+typo+": check --db (or $PAPERMEM_DB), or create it by writing to it "+
+			"(papermem ingest PATH, papermem store --doi DOI, papermem remember TEXT)\n" {
+			t.Errorf("%v on a missing database: exit %d, %q\n%s", args, code, out, stderr)
+		}
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Fatalf("reading a missing database created %v (%v)", entries, err)
+	}
+	env := map[string]string{"PAPERMEM_DB": typo}
+	if out, _, err := cli(t, env, "remember", "Coffee is black.", "--user", "ada"); err != nil || !strings.Contains(out, "remembered") {
+		t.Fatalf("remember on a missing database: %v, %q", err, out)
+	}
+	if out, _, err := cli(t, env, "documents"); err != nil || out != "0 documents\n" {
+		t.Errorf("documents of the created database: %v, %q", err, out)
 	}
 }
 
@@ -144,7 +177,8 @@ func TestCommandLine(t *testing.T) {
 				t.Errorf("%v: %v, want the --api-key flag named", args, err)
 			}
 		}
-		if out, _, err := cli(t, nil, "--db", db, "recall-user", "local memory"); err != nil || out != "None of the user's notes answers this.\n" {
+		if out, _, err := cli(t, nil, "--db", db, "recall-user", "local memory"); (err != nil || out != "None of the user's notes answers this.\n") &&
+			(err == nil || !strings.HasPrefix(err.Error(), "no database at ")) {
 			t.Errorf("a note was stored: %v\n%s", err, out)
 		}
 	})
@@ -164,7 +198,7 @@ func TestCommandLine(t *testing.T) {
 		}
 		// --db given beats $PAPERMEM_URL.
 		env := map[string]string{"PAPERMEM_URL": "http://127.0.0.1:1", "PAPERMEM_KEY": "pm_x"}
-		if out, _, err := cli(t, env, "--db", testdb.Path(t), "recall", "q"); err != nil || !strings.Contains(out, "Nothing in memory") {
+		if out, _, err := cli(t, env, "--db", testdb.Path(t), "store", "--title", "Local"); err != nil || !strings.Contains(out, `"Local"`) {
 			t.Errorf("--db with $PAPERMEM_URL: %v\n%s", err, out)
 		}
 	})
@@ -281,6 +315,8 @@ func TestCommands(t *testing.T) {
 			fails("--doi and --title describe one file, and the paths hold 2 files", "ingest", two, "--doi", "10.1000/two")
 			ok("1. Naps and memory — doi:10.1000/naps", "papers", "nap word pairs")
 			ok("doi:10.1000/vitd", "recall", "Does vitamin D prevent fractures?", "--label", "Any", "--doi", "10.1000/vitd")
+			ok("\n1 paper\n", "papers", "nap word pairs", "--limit", "1")
+			ok("\n1 span, ", "recall", "Metadata only", "--label", "Any", "--doi", "10.1000/meta")
 
 			// Documents: the ingested file, not the papers.
 			out = ok("1 document\n", "documents")
@@ -311,11 +347,40 @@ func TestCommands(t *testing.T) {
 
 			// The workspace the commands work in.
 			ok("* ", "workspaces")
-			if out := ok("", "workspaces"); !regexp.MustCompile(`(?m)^\*\s+` + regexp.QuoteMeta(mode.ws) + `\s`).MatchString(out) {
-				t.Errorf("workspaces does not mark %s:\n%s", mode.ws, out)
+			// Marked, named (- for none) and with its papers, documents and notes.
+			if out := ok("", "workspaces"); !regexp.MustCompile(`(?m)^\*\s+` + regexp.QuoteMeta(mode.ws) + `\s+\S+\s+Starter Tier\s+5\s+1\s+1\s+\S+$`).MatchString(out) {
+				t.Errorf("workspaces does not mark %s with its counts:\n%s", mode.ws, out)
 			}
 		})
 	}
+
+	// A --user that is no user of the workspace, as $PAPERMEM_USER left
+	// set from local use: the commands without a user work; those with
+	// one say what a user id is and where to find one.
+	t.Run("ServerWithStrayUser", func(t *testing.T) {
+		env := map[string]string{"PAPERMEM_URL": srv.url, "PAPERMEM_KEY": srv.key, "PAPERMEM_USER": "ada"}
+		for _, c := range []struct {
+			want string
+			args []string
+		}{
+			{"stored doi:10.1000/stray", []string{"store", "--doi", "10.1000/stray", "--title", "Stray users", "--text", "Stray users broke every command."}},
+			{"1 stored, 0 failed", []string{"ingest", notes}},
+			{"doc:", []string{"documents"}},
+			{"* the API key's workspace", []string{"workspaces"}},
+			{"1. Stray users", []string{"papers", "stray users"}},
+			{"Stray users broke", []string{"recall", "What broke every command?", "--label", "Any"}},
+			{"@", []string{"cite", "10.1000/stray"}},
+			{srv.user + "  ada@example.org", []string{"users"}},
+		} {
+			if out, _, err := cli(t, env, c.args...); err != nil || !strings.Contains(out, c.want) {
+				t.Errorf("%v with --user ada: %v, want %q in\n%s", c.args, err, c.want, out)
+			}
+		}
+		_, _, err := cli(t, env, "remember", "Ada likes CIs.")
+		if err == nil || err.Error() != `--user: "ada" is not a user of the API key's workspace: a user id is usr_ and 24 hex digits (usr_3f9a…), as papermem users lists them` {
+			t.Errorf("remember for a stray user: %v", err)
+		}
+	})
 
 	t.Run("ServerWithoutUser", func(t *testing.T) {
 		env := map[string]string{"PAPERMEM_URL": srv.url, "PAPERMEM_KEY": srv.key}
@@ -362,12 +427,20 @@ func TestWorkspaceChoice(t *testing.T) {
 	}
 
 	t.Run("New", func(t *testing.T) {
+		m, err := papermem.Open(ctx, db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)}) // a server's, before any write
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Close()
 		out, _, err := cmd("workspaces")
 		if err != nil || out != db+" holds no workspace yet: the first write creates \"default\"\n" {
 			t.Errorf("workspaces of a new file: %v, %q", err, out)
 		}
 		if out, _, err := cmd("papers", "blood pressure"); err != nil || out != "0 papers\n" {
 			t.Errorf("papers of a new file: %v, %q", err, out)
+		}
+		if out, _, err := cmd("users"); err != nil || !strings.HasPrefix(out, "The workspace has no users") {
+			t.Errorf("users of a new file: %v, %q", err, out)
 		}
 	})
 	first := signup("ada@example.org", "salt")
@@ -377,6 +450,9 @@ func TestWorkspaceChoice(t *testing.T) {
 		}
 		if out, _, err := cmd("workspaces"); err != nil || !regexp.MustCompile(`(?m)^\*\s+`+first+`\s.*\s1\s+0\s+0\s`).MatchString(out) {
 			t.Errorf("workspaces: %v\n%s", err, out)
+		}
+		if out, _, err := cmd("users"); err != nil || !regexp.MustCompile(`(?m)^usr_[0-9a-f]{24}\s+ada@example\.org\s+-\s+\w+\s+\S+\n1 user\n$`).MatchString(out) {
+			t.Errorf("users: %v\n%s", err, out)
 		}
 	})
 	second := signup("bob@example.org", "potassium")

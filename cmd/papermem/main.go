@@ -12,6 +12,7 @@
 //	papermem papers QUERY [--limit N] [--json]
 //	papermem documents [--limit N] [--json]
 //	papermem workspaces [--json]
+//	papermem users [--json]
 //	papermem remember TEXT [--key K] [--domain D] [--tag T]...
 //	papermem recall-user QUESTION [--budget N] [--json]
 //	papermem forget KEY
@@ -24,10 +25,13 @@
 // "default", or in the file's only workspace when it holds no "default"
 // (a server's database after one signup). A workspace --workspace names
 // must exist, except for the commands that write (ingest, store,
-// remember, mcp), which create it. With --url and --api-key (an API key
-// or session token; $PAPERMEM_URL and $PAPERMEM_KEY) they call the server
-// through package client, in the credential's workspace. --user
-// ($PAPERMEM_USER) names the user of per-user memory.
+// remember, mcp), which create it. The commands that only read refuse a
+// database file that does not exist; those that write create it. With
+// --url and --api-key (an API key or session token; $PAPERMEM_URL and
+// $PAPERMEM_KEY) they call the server through package client, in the
+// credential's workspace. --user ($PAPERMEM_USER) names the user of
+// per-user memory; only its commands (remember, recall-user, forget, mcp)
+// send it to a server.
 package main
 
 import (
@@ -37,6 +41,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -59,6 +64,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	}
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil && strings.HasPrefix(err.Error(), "unknown command ") {
+		// Cobra's error, with its suggestions when a name is near.
+		return fmt.Errorf("%s\nRun 'papermem --help' for the commands", strings.TrimRight(err.Error(), "\n"))
+	}
 	if err != nil {
 		return withUsage(explain(err), cmd)
 	}

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
@@ -32,7 +35,13 @@ type target struct {
 	namedWorkspace bool // --workspace was given
 	namedDB        bool // --db was given
 	namedURL       bool // --url was given
+	perUser        bool // the command acts for --user (see perUserCommand)
 }
+
+// perUserCommand is the annotation of the commands that act for a user
+// (per-user memory): only they send --user to a server, which refuses a
+// user who is not a member of the credential's workspace.
+const perUserCommand = "per-user"
 
 // memory is what the commands use of a papermem: the MCP tools' Backend,
 // the export stream and the list of documents.
@@ -72,13 +81,27 @@ func (t *target) check() error {
 // dbName is the database as messages name it: a URL without its password.
 func (t *target) dbName() string { return store.Redact(t.db) }
 
-// client returns the client of the server.
+// client returns the client of the server, acting for --user when the
+// command is per-user.
 func (t *target) client() *client.Client {
-	return client.New(t.url, &client.Options{Token: t.key, UserID: t.user})
+	opts := &client.Options{Token: t.key}
+	if t.perUser {
+		opts.UserID = t.user
+	}
+	return client.New(t.url, opts)
 }
 
-// openDB opens the database file with the server's PAPERMEM_* settings.
-func (t *target) openDB(ctx context.Context) (*papermem.Memory, error) {
+// openDB opens the database file with the server's PAPERMEM_* settings. A
+// command that reads refuses a database file that does not exist, which
+// opening would create empty (a typo in --db, the wrong folder); a command
+// that writes creates it.
+func (t *target) openDB(ctx context.Context, u use) (*papermem.Memory, error) {
+	if u == reads && store.EngineOf(t.db) == store.SQLite && t.db != ":memory:" {
+		if _, err := os.Stat(t.db); errors.Is(err, fs.ErrNotExist) {
+			return nil, papermem.Errorf(papermem.ENOTFOUND, "no database at %s: check --db (or $PAPERMEM_DB), or create it by writing to it "+
+				"(papermem ingest PATH, papermem store --doi DOI, papermem remember TEXT)", t.db)
+		}
+	}
 	log := slog.New(slog.NewTextHandler(t.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return serve.Open(ctx, t.db, t.getenv, log)
 }
@@ -91,7 +114,7 @@ func (t *target) open(ctx context.Context, u use) (memory, func() error, error) 
 	if t.remote() {
 		return remote{t.client()}, func() error { return nil }, nil
 	}
-	m, err := t.openDB(ctx)
+	m, err := t.openDB(ctx, u)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +129,31 @@ func (t *target) open(ctx context.Context, u use) (memory, func() error, error) 
 		return nil, nil, err
 	}
 	ws := m.Workspace(org)
-	return local{Backend: mcpserver.Local(ws, t.localUser()), ws: ws}, m.Close, nil
+	closeFn := m.Close
+	if u == writes {
+		closeFn = func() error {
+			t.waitOrigins(ctx, m)
+			return m.Close()
+		}
+	}
+	return local{Backend: mcpserver.Local(ws, t.localUser()), ws: ws}, closeFn, nil
+}
+
+// waitOrigins gives the metadata jobs a write queued (papers stored with
+// their title or text, whose metadata the origins fill in the background)
+// up to the origins' deadline to finish before the command exits, and
+// says once, when some are left, that they are and how to turn the
+// origins off. Nothing is said per paper.
+func (t *target) waitOrigins(ctx context.Context, m *papermem.Memory) {
+	wait := papermem.DefaultOriginDeadline
+	if d, err := time.ParseDuration(t.getenv("PAPERMEM_ORIGIN_DEADLINE")); err == nil && d > 0 {
+		wait = d
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	if due, err := m.WaitJobs(ctx); err == nil && due > 0 {
+		fmt.Fprintf(t.stderr, "papermem: the paper origins (Crossref, Unpaywall, OpenAlex) did not answer within %s: the metadata of %d papers stays pending, filled by the next papermem run or server on this database. PAPERMEM_ORIGINS=off turns the origins off.\n", wait, due)
+	}
 }
 
 // allWorkspaces lists the workspaces of the database m is open on, as the
@@ -229,6 +276,7 @@ func newRoot(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writ
 			t.namedWorkspace = cmd.Flags().Changed("workspace")
 			t.namedDB = cmd.Flags().Changed("db")
 			t.namedURL = cmd.Flags().Changed("url")
+			t.perUser = cmd.Annotations[perUserCommand] != ""
 		},
 	}
 	root.SetOut(stdout)
@@ -251,10 +299,12 @@ func newRoot(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writ
 	f.StringVar(&t.url, "url", getenv("PAPERMEM_URL"), "URL of a running server instead of a database file ($PAPERMEM_URL)")
 	f.StringVar(&t.key, "api-key", getenv("PAPERMEM_KEY"), "API key (pm_…) or session token for --url ($PAPERMEM_KEY)")
 	f.StringVar(&t.user, "user", getenv("PAPERMEM_USER"),
-		"user of per-user memory ($PAPERMEM_USER): on a server the workspace user an API key acts for; on a database file default $USER, else \"local\"")
+		"user of per-user memory (remember, recall-user, forget, mcp; $PAPERMEM_USER): on a server the user_id (usr_…) an API key acts for, "+
+			"papermem users lists them; on a database file any name, default $USER, else \"local\"")
 	root.AddCommand(serveCmd(t, getenv, stdout), mcpCmd(t, stdin, stdout), versionCmd(stdout),
 		ingestCmd(t, stdout, stderr), storeCmd(t, stdin, stdout),
 		recallCmd(t, stdout), papersCmd(t, stdout), citeCmd(t, stdout), documentsCmd(t, stdout), workspacesCmd(t, stdout),
+		usersCmd(t, stdout),
 		rememberCmd(t, stdout), recallUserCmd(t, stdout), forgetCmd(t, stdout),
 		exportCmd(t, stdout))
 	return root
@@ -314,7 +364,11 @@ func wantArgs(min, max int) cobra.PositionalArgs {
 // its cause, as the API would not either).
 func explain(err error) error {
 	if api.Code(err) == api.CodeMissingUserID || errors.Is(err, api.ErrMissingUser) {
-		return errors.New("per-user memory needs a user: pass --user USER_ID (or set $PAPERMEM_USER); an API key acts for no user by itself, a session token for its own")
+		return errors.New("per-user memory needs a user: pass --user USER_ID (or set $PAPERMEM_USER); an API key acts for no user by itself, a session token for its own; papermem users lists the user ids")
+	}
+	if m := papermem.ErrorMessage(err); papermem.ErrorCode(err) == papermem.EFORBIDDEN && strings.Contains(m, notMember) {
+		name, _, _ := strings.Cut(m, notMember)
+		return fmt.Errorf("--user: %s is not a user of the API key's workspace: a user id is usr_ and 24 hex digits (usr_3f9a…), as papermem users lists them", strings.TrimPrefix(name, "User "))
 	}
 	var e *papermem.Error
 	if errors.As(err, &e) && e.Err != nil && e.Message != "" && e.Code != papermem.EINTERNAL {
@@ -322,6 +376,10 @@ func explain(err error) error {
 	}
 	return err
 }
+
+// notMember is what a server answers for a --user that is not a member of
+// the credential's workspace, after the user's quoted id.
+const notMember = " is not a member of this workspace"
 
 // oldFlags reads the spellings earlier versions took: `serve -addr` and
 // `-db` (Go flags), and the global `--key` now named --api-key, which

@@ -15,12 +15,16 @@ import (
 
 // Per-user memory: the notes of the user --user names.
 
+// perUser annotates the commands that act for --user.
+var perUser = map[string]string{perUserCommand: "true"}
+
 func rememberCmd(t *target, stdout io.Writer) *cobra.Command {
 	var req api.RememberRequest
 	c := &cobra.Command{
-		Use:   "remember TEXT",
-		Short: "Remember a note for the user (--user); the same --key replaces it",
-		Args:  wantArgs(1, 1),
+		Use:         "remember TEXT",
+		Annotations: perUser,
+		Short:       "Remember a note for the user (--user); the same --key replaces it",
+		Args:        wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Text = args[0]
 			if strings.HasPrefix(req.Key, hosted.KeyPrefix) && len(req.Key) >= len(hosted.KeyPrefix)+40 {
@@ -50,9 +54,10 @@ func recallUserCmd(t *target, stdout io.Writer) *cobra.Command {
 	var asJSON bool
 	var stop stopFlags
 	c := &cobra.Command{
-		Use:   "recall-user QUESTION",
-		Short: "Recall the user's notes (--user) that answer a question, each with its key",
-		Args:  wantArgs(1, 1),
+		Use:         "recall-user QUESTION",
+		Annotations: perUser,
+		Short:       "Recall the user's notes (--user) that answer a question, each with its key",
+		Args:        wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req := api.UserRecallRequest{Question: args[0], Fill: stop.fill}
 			if cmd.Flags().Changed("budget") {
@@ -82,9 +87,10 @@ func recallUserCmd(t *target, stdout io.Writer) *cobra.Command {
 
 func forgetCmd(t *target, stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
-		Use:   "forget KEY",
-		Short: "Forget the user's note (--user) with this key",
-		Args:  wantArgs(1, 1),
+		Use:         "forget KEY",
+		Annotations: perUser,
+		Short:       "Forget the user's note (--user) with this key",
+		Args:        wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMemory(cmd, t, reads, func(ctx context.Context, m memory) error {
 				if _, err := m.Forget(ctx, args[0]); err != nil {

@@ -18,7 +18,7 @@ func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
 		Short: "List the workspaces, marking the one the commands work in",
 		Long: "On a database file: every workspace it holds, with its papers, documents and notes; " +
 			"the commands work in --workspace, else \"default\", else the file's only workspace. " +
-			"On a server: the credential's workspace and those its user created.",
+			"On a server: the credential's workspace and those its user created, with the same counts.",
 		Args: wantArgs(0, 0),
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			if err := t.check(); err != nil {
@@ -33,18 +33,13 @@ func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
 				if asJSON {
 					return writeJSON(stdout, res)
 				}
-				tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, " \tORG_ID\tNAME\tPLAN\tCREATED")
-				for _, w := range res.Workspaces {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark(w.OrgID == res.Current), w.OrgID, w.Name, w.Plan, w.CreatedAt)
-				}
-				if err := tw.Flush(); err != nil {
+				if err := printWorkspaces(stdout, res.Workspaces, res.Current); err != nil {
 					return err
 				}
 				fmt.Fprintln(stdout, "* the API key's workspace, which the commands work in")
 				return nil
 			}
-			m, err := t.openDB(ctx)
+			m, err := t.openDB(ctx, reads)
 			if err != nil {
 				return err
 			}
@@ -68,13 +63,7 @@ func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
 				fmt.Fprintf(stdout, "%s holds no workspace yet: the first write creates %q\n", t.dbName(), cmp.Or(t.workspace, papermem.DefaultWorkspace))
 				return nil
 			}
-			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, " \tORG_ID\tNAME\tPLAN\tPAPERS\tDOCUMENTS\tNOTES\tCREATED")
-			for _, w := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", mark(w.OrgID == current), w.OrgID, w.Name, w.Plan,
-					w.Papers, w.Documents, w.Memories, w.CreatedAt)
-			}
-			if err := tw.Flush(); err != nil {
+			if err := printWorkspaces(stdout, all, current); err != nil {
 				return err
 			}
 			if perr != nil {
@@ -87,6 +76,17 @@ func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON: the workspaces and the current one")
 	return c
+}
+
+// printWorkspaces prints the workspaces all as a table, marking current.
+func printWorkspaces(w io.Writer, all []hosted.WorkspaceSummary, current string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, " \tORG_ID\tNAME\tPLAN\tPAPERS\tDOCUMENTS\tNOTES\tCREATED")
+	for _, ws := range all {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", mark(ws.OrgID == current), ws.OrgID, cmp.Or(ws.Name, "-"), ws.Plan,
+			ws.Papers, ws.Documents, ws.Memories, ws.CreatedAt)
+	}
+	return tw.Flush()
 }
 
 // mark is the marker of the current row.

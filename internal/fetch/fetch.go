@@ -52,6 +52,8 @@ type Options struct {
 	// Crossref or arXiv stand-in on the local network). Every other
 	// host, a redirect's included, is guarded as usual.
 	Trusted []string
+	// Observe, when not nil, is told of each request (metrics, traces).
+	Observe Observe
 }
 
 // New returns a fetcher.
@@ -97,7 +99,7 @@ func newFetcher(o Options, control func(network, address string, c syscall.RawCo
 	return &Fetcher{
 		maxBytes: o.MaxBytes,
 		client: &http.Client{
-			Transport: transport,
+			Transport: Observed(transport, o.Observe),
 			Timeout:   o.Timeout,
 			CheckRedirect: func(req *http.Request, via []*http.Request) error {
 				if len(via) >= DefaultMaxRedirects {

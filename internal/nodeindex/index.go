@@ -249,6 +249,19 @@ func (x *Index) Part(ctx context.Context, org string) (*Part, error) {
 	return p, nil
 }
 
+// Stats returns the number of parts loaded, their entries and the memory
+// they take in bytes.
+func (x *Index) Stats() (parts int, entries, bytes int64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, p := range x.orgs {
+		parts++
+		entries += p.size.Load()
+		bytes += p.mem.Load()
+	}
+	return parts, entries, bytes
+}
+
 // Warm loads the part of every registered workspace, up to Config.MaxBytes.
 // It returns when ctx is done, with ctx's error.
 func (x *Index) Warm(ctx context.Context) error {

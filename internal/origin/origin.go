@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem/internal/buildinfo"
+	"github.com/papermem/papermem/internal/fetch"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -142,6 +143,21 @@ type Options struct {
 	MinScore      float64
 	MinSimilarity float64
 
+	// Observe, when not nil, is told of each request (metrics, traces).
+	Observe fetch.Observe
+
+	// BreakerFailures is how many failed attempts in a row (no
+	// connection, no such host, a timeout, a 5xx) take a service down:
+	// its requests then fail at once with ErrDown for BreakerCooldown,
+	// after which one request probes it; each failed probe doubles the
+	// cool-down, up to BreakerMaxCooldown, and an answer brings the
+	// service back. One line is logged when a service goes down and one
+	// when it comes back. Zero means DefaultBreakerFailures,
+	// DefaultBreakerCooldown and DefaultBreakerMaxCooldown.
+	BreakerFailures    int
+	BreakerCooldown    time.Duration
+	BreakerMaxCooldown time.Duration
+
 	// Cache keeps answers between calls; nil means none.
 	Cache Cache
 	// Logger receives cache failures and retries; nil means
@@ -168,12 +184,13 @@ type Client struct {
 	log                  *slog.Logger
 }
 
-// service is one metadata service: its base URL and the semaphore bounding
-// the requests in flight to it.
+// service is one metadata service: its base URL, the semaphore bounding
+// the requests in flight to it, and its circuit.
 type service struct {
-	name string
-	base string
-	sem  chan struct{}
+	name    string
+	base    string
+	sem     chan struct{}
+	breaker *breaker
 }
 
 // New returns a client configured by o.
@@ -206,9 +223,13 @@ func New(o Options) *Client {
 	if c.retries < 0 {
 		c.retries = 0
 	}
-	c.http = &http.Client{}
+	c.http = &http.Client{Transport: fetch.Observed(http.DefaultTransport, o.Observe)}
 	if c.log == nil {
 		c.log = slog.Default()
+	}
+	for _, s := range []*service{c.crossref, c.unpaywall, c.openalex} {
+		s.breaker = newBreaker(s.name, cmp.Or(o.BreakerFailures, DefaultBreakerFailures),
+			cmp.Or(o.BreakerCooldown, DefaultBreakerCooldown), cmp.Or(o.BreakerMaxCooldown, DefaultBreakerMaxCooldown), c.log)
 	}
 	c.userAgent = "papermem/" + buildinfo.Version()
 	if o.UserAgent != "" {
@@ -275,6 +296,27 @@ func (c *Client) Hosts() []string {
 		out = append(out, net.JoinHostPort(t.host, t.port))
 	}
 	return out
+}
+
+// States reports the circuit of each service, Crossref, Unpaywall and
+// OpenAlex in that order.
+func (c *Client) States() []ServiceState {
+	return []ServiceState{c.crossref.breaker.state(), c.unpaywall.breaker.state(), c.openalex.breaker.state()}
+}
+
+// WorkReady reports whether Work may ask a service now: Crossref or
+// OpenAlex, which give a work's metadata, is up or due for a probe. When
+// neither is, retry is when the first is due.
+func (c *Client) WorkReady() (ready bool, retry time.Time) {
+	cr, oa := c.crossref.breaker.state(), c.openalex.breaker.state()
+	now := c.crossref.breaker.now()
+	if !cr.Down || !oa.Down || !now.Before(cr.Retry) || !now.Before(oa.Retry) {
+		return true, time.Time{}
+	}
+	if oa.Retry.Before(cr.Retry) {
+		return false, oa.Retry
+	}
+	return false, cr.Retry
 }
 
 // Trusted reports whether u is an http or https URL on one of the

@@ -38,8 +38,9 @@ func (c *Client) get(ctx context.Context, r request, decode func([]byte) error) 
 	if c.cache != nil && !r.fresh {
 		body, ok, err := c.cache.Get(ctx, key)
 		switch {
-		case err != nil:
+		case err != nil && ctx.Err() == nil:
 			c.log.Warn("origin cache read failed", "key", key, "err", err)
+		case err != nil:
 		case ok:
 			if err := decode(body); err == nil {
 				return nil
@@ -74,7 +75,7 @@ func (c *Client) get(ctx context.Context, r request, decode func([]byte) error) 
 		return fmt.Errorf("%w: %s answered malformed JSON for %s: %v", ErrUpstream, r.svc.name, key, err)
 	}
 	if c.cache != nil && (r.keep == nil || r.keep()) {
-		if err := c.cache.Put(ctx, key, body); err != nil {
+		if err := c.cache.Put(ctx, key, body); err != nil && ctx.Err() == nil {
 			c.log.Warn("origin cache write failed", "key", key, "err", err)
 		}
 	}
@@ -122,9 +123,18 @@ func (c *Client) fetch(ctx context.Context, svc *service, raw, key string) ([]by
 // and, for a 429 or 5xx with a Retry-After header, how long to wait (-1:
 // not said).
 func (c *Client) attempt(ctx context.Context, svc *service, raw, key string) (body []byte, retry bool, wait time.Duration, err error) {
+	ok, probe := svc.breaker.allow()
+	if !ok {
+		st := svc.breaker.state()
+		return nil, false, 0, fmt.Errorf("%w: %w: %s %s: down since %s (%d failures in a row), next try at %s", ErrUpstream, ErrDown,
+			svc.name, key, st.Since.UTC().Format(time.RFC3339), st.Failures, st.Retry.UTC().Format(time.RFC3339))
+	}
+	var failed, cancelled bool
+	defer func() { svc.breaker.done(probe, failed, cancelled, err) }()
 	select {
 	case svc.sem <- struct{}{}:
 	case <-ctx.Done():
+		cancelled = true
 		return nil, false, 0, ctx.Err()
 	}
 	defer func() { <-svc.sem }()
@@ -143,6 +153,10 @@ func (c *Client) attempt(ctx context.Context, svc *service, raw, key string) (bo
 		// without network does not wait out the backoff.
 		var op *net.OpError
 		unreachable := errors.As(err, &op) && op.Op == "dial" && actx.Err() == nil
+		// The caller giving up is not the service's failure; its
+		// deadline passing, as the attempt's timeout, is.
+		cancelled = errors.Is(ctx.Err(), context.Canceled)
+		failed = !cancelled
 		return nil, !unreachable, -1, fmt.Errorf("%w: %s %s: %v", ErrUpstream, svc.name, key, unwrapURL(err))
 	}
 	defer resp.Body.Close()
@@ -153,6 +167,8 @@ func (c *Client) attempt(ctx context.Context, svc *service, raw, key string) (bo
 		}
 		body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBytes+1))
 		if err != nil {
+			cancelled = errors.Is(ctx.Err(), context.Canceled)
+			failed = !cancelled
 			return nil, true, -1, fmt.Errorf("%w: %s %s: reading the answer: %v", ErrUpstream, svc.name, key, err)
 		}
 		if int64(len(body)) > c.maxBytes {
@@ -163,6 +179,7 @@ func (c *Client) attempt(ctx context.Context, svc *service, raw, key string) (bo
 		drain(resp.Body)
 		return nil, false, 0, fmt.Errorf("%w: %s %s", ErrNotFound, svc.name, key)
 	case s == http.StatusTooManyRequests || s >= 500:
+		failed = s >= 500 // a 429 is an answer: the service is up
 		drain(resp.Body)
 		return nil, true, retryAfter(resp.Header.Get("Retry-After"), time.Now()), fmt.Errorf("%w: %s %s: %s", ErrUpstream, svc.name, key, resp.Status)
 	default:

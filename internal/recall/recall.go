@@ -80,6 +80,10 @@ type Config struct {
 	// Weighted is the embedder when it can stress some words of a text,
 	// else nil; its errors are returned as *EmbedderError.
 	Weighted WeightedEmbedder
+	// Stage, when not nil, is called as each stage of a recall begins
+	// ("index", "rank", "pack"); it returns the stage's context and the
+	// function called with the stage's error as it ends (for traces).
+	Stage func(ctx context.Context, name string) (context.Context, func(error))
 }
 
 // Engine answers recalls. Its errors are the store's, Config.Embed's,
@@ -92,11 +96,12 @@ type Engine struct {
 	embed    func(ctx context.Context, texts []string) ([][]float32, error)
 	weighted WeightedEmbedder
 	memRows  memoryRows // memory rows read by user recall, by node id (user.go)
+	stage    func(ctx context.Context, name string) (context.Context, func(error))
 }
 
 // New returns an engine over c's index and store.
 func New(c Config) *Engine {
-	return &Engine{index: c.Index, db: c.Store, embed: c.Embed, weighted: c.Weighted}
+	return &Engine{index: c.Index, db: c.Store, embed: c.Embed, weighted: c.Weighted, stage: c.Stage}
 }
 
 // Request asks for the spans of workspace Org's memory that answer
@@ -205,15 +210,30 @@ func (e *Engine) Recall(ctx context.Context, req Request) (*Result, error) {
 	// their sources' context (context.go); the best are loaded, boosted
 	// and packed into the budget (pack.go), their scores on the relevance
 	// scale (relevance.go).
-	p, err := e.index.Part(ctx, q.org)
+	sctx, end := e.startStage(ctx, "index")
+	p, err := e.index.Part(sctx, q.org)
+	end(err)
 	if err != nil {
 		return nil, err
 	}
-	hs, common, err := e.rankInContext(ctx, p, q, req.Question, req.Keywords)
+	sctx, end = e.startStage(ctx, "rank")
+	hs, common, err := e.rankInContext(sctx, p, q, req.Question, req.Keywords)
+	end(err)
 	if err != nil {
 		return nil, err
 	}
-	return e.pack(ctx, q, hs, common, req.Keywords, req.Signals, req.Budget, newRelevance(req.Question, p, q.user))
+	sctx, end = e.startStage(ctx, "pack")
+	res, err := e.pack(sctx, q, hs, common, req.Keywords, req.Signals, req.Budget, newRelevance(req.Question, p, q.user))
+	end(err)
+	return res, err
+}
+
+// startStage starts a stage of a recall (Config.Stage).
+func (e *Engine) startStage(ctx context.Context, name string) (context.Context, func(error)) {
+	if e.stage == nil {
+		return ctx, func(error) {}
+	}
+	return e.stage(ctx, name)
 }
 
 // query is what the candidate search needs to know.

@@ -8,7 +8,9 @@
 //	[-db ./papermem.db] backup DEST
 //
 // Configuration comes from flags, then PAPERMEM_* environment variables,
-// then defaults (see config). When ctx is done (SIGINT or SIGTERM in the
+// then defaults (see config). PAPERMEM_METRICS_ADDR and the OTEL_*
+// variables turn on metrics and traces (telemetry.go), PAPERMEM_TLS_* and
+// PAPERMEM_ACME_* serve HTTPS (tls.go). When ctx is done (SIGINT or SIGTERM in the
 // commands) the server shuts down gracefully: in-flight requests finish,
 // new ones are answered 503, and the database closes cleanly (its WAL
 // checkpointed and removed).
@@ -35,6 +37,7 @@ import (
 	"github.com/papermem/papermem/httpapi"
 	"github.com/papermem/papermem/internal/fetch"
 	"github.com/papermem/papermem/internal/store"
+	"github.com/papermem/papermem/internal/telemetry"
 )
 
 // Defaults of the configuration.
@@ -45,11 +48,13 @@ const (
 
 // config is the server's configuration after flags and environment.
 type config struct {
-	addr, db string
-	opts     papermem.Options
-	hosted   hosted.Options
-	api      httpapi.Config
-	fetch    fetch.Options
+	addr, db    string
+	metricsAddr string // PAPERMEM_METRICS_ADDR: "" for no metrics
+	tls         tlsConfig
+	opts        papermem.Options
+	hosted      hosted.Options
+	api         httpapi.Config
+	fetch       fetch.Options
 }
 
 // loadConfig reads flags from args and PAPERMEM_* variables from getenv;
@@ -63,6 +68,7 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 		c.db = v
 	}
 	c.api.BackupDir = getenv("PAPERMEM_BACKUP_DIR")
+	c.metricsAddr = strings.TrimSpace(getenv("PAPERMEM_METRICS_ADDR"))
 	fs := flag.NewFlagSet("papermem serve", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	fs.StringVar(&c.addr, "addr", c.addr, "address to listen on (PAPERMEM_ADDR)")
@@ -153,6 +159,9 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 			return nil, nil, err
 		}
 	}
+	if c.tls, err = tlsEnv(getenv, c.db, store.EngineOf(c.db) == store.SQLite); err != nil {
+		return nil, nil, err
+	}
 	if c.api.DevAuth && !loopback(c.addr) {
 		return nil, nil, fmt.Errorf("PAPERMEM_DEV_AUTH=1 is refused on %s: developer headers are for loopback addresses only", c.addr)
 	}
@@ -161,7 +170,8 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 
 // originsEnv reads the origins' configuration: on unless PAPERMEM_ORIGINS
 // is "off", each service's base URL from its PAPERMEM_*_URL (an http or
-// https URL; empty means the public service), and the contact address.
+// https URL; empty means the public service), the contact address, and
+// the deadline of what a store waits for (PAPERMEM_ORIGIN_DEADLINE).
 func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.OriginOptions, error) {
 	switch v := getenv("PAPERMEM_ORIGINS"); v {
 	case "off":
@@ -191,6 +201,13 @@ func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.Origin
 	}
 	if o.Contact != "" && !strings.Contains(o.Contact, "@") {
 		return nil, fmt.Errorf("PAPERMEM_CONTACT_EMAIL must be an e-mail address, not %q", o.Contact)
+	}
+	if v := getenv("PAPERMEM_ORIGIN_DEADLINE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("PAPERMEM_ORIGIN_DEADLINE must be a positive duration such as 5s, not %q", v)
+		}
+		o.Deadline = d
 	}
 	return o, nil
 }
@@ -304,6 +321,19 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	memoryLimit := setMemoryLimit(getenv, c.opts.IndexMaxBytes)
 	log := slog.New(slog.NewJSONHandler(stdout, nil))
 	c.api.Logger = log
+	var tel *telemetry.Telemetry
+	if len(rest) == 0 {
+		if tel, err = c.telemetry(ctx, getenv); err != nil {
+			return err
+		}
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), telemetryFlush)
+			defer cancel()
+			if terr := tel.Shutdown(sctx); terr != nil {
+				log.Warn("traces not flushed", "err", terr)
+			}
+		}()
+	}
 	m, err := c.open(ctx, c.db, log)
 	if err != nil {
 		return err
@@ -317,6 +347,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if len(rest) > 0 {
 		return subcommand(ctx, m, rest, stdout)
 	}
+	tel.WatchMemory(m)
 	if o := c.opts.Origins; o != nil && o.Contact == "" {
 		log.Warn("origins on without PAPERMEM_CONTACT_EMAIL: the public Unpaywall refuses requests and Crossref answers slowly (docs/origins.md); PAPERMEM_ORIGINS=off works offline")
 	}
@@ -348,13 +379,35 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		cancelWarm()
 		<-warmed
 	}()
+	tlsConf, err := c.tls.config(log)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return err
 	}
-	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", store.Redact(c.db), "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth,
-		"memory_limit_mb", memoryLimit>>20, "dashboard", "http://"+ln.Addr().String()+dashboard.Prefix)
-	err = httpapi.Serve(ctx, ln, httpapi.New(svc, c.api), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
+	errorLog := slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	if h := tel.Handler(); h != nil {
+		stop, at, err := serveMetrics(c.metricsAddr, h, errorLog)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stop()
+		log.Info("metrics", "addr", "http://"+at.String()+metricsPath)
+	}
+	scheme := "http://"
+	if tlsConf != nil {
+		scheme = "https://"
+	}
+	log.Info("listening", "addr", scheme+ln.Addr().String(), "db", store.Redact(c.db), "storage_mode", m.StorageMode(), "dev_auth", c.api.DevAuth,
+		"memory_limit_mb", memoryLimit>>20, "dashboard", scheme+ln.Addr().String()+dashboard.Prefix, "traces", tel.Tracing())
+	if tlsConf != nil {
+		err = httpapi.ServeTLS(ctx, ln, httpapi.New(svc, c.api), tlsConf, errorLog)
+	} else {
+		err = httpapi.Serve(ctx, ln, httpapi.New(svc, c.api), errorLog)
+	}
 	log.Info("stopped") // the deferred Close checkpoints the database
 	return err
 }

@@ -25,12 +25,20 @@ func env(vars map[string]string) func(string) string {
 }
 
 // listening matches the start-up line, which names the dashboard's address.
-var listening = regexp.MustCompile(`"msg":"listening","addr":"(http://[^"]+)".*"dashboard":"http://[^"]+/dashboard/"`)
+var listening = regexp.MustCompile(`"msg":"listening","addr":"(https?://[^"]+)".*"dashboard":"https?://[^"]+/dashboard/"`)
 
 // start runs the server on a free loopback port and returns its base URL
 // once /v1/health answers, and a function that stops it and returns run's
 // error.
 func start(t *testing.T, args []string, vars map[string]string) (string, func() error) {
+	t.Helper()
+	base, _, stop := startWith(t, args, vars, http.DefaultClient)
+	return base, stop
+}
+
+// startWith is start polling /v1/health with client; it returns the
+// server's log too.
+func startWith(t *testing.T, args []string, vars map[string]string, client *http.Client) (string, *testutil.Buffer, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &testutil.Buffer{}
@@ -54,11 +62,11 @@ func start(t *testing.T, args []string, vars map[string]string) (string, func() 
 		default:
 		}
 		if m := listening.FindStringSubmatch(out.String()); m != nil {
-			res, err := http.Get(m[1] + "/v1/health")
+			res, err := client.Get(m[1] + "/v1/health")
 			if err == nil {
 				res.Body.Close()
 				if res.StatusCode == http.StatusOK {
-					return m[1], stop
+					return m[1], out, stop
 				}
 			}
 		}
@@ -66,7 +74,7 @@ func start(t *testing.T, args []string, vars map[string]string) (string, func() 
 	}
 	stop()
 	t.Fatalf("server never became healthy:\n%s", out.String())
-	return "", nil
+	return "", nil, nil
 }
 
 func call(t *testing.T, method, url, token string, body any) (int, map[string]any) {
@@ -240,6 +248,7 @@ func TestConfigErrors(t *testing.T) {
 		"BadOrigins":             {nil, map[string]string{"PAPERMEM_ORIGINS": "no"}},
 		"BadCrossrefURL":         {nil, map[string]string{"PAPERMEM_CROSSREF_URL": "api.crossref.org"}},
 		"BadContact":             {nil, map[string]string{"PAPERMEM_CONTACT_EMAIL": "ops"}},
+		"BadOriginDeadline":      {nil, map[string]string{"PAPERMEM_ORIGIN_DEADLINE": "5"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := Run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
@@ -292,9 +301,9 @@ func TestConfigFromEnvironment(t *testing.T) {
 	}
 	c, _, err = loadConfig(nil, env(map[string]string{"PAPERMEM_CROSSREF_URL": "http://127.0.0.1:9/cr", "PAPERMEM_UNPAYWALL_URL": "http://u",
 		"PAPERMEM_OPENALEX_URL": "https://oa.example", "PAPERMEM_ARXIV_URL": "http://ax", "PAPERMEM_CONTACT_EMAIL": "ops@example.org",
-		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1"}), io.Discard)
+		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1", "PAPERMEM_ORIGIN_DEADLINE": "2500ms"}), io.Discard)
 	wantOrigins := papermem.OriginOptions{CrossrefURL: "http://127.0.0.1:9/cr", UnpaywallURL: "http://u", OpenAlexURL: "https://oa.example",
-		ArxivURL: "http://ax", Contact: "ops@example.org", AllowPrivate: true}
+		ArxivURL: "http://ax", Contact: "ops@example.org", AllowPrivate: true, Deadline: 2500 * time.Millisecond}
 	if err != nil || c.opts.Origins == nil || *c.opts.Origins != wantOrigins {
 		t.Errorf("origins %+v (%v), want %+v", c.opts.Origins, err, wantOrigins)
 	}

@@ -41,18 +41,24 @@ type WorkspaceSize struct {
 
 // WorkspaceSizes lists every workspace, oldest first, with its size.
 func WorkspaceSizes(ctx context.Context, q Querier) ([]WorkspaceSize, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+workspaceColumns+`, created_by,
-		(SELECT count(*) FROM users x WHERE x.org_id = ws.org_id),
-		(SELECT count(*) FROM api_keys x WHERE x.org_id = ws.org_id),
-		(SELECT count(*) FROM papers x WHERE x.org_id = ws.org_id),
-		(SELECT count(*) FROM documents x WHERE x.org_id = ws.org_id),
-		(SELECT count(*) FROM memories x WHERE x.org_id = ws.org_id)
-		FROM workspaces ws ORDER BY created_at, org_id`)
-	return collect(rows, err, func(rows *sql.Rows, s *WorkspaceSize) error {
-		r := &s.Workspace
-		return rows.Scan(&r.OrgID, &r.Name, &r.Plan, &r.TokenTTLSeconds, &r.CreatedAt, &s.CreatedBy,
-			&s.Users, &s.APIKeys, &s.Papers, &s.Documents, &s.Memories)
-	})
+	rows, err := q.QueryContext(ctx, `SELECT `+workspaceColumns+sizeColumns+` FROM workspaces ws ORDER BY created_at, org_id`)
+	return collect(rows, err, scanSize)
+}
+
+// sizeColumns follow workspaceColumns of workspaces ws in the rows of
+// scanSize: the creator and the counts of what the workspace holds.
+const sizeColumns = `, created_by,
+	(SELECT count(*) FROM users x WHERE x.org_id = ws.org_id),
+	(SELECT count(*) FROM api_keys x WHERE x.org_id = ws.org_id),
+	(SELECT count(*) FROM papers x WHERE x.org_id = ws.org_id),
+	(SELECT count(*) FROM documents x WHERE x.org_id = ws.org_id),
+	(SELECT count(*) FROM memories x WHERE x.org_id = ws.org_id)`
+
+// scanSize scans a row of workspaceColumns and sizeColumns.
+func scanSize(rows *sql.Rows, s *WorkspaceSize) error {
+	r := &s.Workspace
+	return rows.Scan(&r.OrgID, &r.Name, &r.Plan, &r.TokenTTLSeconds, &r.CreatedAt, &s.CreatedBy,
+		&s.Users, &s.APIKeys, &s.Papers, &s.Documents, &s.Memories)
 }
 
 // UserLogin is an account with its last login time ("" before the first).

@@ -43,9 +43,14 @@ func TestCompactVectors(t *testing.T) {
 		for j := range ns {
 			ns[j] = Node{Label: "Passage", Parent: -1, Text: fmt.Sprint(org, " text ", j), Tokens: 3}
 		}
-		ids, err := insertNodes(ctx, tx, Owner{Org: org, Kind: kindDocument, ID: 1}, ns, 0, len(ns), "2026-01-01T00:00:00.000Z")
-		if err != nil {
-			t.Fatal(err)
+		var ids []int64 // inserted as that schema takes them (no num)
+		for j, n := range ns {
+			var id int64
+			if err := tx.QueryRowContext(ctx, `INSERT INTO nodes (org_id, kind, owner_id, label, seq, text, tokens, created_at)
+				VALUES (?, 'document', 1, ?, ?, ?, ?, '2026-01-01T00:00:00.000Z') RETURNING id`, org, n.Label, j, n.Text, n.Tokens).Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
 		}
 		for j, id := range ids {
 			v := make([]float32, dim)

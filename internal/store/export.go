@@ -36,10 +36,10 @@ func UpsertExport(ctx context.Context, q Querier, org string, sid int64, e *Expo
 type ExportFilter struct {
 	SessionID    string
 	Since, Until string // stored times, inclusive
-	// AfterCreated and AfterID, when AfterCreated is set, resume after
-	// the record of that created_at and id in the order.
+	// AfterCreated and AfterSession, when AfterCreated is set, resume
+	// after the record of that created_at and session id in the order.
 	AfterCreated string
-	AfterID      int64
+	AfterSession string
 }
 
 // Exports returns at most limit of org's session records matching f,
@@ -58,8 +58,9 @@ func Exports(ctx context.Context, q Querier, org string, f ExportFilter, limit i
 		where, args = append(where, "e.created_at <= ?"), append(args, f.Until)
 	}
 	if f.AfterCreated != "" {
-		where = append(where, "(e.created_at < ? OR (e.created_at = ? AND e.id < ?))")
-		args = append(args, f.AfterCreated, f.AfterCreated, f.AfterID)
+		where = append(where, `(e.created_at < ? OR (e.created_at = ? AND e.id < (SELECT x.id FROM session_exports x
+			JOIN sessions y ON y.id = x.session_id WHERE x.org_id = ? AND y.org_id = ? AND y.session_id = ?)))`)
+		args = append(args, f.AfterCreated, f.AfterCreated, org, org, f.AfterSession)
 	}
 	args = append(args, limit)
 	rows, err := q.QueryContext(ctx, `SELECT e.id, s.session_id, e.user_id, e.created_at, e.steps,

@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -73,13 +72,23 @@ func TestForeignIDs(t *testing.T) {
 			t.Errorf("%s: %d rows, %v; want none", name, n, err)
 		}
 	}
-	got, err := store.NodeIDsNotOfKind(ctx, q, e, "lab-a", "memory", nodes)
-	empty("NodeIDsNotOfKind", len(got), err)
-	for _, id := range nodes {
-		if _, err := store.NodeIDNotOfKind(ctx, q, "lab-a", id, "memory"); !errors.Is(err, store.ErrNotFound) {
-			t.Errorf("NodeIDNotOfKind(lab-a, lab-b's node %d): err = %v", id, err)
+	// Node numbers are a workspace's own: lab-b's numbers, asked for in
+	// lab-a's name, name lab-a's nodes of those numbers, never lab-b's.
+	nums := ids(`SELECT COALESCE(num, id) FROM nodes WHERE org_id = 'lab-b' AND kind != 'memory'`)
+	got, err := store.NodesNotOfKind(ctx, q, e, "lab-a", "memory", nums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for num, id := range got {
+		if slices.Contains(nodes, id) {
+			t.Errorf("NodesNotOfKind(lab-a, %d) = lab-b's node %d", num, id)
+		}
+		if one, err := store.NodeIDNotOfKind(ctx, q, "lab-a", num, "memory"); err != nil || one != id {
+			t.Errorf("NodeIDNotOfKind(lab-a, %d) = %d, %v; want %d", num, one, err, id)
 		}
 	}
+	gotNums, err := store.NodeNums(ctx, q, e, "lab-a", nodes)
+	empty("NodeNums", len(gotNums), err)
 	s, err := store.SessionNeighbours(ctx, q, "lab-a", sessions)
 	empty("SessionNeighbours", len(s.Papers)+len(s.Claims)+len(s.Related), err)
 	p, err := store.PaperNeighbours(ctx, q, "lab-a", papers)

@@ -18,11 +18,28 @@ func UpsertSession(ctx context.Context, q Querier, org, sessionID, user, now str
 	return id, err
 }
 
-// NodeIDsNotOfKind returns which of ids are nodes of org of a kind other
-// than kind (e is the engine of q).
-func NodeIDsNotOfKind(ctx context.Context, q Querier, e Engine, org, kind string, ids []int64) ([]int64, error) {
-	return scanIDs(q.QueryContext(ctx, `SELECT id FROM nodes `+e.NotIndexed()+` WHERE org_id = ? AND kind != ? AND id IN (`+placeholders(len(ids))+`)`,
-		withIDs(ids, org, kind)...))
+// NodesNotOfKind returns the row ids of those of org's nodes numbered nums
+// that are of a kind other than kind, by number (e is the engine of q).
+func NodesNotOfKind(ctx context.Context, q Querier, e Engine, org, kind string, nums []int64) (map[int64]int64, error) {
+	out := make(map[int64]int64, len(nums))
+	if len(nums) == 0 {
+		return out, nil
+	}
+	args := []any{org, kind}
+	rows, err := q.QueryContext(ctx, `SELECT COALESCE(num, id), id FROM nodes WHERE org_id = ? AND kind != ? AND `+
+		e.inIDs("COALESCE(num, id)", nums, &args), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var num, id int64
+		if err := rows.Scan(&num, &id); err != nil {
+			return nil, err
+		}
+		out[num] = id
+	}
+	return out, rows.Err()
 }
 
 // LinkSessionPapers links session row sid to the papers with the DOIs,
@@ -172,11 +189,11 @@ func PaperID(ctx context.Context, q Querier, org, doi string) (int64, error) {
 	return id, err
 }
 
-// NodeIDNotOfKind returns id when it is a node of org of a kind other
-// than kind.
-func NodeIDNotOfKind(ctx context.Context, q Querier, org string, id int64, kind string) (int64, error) {
+// NodeIDNotOfKind returns the row id of org's node numbered num when it is
+// of a kind other than kind.
+func NodeIDNotOfKind(ctx context.Context, q Querier, org string, num int64, kind string) (int64, error) {
 	var found int64
-	err := queryRow(ctx, q, `SELECT id FROM nodes WHERE org_id = ? AND id = ? AND kind != ?`, org, id, kind).Scan(&found)
+	err := queryRow(ctx, q, `SELECT id FROM nodes WHERE org_id = ? AND COALESCE(num, id) = ? AND kind != ?`, org, num, kind).Scan(&found)
 	return found, err
 }
 
@@ -334,7 +351,8 @@ func GraphPapers(ctx context.Context, q Querier, e Engine, org string, ids []int
 // GraphClaim is a node of the graph with the DOI of the paper it comes
 // from ("" for none).
 type GraphClaim struct {
-	ID               int64
+	ID               int64 // the row id
+	Num              int64 // its number in the workspace, the id the API shows
 	Label, Text, DOI string
 }
 
@@ -342,10 +360,10 @@ type GraphClaim struct {
 // that of claimPaper, a paper of n's workspace.
 func GraphClaims(ctx context.Context, q Querier, e Engine, org string, ids []int64) ([]GraphClaim, error) {
 	var out []GraphClaim
-	err := each(ctx, q, `SELECT n.id, n.label, n.text, coalesce((SELECT doi FROM papers WHERE id = `+claimPaper+`), '')
+	err := each(ctx, q, `SELECT n.id, COALESCE(n.num, n.id), n.label, n.text, coalesce((SELECT doi FROM papers WHERE id = `+claimPaper+`), '')
 		FROM nodes n `+e.NotIndexed()+` WHERE n.org_id = ? AND n.id`, org, ids, func(sc scanner) error {
 		var c GraphClaim
-		if err := sc.Scan(&c.ID, &c.Label, &c.Text, &c.DOI); err != nil {
+		if err := sc.Scan(&c.ID, &c.Num, &c.Label, &c.Text, &c.DOI); err != nil {
 			return err
 		}
 		out = append(out, c)

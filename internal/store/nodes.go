@@ -11,7 +11,8 @@ import (
 // Node is a node to store: one recallable unit of its owner's text, with
 // its vector.
 type Node struct {
-	ID                           int64 // set when stored
+	ID                           int64 // set when stored: the row id, never shown
+	Num                          int64 // set when stored: its number in the workspace, the id the API shows
 	Label                        string
 	Parent                       int // index in the same batch of the node it came from (a claim's passage); -1 for none
 	Section, SectionType, Domain string
@@ -40,20 +41,34 @@ type Owner struct {
 
 // nodeColumns are the columns insertNodes fills, in its VALUES order.
 const nodeColumns = `org_id, kind, owner_id, user_id, label, parent_id, seq,
-	section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at`
+	section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at, num`
 
-// rowsPerInsert bounds the rows of one INSERT: 18 parameters a node keep
+// nodeParams is the number of nodeColumns.
+const nodeParams = 19
+
+// rowsPerInsert bounds the rows of one INSERT: 19 parameters a node keep
 // it far below either engine's bound on parameters (SQLite 32,766,
 // PostgreSQL 65,535), and few distinct statement texts (one per row count)
 // reach PostgreSQL's per-connection statement cache.
 const rowsPerInsert = 64
 
 // putNodes stores ns, the nodes of owner o made at now, with their
-// vectors, numbering them (seq) in order and setting their IDs, and moves
-// the workspace's node version. A node's Parent is an index in ns: the
-// nodes before a child whose parent has no id yet are inserted first, so
-// that ids follow ns's order.
+// vectors, numbering them (seq) in order, giving them the workspace's next
+// numbers in order (Num) and setting their IDs, and moves the workspace's
+// node version. A node's Parent is an index in ns: the nodes before a
+// child whose parent has no id yet are inserted first, so that ids follow
+// ns's order.
 func putNodes(ctx context.Context, q Querier, o Owner, ns []Node, now string) error {
+	if len(ns) == 0 {
+		return BumpNodesVersion(ctx, q, o.Org)
+	}
+	first, err := nextNums(ctx, q, o.Org, numberedNodes, len(ns))
+	if err != nil {
+		return fmt.Errorf("number nodes: %w", err)
+	}
+	for i := range ns {
+		ns[i].Num = first + int64(i)
+	}
 	done := 0 // ns[:done] have ids
 	flush := func(end int) error {
 		if end == done {
@@ -97,7 +112,7 @@ func insertNodes(ctx context.Context, q Querier, o Owner, ns []Node, from, to in
 	ids := make([]int64, 0, to-from)
 	for from < to {
 		end := min(to, from+rowsPerInsert)
-		args := make([]any, 0, 18*(end-from))
+		args := make([]any, 0, nodeParams*(end-from))
 		for seq := from; seq < end; seq++ {
 			n := &ns[seq]
 			var parent sql.NullInt64
@@ -105,10 +120,10 @@ func insertNodes(ctx context.Context, q Querier, o Owner, ns []Node, from, to in
 				parent = sql.NullInt64{Int64: ns[n.Parent].ID, Valid: true}
 			}
 			args = append(args, o.Org, o.Kind, o.ID, o.UserID, n.Label, parent, seq,
-				n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, now)
+				n.Section, n.SectionType, n.Domain, n.Text, n.Tokens, n.Page, n.Row, n.Sheet, n.CharStart, n.CharEnd, now, n.Num)
 		}
 		got, err := scanIDs(q.QueryContext(ctx, `INSERT INTO nodes (`+nodeColumns+`) VALUES `+
-			valueRows(end-from, 18)+` RETURNING id`, args...))
+			valueRows(end-from, nodeParams)+` RETURNING id`, args...))
 		if err != nil {
 			return nil, fmt.Errorf("insert nodes: %w", err)
 		}

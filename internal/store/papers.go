@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -21,7 +22,17 @@ type Paper struct {
 	Retracted         bool
 	Notices           []Notice
 	Text              string
+	// Metadata is where the origins' metadata stands: MetadataPending,
+	// MetadataComplete or MetadataUnavailable.
+	Metadata string
 }
+
+// Paper.Metadata's values.
+const (
+	MetadataPending     = "pending"     // a background job is to ask the origins
+	MetadataComplete    = "complete"    // the origins answered, or had nothing to add
+	MetadataUnavailable = "unavailable" // no origin can be asked, or the job gave up
+)
 
 // Notice is an editorial notice about a paper: a retraction, a correction
 // or an expression of concern, with the notice's own DOI and its date.
@@ -31,14 +42,14 @@ type Notice struct {
 	Date string `json:"date,omitempty"`
 }
 
-const paperColumns = `id, doi, title, year, authors, oa, source_url, domain, journal, work_type, retracted, notices, text`
+const paperColumns = `id, doi, title, year, authors, oa, source_url, domain, journal, work_type, retracted, notices, text, metadata`
 
 // scanPaper scans one row of paperColumns.
 func scanPaper(sc scanner) (*Paper, error) {
 	var p Paper
 	var authors, notices string
 	if err := sc.Scan(&p.ID, &p.DOI, &p.Title, &p.Year, &authors, &p.OA, &p.SourceURL, &p.Domain,
-		&p.Journal, &p.Type, &p.Retracted, &notices, &p.Text); err != nil {
+		&p.Journal, &p.Type, &p.Retracted, &notices, &p.Text, &p.Metadata); err != nil {
 		return nil, err
 	}
 	// A column this package wrote holds valid JSON; anything else reads
@@ -90,16 +101,16 @@ func upsertPaper(ctx context.Context, q Querier, org string, p *Paper, now strin
 	authors, notices := jsonArray(p.Authors), jsonArray(p.Notices)
 	var id int64
 	err := queryRow(ctx, q, `INSERT INTO papers (org_id, doi, title, year, authors, oa, source_url, domain,
-			journal, work_type, retracted, notices, text, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			journal, work_type, retracted, notices, text, metadata, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (org_id, doi) DO UPDATE SET title = excluded.title, year = excluded.year,
 			authors = excluded.authors, oa = excluded.oa, source_url = excluded.source_url,
 			domain = excluded.domain, journal = excluded.journal, work_type = excluded.work_type,
 			retracted = excluded.retracted, notices = excluded.notices,
-			text = excluded.text, updated_at = excluded.updated_at
+			text = excluded.text, metadata = excluded.metadata, updated_at = excluded.updated_at
 		RETURNING id`,
 		org, p.DOI, p.Title, p.Year, authors, p.OA, p.SourceURL, p.Domain,
-		p.Journal, p.Type, p.Retracted, notices, p.Text, now, now).Scan(&id)
+		p.Journal, p.Type, p.Retracted, notices, p.Text, cmp.Or(p.Metadata, MetadataComplete), now, now).Scan(&id)
 	return id, err
 }
 
@@ -150,7 +161,7 @@ func deletePaper(ctx context.Context, q Querier, org string, id int64) error {
 
 // listedColumns are paperColumns with the first character of the text
 // only: enough to tell whether the full text is in memory.
-const listedColumns = `id, doi, title, year, authors, oa, source_url, domain, journal, work_type, retracted, notices, substr(text, 1, 1)`
+const listedColumns = `id, doi, title, year, authors, oa, source_url, domain, journal, work_type, retracted, notices, substr(text, 1, 1), metadata`
 
 // PapersByID returns org's paper rows ids, in no order, with the first
 // character of their text only (e is the engine of q). SQLite is told to
@@ -274,20 +285,24 @@ type Document struct {
 }
 
 // StoreDocument inserts org's document d with its nodes ns (their IDs
-// set), made at d.CreatedAt, and returns the document's row id.
+// set), made at d.CreatedAt, and returns the document's number in org,
+// the id the API shows (doc:<num>).
 func (t *Tx) StoreDocument(ctx context.Context, org string, d *Document, ns []Node) (int64, error) {
-	id, err := insertDocument(ctx, t, org, d)
+	id, num, err := insertDocument(ctx, t, org, d)
 	if err != nil {
 		return 0, fmt.Errorf("insert document: %w", err)
 	}
-	return id, putNodes(ctx, t, Owner{Org: org, Kind: kindDocument, ID: id}, ns, d.CreatedAt)
+	return num, putNodes(ctx, t, Owner{Org: org, Kind: kindDocument, ID: id}, ns, d.CreatedAt)
 }
 
-// insertDocument inserts org's document d and returns its row id.
-func insertDocument(ctx context.Context, q Querier, org string, d *Document) (int64, error) {
-	var id int64
-	err := queryRow(ctx, q, `INSERT INTO documents (org_id, name, format, title, domain, bytes, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		org, d.Name, d.Format, d.Title, d.Domain, d.Bytes, d.CreatedAt).Scan(&id)
-	return id, err
+// insertDocument inserts org's document d, numbering it, and returns its
+// row id and number.
+func insertDocument(ctx context.Context, q Querier, org string, d *Document) (id, num int64, err error) {
+	if num, err = nextNums(ctx, q, org, numberedDocuments, 1); err != nil {
+		return 0, 0, err
+	}
+	err = queryRow(ctx, q, `INSERT INTO documents (org_id, name, format, title, domain, bytes, created_at, num)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		org, d.Name, d.Format, d.Title, d.Domain, d.Bytes, d.CreatedAt, num).Scan(&id)
+	return id, num, err
 }

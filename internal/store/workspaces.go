@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -73,8 +72,8 @@ func WorkspaceByID(ctx context.Context, q Querier, org string) (*Workspace, erro
 
 // WorkspacesOf lists workspace current and those made by any of creators,
 // current first then oldest first.
-func WorkspacesOf(ctx context.Context, q Querier, current string, creators []string) ([]Workspace, error) {
-	query := `SELECT ` + workspaceColumns + ` FROM workspaces WHERE org_id = ?`
+func WorkspacesOf(ctx context.Context, q Querier, current string, creators []string) ([]WorkspaceSize, error) {
+	query := `SELECT ` + workspaceColumns + sizeColumns + ` FROM workspaces ws WHERE org_id = ?`
 	args := []any{current}
 	if len(creators) > 0 {
 		query += ` OR created_by IN (?` + strings.Repeat(", ?", len(creators)-1) + `)`
@@ -83,13 +82,7 @@ func WorkspacesOf(ctx context.Context, q Querier, current string, creators []str
 		}
 	}
 	rows, err := q.QueryContext(ctx, query+` ORDER BY org_id <> ?, created_at, org_id`, append(args, current)...)
-	return collect(rows, err, func(rows *sql.Rows, w *Workspace) error {
-		r, err := scanWorkspace(rows)
-		if err == nil {
-			*w = *r
-		}
-		return err
-	})
+	return collect(rows, err, scanSize)
 }
 
 // SetTokenTTL sets the session-token lifetime of workspace org and returns

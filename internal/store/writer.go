@@ -114,6 +114,9 @@ func (w *Writer) Do(ctx context.Context, fn func(context.Context, *Tx) error) er
 	return j.err
 }
 
+// Queued returns the number of writes waiting for their turn.
+func (w *Writer) Queued() int { return len(w.jobs) }
+
 // Close refuses new writes, runs those already queued and stops.
 func (w *Writer) Close() {
 	w.mu.Lock()

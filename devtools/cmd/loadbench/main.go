@@ -9,6 +9,7 @@
 //	go run ./devtools/cmd/loadbench -crash 5
 //	go run ./devtools/cmd/loadbench -fulldisk 24   (root: mounts a tmpfs)
 //	go run ./devtools/cmd/loadbench -servers 3 [-db FILE|postgres://…] [-duration 30s] [-conns 64] [-shared-limits]
+//	go run ./devtools/cmd/loadbench -origins 1000 [-rounds 3]
 //
 // -mixed, -crash and -fulldisk are the fault and load modes (fault.go): a
 // mixed load over HTTP against a server in a child process, kill -9 of that
@@ -136,6 +137,8 @@ func run(args []string, out io.Writer) error {
 	scale := fs.Int("scale", 0, "instead: a fresh server (cmd/server's wiring, in a child process) stores SciFact's abstracts this many times over with POST /v1/papers/batch from -conns clients (up to 8), answers -questions claims one after another at 2,000 tokens, is restarted and answers them again (issue 29's measurement: 30 gives 1.6M nodes)")
 	scaleQuestions := fs.Int("questions", 300, "with -scale: the SciFact claims asked in each round")
 	scifactDir := fs.String("scifact", scifact.DefaultDir, "with -scale: the SciFact directory")
+	originsN := fs.Int("origins", 0, "instead: issue 39's measurement: this many SciFact abstracts (with DOI, title and text) stored through POST /v1/papers/batch, 100 a request, on a fresh server with origins off, with every origin a port that never answers, and with every origin answering after 2 s (origins.go)")
+	originsRounds := fs.Int("rounds", 3, "with -origins: how many times the three configurations are run, one after another (medians printed)")
 	server := fs.Bool("server", false, "serve as cmd/server does, configured by PAPERMEM_* variables, until SIGTERM (the child process of -scale)")
 	sharedLimits := fs.Bool("shared-limits", false, "with -servers (and -serve): keep the rate limits' buckets in the database over SQLite too (PAPERMEM_SHARED_LIMITS=1); over PostgreSQL they always are, as cmd/server's default")
 	if err := fs.Parse(args); err != nil {
@@ -146,6 +149,12 @@ func run(args []string, out io.Writer) error {
 		return serveChild(*serve, *logPath, *sharedLimits, out)
 	case *server:
 		return runServer(out)
+	case *originsN > 0:
+		docs, err := scifact.Corpus(*scifactDir)
+		if err != nil {
+			return err
+		}
+		return runOrigins(out, docs, *originsN, *originsRounds)
 	case *scale > 0:
 		docs, err := scifact.Corpus(*scifactDir)
 		if err != nil {

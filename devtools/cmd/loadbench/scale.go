@@ -230,10 +230,11 @@ func runServer(out io.Writer) error {
 }
 
 // startServer starts this binary with -server over database db, listening
-// on a free loopback port, with origins off and no rate limit, and waits
-// until it listens.
-func startServer(db string) (*child, error) {
-	env := []string{"PAPERMEM_DB=" + db, "PAPERMEM_ADDR=127.0.0.1:0", "PAPERMEM_ORIGINS=off", "PAPERMEM_RATE_LIMIT=1000000000"}
+// on a free loopback port, with origins off (unless extra, variables set
+// after these, says otherwise) and no rate limit, and waits until it
+// listens.
+func startServer(db string, extra ...string) (*child, error) {
+	env := append([]string{"PAPERMEM_DB=" + db, "PAPERMEM_ADDR=127.0.0.1:0", "PAPERMEM_ORIGINS=off", "PAPERMEM_RATE_LIMIT=1000000000"}, extra...)
 	return spawn([]string{"-server"}, env, func(line string) string {
 		var l struct{ Msg, Addr string }
 		if json.Unmarshal([]byte(line), &l) != nil || l.Msg != "listening" {

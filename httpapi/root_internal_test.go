@@ -1,0 +1,39 @@
+package httpapi
+
+import "testing"
+
+// FuzzPrefersHTML reads any Accept header without panicking; a header
+// naming no HTML never prefers it.
+func FuzzPrefersHTML(f *testing.F) {
+	for _, s := range []string{"", "*/*", "text/html", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+		"application/json, text/html;q=0.5", "text/html;q=abc", ";;,,=", "TEXT/HTML;Q=0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, accept string) {
+		got := prefersHTML([]string{accept})
+		if got && !containsFold(accept, "html") {
+			t.Errorf("prefersHTML(%q) without html", accept)
+		}
+	})
+}
+
+// containsFold reports whether s holds sub, ignoring ASCII case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		match := true
+		for j := 0; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}

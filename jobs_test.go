@@ -1,0 +1,197 @@
+package papermem_test
+
+import (
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testutil"
+)
+
+// originOptions points every origin at the fake o.
+func originOptions(o *testutil.Origins) *papermem.OriginOptions {
+	return &papermem.OriginOptions{CrossrefURL: o.URL, UnpaywallURL: o.URL, OpenAlexURL: o.URL, ArxivURL: o.URL, Contact: "ops@example.org"}
+}
+
+// TestMetadataQueueRestart checks that the metadata queue outlives its
+// server: a paper stored while its origins fail stays pending across a
+// close, its job, left leased by a server that died, is taken again once
+// the lease ran out, and the retraction the origins then report reaches
+// the paper and the provenance of its recalled spans.
+func TestMetadataQueueRestart(t *testing.T) {
+	o := fakeOrigins(t)
+	path := testdb.Path(t)
+	o.Fail(500)
+	m1, err := papermem.Open(ctx, path, &papermem.Options{Origins: originOptions(o)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustStore(t, m1, papermem.PaperInput{DOI: retractedWork.DOI,
+		Text: "Vitamin D supplementation prevented every fracture in older adults."})
+	if p.Metadata != papermem.MetadataPending {
+		t.Fatalf("stored paper = %+v, want pending", *p)
+	}
+	if err := m1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The server died holding the job: its lease is the dead server's, and
+	// has run out.
+	raw := testutil.Raw(t, path, true)
+	res, err := raw.Exec(`UPDATE jobs SET lease_owner = 'dead-server', leased_until = '2000-01-01T00:01:00.000Z', run_after = '2000-01-01T00:00:00.000Z'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("%d jobs queued after the close, want the paper's one", n)
+	}
+
+	o.Fail(0)
+	m2, err := papermem.Open(ctx, path, &papermem.Options{Origins: originOptions(o)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	got := waitMetadata(t, m2, retractedWork.DOI)
+	if got.Metadata != papermem.MetadataComplete || !got.Retracted || got.Title != retractedWork.Title || got.Year != retractedWork.Year {
+		t.Fatalf("paper after the restart = %+v, want it filled and retracted", *got)
+	}
+	rec, err := m2.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D prevent fractures in older adults?", BudgetTokens: 500})
+	if err != nil || len(rec.Spans) == 0 {
+		t.Fatalf("recall: %+v, %v", rec, err)
+	}
+	for _, s := range rec.Spans {
+		if s.Provenance.DOI == retractedWork.DOI && !s.Provenance.Retracted {
+			t.Errorf("span of the retracted paper without provenance.retracted: %+v", s)
+		}
+	}
+	// The job is deleted just after the paper is filled.
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		q, _, err := m2.JobsQueued(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q["metadata"] == 0 {
+			break
+		}
+		if time.Since(start) > 30*time.Second {
+			t.Fatalf("jobs queued 30 s after the paper was filled: %v", q)
+		}
+	}
+}
+
+// blackHole is a loopback port that accepts connections and never
+// answers (a firewall that drops), closed when the test ends.
+func blackHole(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			go io.Copy(io.Discard, c)
+		}
+	}()
+	return "http://" + l.Addr().String()
+}
+
+// TestOriginsUnreachable checks a store against origins that accept
+// connections and never answer, each request allowed an hour: a DOI alone
+// fails with EUPSTREAM, nothing stored, once the store's deadline passes
+// (the test would hang otherwise), a title alone gets its local id at the
+// deadline, and a paper with its text is stored at once, pending.
+func TestOriginsUnreachable(t *testing.T) {
+	hole := blackHole(t)
+	m := testutil.Open(t, &papermem.Options{Origins: &papermem.OriginOptions{CrossrefURL: hole, UnpaywallURL: hole,
+		OpenAlexURL: hole, ArxivURL: hole, Timeout: time.Hour, Deadline: 200 * time.Millisecond}})
+	_, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/doi.alone"})
+	if papermem.ErrorCode(err) != papermem.EUPSTREAM || !strings.Contains(papermem.ErrorMessage(err), "PAPERMEM_ORIGINS=off") {
+		t.Fatalf("DOI alone, origins unreachable: %v, want EUPSTREAM naming PAPERMEM_ORIGINS=off", err)
+	}
+	if ok, err := m.PaperExists(ctx, "10.1000/doi.alone"); ok || err != nil {
+		t.Errorf("refused DOI-only paper stored (%v, %v)", ok, err)
+	}
+	if p := mustStore(t, m, papermem.PaperInput{Title: "A title alone"}); !strings.HasPrefix(p.DOI, "local:") ||
+		p.Metadata != papermem.MetadataUnavailable {
+		t.Errorf("title alone, Crossref unreachable: %+v, want a local id, metadata unavailable", *p)
+	}
+	p := mustStore(t, m, papermem.PaperInput{DOI: "10.1000/with.text", Title: "Bones", Text: "Vitamin D and bones."})
+	if p.Metadata != papermem.MetadataPending || p.Title != "Bones" {
+		t.Errorf("paper with its text: %+v, want it stored pending", *p)
+	}
+	if p := mustStore(t, m, papermem.PaperInput{Title: "Falls in older adults", Text: "Vitamin D and falls."}); !strings.HasPrefix(p.DOI, "local:") {
+		t.Errorf("text without a DOI: %+v, want a local id at once", *p)
+	}
+	if states := m.OriginStates(); len(states) != 3 || states[0].Name != "crossref" {
+		t.Errorf("origin states = %+v", states)
+	}
+	h := m.Health(ctx)
+	for _, c := range h.Components {
+		if c.Name == "origins" && (c.Status != papermem.HealthOK || !strings.Contains(c.Detail, "crossref")) {
+			t.Errorf("origins component = %+v, want ok with each origin's state", c)
+		}
+	}
+}
+
+// TestOriginsDown checks the circuit breaker through the library: once
+// the origins failed enough in a row, a DOI-only store fails at once
+// without a request (EUPSTREAM saying they are down), the origins' state
+// says down without failing the health check, a paper with its text is
+// stored pending and its job waits, uncounted, instead of asking.
+func TestOriginsDown(t *testing.T) {
+	o := fakeOrigins(t)
+	o.Fail(500)
+	opts := originOptions(o)
+	opts.Deadline = time.Minute
+	m := testutil.Open(t, &papermem.Options{Origins: opts})
+	for i := 0; i < 10; i++ {
+		_, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: fallsWork.DOI})
+		if papermem.ErrorCode(err) != papermem.EUPSTREAM {
+			t.Fatalf("DOI alone, origins failing: %v", err)
+		}
+		if strings.Contains(papermem.ErrorMessage(err), "are down") {
+			break
+		}
+	}
+	for _, s := range m.OriginStates() {
+		if s.State != papermem.OriginDown || s.Since == "" || s.Retry == "" || !strings.Contains(s.LastError, "500") {
+			t.Fatalf("origin %s after repeated failures: %+v, want down", s.Name, s)
+		}
+	}
+	before := len(o.Requests())
+	_, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: fallsWork.DOI})
+	if papermem.ErrorCode(err) != papermem.EUPSTREAM {
+		t.Fatalf("DOI alone, origins down: %v", err)
+	}
+	if p := mustStore(t, m, papermem.PaperInput{DOI: closedWork.DOI, Text: "A closed study of bones."}); p.Metadata != papermem.MetadataPending {
+		t.Errorf("paper with its text while the origins are down: %+v", *p)
+	}
+	if after := len(o.Requests()); after != before {
+		t.Errorf("%d requests sent while every origin is down", after-before)
+	}
+	if h := m.Health(ctx); h.Status != papermem.HealthOK {
+		t.Errorf("health with the origins down = %+v, want ok", h)
+	}
+}
