@@ -39,6 +39,7 @@ type candidate struct {
 	Span
 	ownerID int64
 	kind    string
+	boost   float64 // the factor rankSpans applied to the score
 }
 
 // loadCandidates reads the ranked nodes hs that pass q's filters, with
@@ -142,6 +143,7 @@ func rankSpans(cs []*candidate, keywords, signals []string, mixed bool) {
 			}
 		}
 		c.Score *= f
+		c.boost = f
 	}
 	slices.SortStableFunc(cs, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
 }
@@ -174,12 +176,14 @@ const (
 //
 // The score every candidate shares (common: the paper context that all of
 // them got) is left out of the scale: a span scores rel times its boosted
-// score less common over the best rank score less common, at least 0.
+// score less common (boosted alike) over the best rank score less common,
+// and no more than the span before it.
 func (e *Engine) pack(ctx context.Context, q query, hs []ranked, common float64, keywords, signals []string, budget Budget, rel relevance) (*Result, error) {
 	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
 	p := newPacker(budget, rel.weight)
 	var pending []*candidate
-	scale := -1.0 // the factor from rank scores to rel's scale, once known
+	scale := -1.0       // the factor from rank scores to rel's scale, once known
+	prev := math.Inf(1) // the score of the span before
 	b := newBatches(hs)
 	for !p.full() && (b.more() || len(pending) > 0) {
 		if b.more() {
@@ -204,7 +208,8 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, common float64,
 		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
 			c := pending[taken]
 			s, owner := c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10)
-			if s.Score = max(s.Score-common, 0) * scale; p.under(s.Score) || p.ends(&s, owner) {
+			s.Score = min(max(s.Score-common*c.boost, 0)*scale, prev)
+			if prev = s.Score; p.under(s.Score) || p.ends(&s, owner) {
 				return &p.res, nil
 			}
 			p.add(s, owner)
