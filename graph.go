@@ -33,6 +33,10 @@ const (
 	EdgeUses    = "uses"    // session → paper or claim it used
 	EdgeCites   = "cites"   // claim → the paper it comes from
 	EdgeRelated = "related" // session — session whose paper sets overlap
+	// EdgeCitation joins a paper to a paper it cites, both in memory, as
+	// their stored citation links tell (see References); it weighs 1 and
+	// needs no materialising.
+	EdgeCitation = "citation"
 )
 
 // MaterializeResult counts what Materialize changed.
@@ -162,12 +166,12 @@ type GraphNode struct {
 	NodeLabel string `json:"node_label,omitempty"` // claim: Claim, Passage, Paper, Analysis or Document
 }
 
-// GraphEdge is a typed, weighted edge. Uses and cites edges weigh 1;
+// GraphEdge is a typed, weighted edge. Uses, cites and citation edges weigh 1;
 // related edges weigh the Jaccard index of the two sessions' paper sets.
 type GraphEdge struct {
 	Source string  `json:"source"`
 	Target string  `json:"target"`
-	Type   string  `json:"type"` // EdgeUses, EdgeCites or EdgeRelated
+	Type   string  `json:"type"` // EdgeUses, EdgeCites, EdgeRelated or EdgeCitation
 	Weight float64 `json:"weight"`
 }
 
@@ -189,8 +193,9 @@ func (w *Workspace) Graph(ctx context.Context, seed string, hops int) (*Subgraph
 // nodeID ("session:<id>", "paper:<doi>" or "claim:<node_id>"; see
 // Subgraph). Hops 0 means DefaultGraphHops, at most MaxGraphHops. The
 // search is breadth-first; it stops adding nodes at MaxGraphNodes and then
-// reports Truncated. From a paper it reaches the sessions that use it and
-// the linked claims that come from it. Errors: EINVALID, ENOTFOUND.
+// reports Truncated. From a paper it reaches the sessions that use it,
+// the linked claims that come from it, and the papers in memory it cites
+// or that cite it (citation edges). Errors: EINVALID, ENOTFOUND.
 func (w *Workspace) Neighborhood(ctx context.Context, nodeID string, hops int) (*Subgraph, error) {
 	if hops == 0 {
 		hops = DefaultGraphHops
@@ -273,7 +278,7 @@ func (w *Workspace) resolveNode(ctx context.Context, nodeID string) (gkey, error
 
 // edgeOrder ranks edge types for the order in which a truncated search
 // keeps neighbours: related sessions first, then what sessions use.
-var edgeOrder = map[string]int{EdgeRelated: 0, EdgeUses: 1, EdgeCites: 2}
+var edgeOrder = map[string]int{EdgeRelated: 0, EdgeUses: 1, EdgeCites: 2, EdgeCitation: 3}
 
 // add takes the edges found around the frontier: endpoints not yet seen
 // join the graph at distance hop (unless onlyEdges, or the node cap is
@@ -362,6 +367,11 @@ func (g *graphSearch) adjacent(ctx context.Context, frontier []gkey) ([]adjacenc
 		}
 		add(a.Sessions, EdgeUses, NodeSession, NodePaper)
 		add(a.Claims, EdgeCites, NodeClaim, NodePaper)
+		cited, err := store.CitationNeighbours(ctx, w.m.db, w.id, p)
+		if err != nil {
+			return nil, err
+		}
+		add(cited, EdgeCitation, NodePaper, NodePaper)
 	}
 	if c := ids[NodeClaim]; len(c) > 0 {
 		a, err := store.ClaimNeighbours(ctx, w.m.db, w.m.database.Engine, w.id, c)

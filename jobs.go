@@ -25,6 +25,10 @@ const (
 	// jobMetadata fills a paper from its origins (runMetadata,
 	// origins.go): subject is its DOI; args "fresh" bypasses the cache.
 	jobMetadata = "metadata"
+	// jobCitations reads a paper's citation links from its origins
+	// (runCitations, citations.go): subject is its DOI; args "fresh"
+	// bypasses the cache.
+	jobCitations = "citations"
 )
 
 // jobKind is how the worker runs one kind of job.
@@ -43,11 +47,13 @@ type jobKind struct {
 	giveUp func(m *Memory, ctx context.Context, tx *store.Tx, j store.Job) error
 }
 
-// jobKinds are the kinds m runs: metadata when origins are configured.
+// jobKinds are the kinds m runs: metadata and citations when origins are
+// configured.
 func (m *Memory) jobKinds() map[string]jobKind {
 	kinds := map[string]jobKind{}
 	if m.origins != nil {
 		kinds[jobMetadata] = jobKind{ready: m.origins.client.WorkReady, run: (*Memory).runMetadata, giveUp: (*Memory).metadataUnavailable}
+		kinds[jobCitations] = jobKind{ready: m.origins.client.LinksReady, run: (*Memory).runCitations}
 	}
 	return kinds
 }
@@ -260,17 +266,19 @@ func (m *Memory) JobsQueued(ctx context.Context) (queued, failing map[string]int
 	return store.JobCounts(ctx, m.db)
 }
 
-// WaitJobs waits until no background job that m runs is due (each was
-// done, or failed and waits for its retry, or waits for its origins to
-// come back), or until ctx ends, and returns how many are still due: a
-// command that exits after its store gives the metadata jobs it queued
-// their chance. A Memory that runs no job returns at once.
+// WaitJobs waits until no metadata job is due (each was done, or failed
+// and waits for its retry, or waits for its origins to come back), or
+// until ctx ends, and returns how many are still due: a command that
+// exits after its store gives the metadata jobs it queued their chance.
+// Citations jobs are not waited for: a paper is complete without its
+// links, which the next run or server reads. A Memory that runs no job
+// returns at once.
 func (m *Memory) WaitJobs(ctx context.Context) (due int, err error) {
 	if m.jobs == nil {
 		return 0, nil
 	}
 	for {
-		due, err = store.DueJobs(context.WithoutCancel(ctx), m.db, m.jobs.names, m.now())
+		due, err = store.DueJobs(context.WithoutCancel(ctx), m.db, []string{jobMetadata}, m.now())
 		if err != nil || due == 0 || ctx.Err() != nil {
 			return due, err
 		}

@@ -42,7 +42,8 @@ func TestMetadataQueueRestart(t *testing.T) {
 	// The server died holding the job: its lease is the dead server's, and
 	// has run out.
 	raw := testutil.Raw(t, path, true)
-	res, err := raw.Exec(`UPDATE jobs SET lease_owner = 'dead-server', leased_until = '2000-01-01T00:01:00.000Z', run_after = '2000-01-01T00:00:00.000Z'`)
+	res, err := raw.Exec(`UPDATE jobs SET lease_owner = 'dead-server', leased_until = '2000-01-01T00:01:00.000Z', run_after = '2000-01-01T00:00:00.000Z'
+		WHERE kind = 'metadata'`)
 	if err != nil {
 		t.Fatal(err)
 	}

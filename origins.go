@@ -45,6 +45,12 @@ type OriginOptions struct {
 	// filled by the background job. Zero means DefaultOriginDeadline.
 	Deadline time.Duration
 
+	// NoCitations: a store queues no job reading the paper's citation
+	// links; they are read only when asked for (References, Citations,
+	// Related). False means every paper stored with a DOI has its links
+	// read in the background once.
+	NoCitations bool
+
 	// AllowPrivate lets downloads of open-access copies reach loopback
 	// and private addresses on any host (tests only). False means only
 	// the hosts of the base URLs above may.
@@ -68,6 +74,9 @@ type origins struct {
 	client   *origin.Client
 	download Fetcher       // downloads open-access copies (trusted hosts reachable)
 	deadline time.Duration // OriginOptions.Deadline resolved
+	// citations: stores queue their papers' citations jobs
+	// (!OriginOptions.NoCitations).
+	citations bool
 }
 
 // newOrigins returns m's origins as o configures them, or nil. Downloads
@@ -91,7 +100,7 @@ func newOrigins(m *Memory, o *OriginOptions, maxBytes int64) *origins {
 		deadline = DefaultOriginDeadline
 	}
 	return &origins{client: c, download: fetch.New(fetch.Options{MaxBytes: maxBytes, AllowPrivate: o.AllowPrivate, Trusted: c.Hosts(), Observe: observe}),
-		deadline: deadline}
+		deadline: deadline, citations: !o.NoCitations}
 }
 
 // originCache keeps the origins' answers in the database for originTTL.

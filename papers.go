@@ -195,6 +195,9 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 		if err := tx.StorePaper(ctx, w.id, row, nodes, w.m.nowString()); err != nil {
 			return err
 		}
+		if err := w.queueCitations(ctx, tx, p.DOI, p.fresh); err != nil {
+			return err
+		}
 		if p.Metadata != store.MetadataPending {
 			return nil
 		}
@@ -209,7 +212,7 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 	if err != nil {
 		return err
 	}
-	if p.Metadata == store.MetadataPending {
+	if p.Metadata == store.MetadataPending || w.queuesCitations(p.DOI) {
 		w.m.jobs.wake()
 	}
 	rep.NodesStored = len(ns)

@@ -161,6 +161,42 @@ func (c *Client) FetchPaper(ctx context.Context, doi string) (*papermem.FetchRes
 	return call[papermem.FetchResult](ctx, c, post, pathf("/v1/papers/%s/fetch", doi), nil)
 }
 
+// References returns the works a paper cites (GET
+// /v1/papers/{doi}/references); refresh asks the origins again.
+func (c *Client) References(ctx context.Context, doi string, refresh bool) (*papermem.CitationList, error) {
+	return call[papermem.CitationList](ctx, c, get, withQuery(pathf("/v1/papers/%s/references", doi), refreshQuery(refresh)), nil)
+}
+
+// Citations returns the works citing a paper (GET
+// /v1/papers/{doi}/citations); refresh asks the origins again.
+func (c *Client) Citations(ctx context.Context, doi string, refresh bool) (*papermem.CitationList, error) {
+	return call[papermem.CitationList](ctx, c, get, withQuery(pathf("/v1/papers/%s/citations", doi), refreshQuery(refresh)), nil)
+}
+
+func refreshQuery(refresh bool) url.Values {
+	if !refresh {
+		return nil
+	}
+	return url.Values{"refresh": {"true"}}
+}
+
+// Related returns the papers in memory related to a paper by citations
+// (GET /v1/papers/{doi}/related); limit 0 means the server's default.
+func (c *Client) Related(ctx context.Context, doi string, limit int) ([]papermem.CitationRelated, error) {
+	out, err := call[[]papermem.CitationRelated](ctx, c, get, withQuery(pathf("/v1/papers/%s/related", doi), limitQuery(limit)), nil)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
+}
+
+func limitQuery(limit int) url.Values {
+	if limit == 0 {
+		return nil
+	}
+	return url.Values{"limit": {strconv.Itoa(limit)}}
+}
+
 // DeletePaper removes a paper and everything of it (DELETE
 // /v1/papers/{doi}).
 func (c *Client) DeletePaper(ctx context.Context, doi string) (*api.DeletedResponse, error) {
@@ -277,6 +313,16 @@ func hopsValue(hops int) string {
 // /v1/graph/materialize).
 func (c *Client) Materialize(ctx context.Context, req api.MaterializeRequest) (*papermem.MaterializeResult, error) {
 	return call[papermem.MaterializeResult](ctx, c, post, "/v1/graph/materialize", req)
+}
+
+// Gaps returns the works the workspace's papers cite and it lacks, most
+// cited first (GET /v1/graph/gaps); limit 0 means the server's default.
+func (c *Client) Gaps(ctx context.Context, limit int) ([]papermem.CitationGap, error) {
+	out, err := call[[]papermem.CitationGap](ctx, c, get, withQuery("/v1/graph/gaps", limitQuery(limit)), nil)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
 }
 
 // ExportSession writes a session's export record (POST

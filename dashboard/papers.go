@@ -58,6 +58,9 @@ type paperData struct {
 	Paper    *papermem.Paper
 	Sections []papermem.PaperSection
 	Analysis *papermem.Analysis
+	// References and Citers are the paper's stored citation links (the
+	// page never waits on the origins).
+	References, Citers *papermem.CitationList
 }
 
 func (h *handler) paper(w http.ResponseWriter, r *http.Request, v *viewer) error {
@@ -73,6 +76,13 @@ func (h *handler) paper(w http.ResponseWriter, r *http.Request, v *viewer) error
 	}
 	d.Analysis, err = ws.Analysis(r.Context(), p.DOI)
 	if err != nil && papermem.ErrorCode(err) != papermem.ENOTFOUND {
+		return err
+	}
+	stored := papermem.CitationOptions{StoredOnly: true}
+	if d.References, err = ws.References(r.Context(), p.DOI, stored); err != nil {
+		return err
+	}
+	if d.Citers, err = ws.Citations(r.Context(), p.DOI, stored); err != nil {
 		return err
 	}
 	title := p.Title

@@ -30,7 +30,7 @@ func (s *server) handleLinkSession(w http.ResponseWriter, r *http.Request) error
 
 // graphNotes documents the graph shape shared by both graph routes.
 const graphNotes = "Breadth-first over sessions, papers and claims. Node ids: session:<session_id>, paper:<doi>, claim:<node_id>. " +
-	"Edges: uses (session → paper or claim, weight 1), cites (claim → the paper it comes from, weight 1), related (session → session, weight = Jaccard index of their paper sets, from the last materialize). " +
+	"Edges: uses (session → paper or claim, weight 1), cites (claim → the paper it comes from, weight 1), related (session → session, weight = Jaccard index of their paper sets, from the last materialize), citation (paper → a paper it cites, both in memory, from their stored citation links; weight 1; needs no materialize). " +
 	"Nodes are ordered by hop (distance from the seed) then id; edges are every edge between two returned nodes. " +
 	"At most 500 nodes: beyond that truncated is true. Another workspace's sessions are never reached."
 
@@ -61,7 +61,7 @@ func (s *server) handleGraph(w http.ResponseWriter, r *http.Request) error {
 var neighborhoodOp = op{tag: "graph", summary: "The session graph around any node",
 	query: []param{hopsParam}, resp: papermem.Subgraph{}, errs: []int{http.StatusNotFound},
 	notes: graphNotes + " The node id is session:<session_id>, paper:<doi> (slashes raw or %2F-encoded) or claim:<node_id>. " +
-		"From a paper the search reaches the sessions that use it and the linked claims that come from it. 404 when the node is not in the workspace; 400 for a malformed id."}
+		"From a paper the search reaches the sessions that use it, the linked claims that come from it and the papers in memory it cites or that cite it. 404 when the node is not in the workspace; 400 for a malformed id."}
 
 func (s *server) handleNeighborhood(w http.ResponseWriter, r *http.Request) error {
 	node, err := pathValue(r, "node_id")

@@ -51,6 +51,9 @@ var laterRoutes = []string{
 	"GET /v1/documents",
 	// Citations of stored papers, in BibTeX, RIS or CSL-JSON.
 	"GET /v1/papers/{doi}/cite",
+	// #42: the citation graph.
+	"GET /v1/papers/{doi}/references", "GET /v1/papers/{doi}/citations", "GET /v1/papers/{doi}/related",
+	"GET /v1/graph/gaps",
 	// #39: a stored paper, to see its metadata filled in the background.
 	"GET /v1/papers/{doi}",
 }

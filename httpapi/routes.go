@@ -40,6 +40,9 @@ func (s *server) routes() []route {
 		{get, "/v1/papers/recall", memory, s.handleRecallPapers, recallPapersOp},
 		{get, "/v1/papers/{doi:.+}/exists", memory, s.handlePaperExists, paperExistsOp},
 		{get, "/v1/papers/{doi:.+}/cite", memory, s.handleCite, citeOp},
+		{get, "/v1/papers/{doi:.+}/references", memory, s.handleReferences, referencesOp},
+		{get, "/v1/papers/{doi:.+}/citations", memory, s.handleCitations, citationsOp},
+		{get, "/v1/papers/{doi:.+}/related", memory, s.handleRelated, relatedOp},
 		{get, "/v1/papers/{doi:.+}", memory, s.handlePaper, paperOp},
 		{post, "/v1/papers", memory, s.handleStorePaper, storePaperOp},
 		{post, "/v1/papers/batch", memory, s.handleStorePapers, storePapersOp},
@@ -65,6 +68,7 @@ func (s *server) routes() []route {
 		{get, "/v1/graph", memory, s.handleGraph, graphOp},
 		{get, "/v1/graph/neighborhood/{node_id:.+}", memory, s.handleNeighborhood, neighborhoodOp},
 		{post, "/v1/graph/materialize", memory, s.handleMaterialize, materializeOp},
+		{get, "/v1/graph/gaps", memory, s.handleGaps, gapsOp},
 
 		// Export.
 		{post, "/v1/export/session", memory, s.handleExportSession, exportSessionOp},

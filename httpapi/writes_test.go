@@ -69,7 +69,7 @@ func TestWritesUnavailable(t *testing.T) {
 		refused := 0
 		e.mu.Lock()
 		for _, b := range e.bodies {
-			refused += strings.Count(b, `"unavailable"`)
+			refused += strings.Count(b, `"code":"unavailable"`) // not a paper's "metadata":"unavailable"
 		}
 		e.mu.Unlock()
 		if refused >= n-1 {

@@ -27,6 +27,10 @@ type Backend interface {
 	LinkSession(ctx context.Context, req api.LinkRequest) (*papermem.SessionLinks, error)
 	ExportSession(ctx context.Context, req api.ExportRequest) (*papermem.Exported, error)
 	Graph(ctx context.Context, seedSession string, hops int) (*papermem.Subgraph, error)
+	References(ctx context.Context, doi string, refresh bool) (*papermem.CitationList, error)
+	Citations(ctx context.Context, doi string, refresh bool) (*papermem.CitationList, error)
+	Related(ctx context.Context, doi string, limit int) ([]papermem.CitationRelated, error)
+	Gaps(ctx context.Context, limit int) ([]papermem.CitationGap, error)
 }
 
 // Local returns the Backend of workspace ws acting for user ("" means no

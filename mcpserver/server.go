@@ -94,6 +94,7 @@ func New(b Backend, opts *Options) *mcp.Server {
 	addTool(s, t, "link_session", linkSessionDoc, adds, t.linkSession)
 	addTool(s, t, "export_session", exportSessionDoc, writes, t.exportSession)
 	addTool(s, t, "graph", graphDoc, reads, t.graph)
+	addCitationTools(s, t)
 	return s
 }
 

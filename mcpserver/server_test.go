@@ -26,8 +26,9 @@ import (
 )
 
 // The tools the issue names, exactly.
-var toolNames = []string{"cite", "export_session", "fetch_paper", "forget", "get_analysis", "graph", "ingest_file",
-	"link_session", "paper_exists", "recall", "recall_papers", "recall_user", "remember", "store_analysis", "store_paper"}
+// (#42 added citation_gaps, citations, references and related_papers.)
+var toolNames = []string{"citation_gaps", "citations", "cite", "export_session", "fetch_paper", "forget", "get_analysis", "graph", "ingest_file",
+	"link_session", "paper_exists", "recall", "recall_papers", "recall_user", "references", "related_papers", "remember", "store_analysis", "store_paper"}
 
 const doi = "10.1000/vitd"
 

@@ -75,6 +75,9 @@ func TestToolAnnotations(t *testing.T) {
 		"ingest_file": writes, "export_session": writes,
 		"link_session": {idempotent: true},
 		"fetch_paper":  {idempotent: true, openWorld: true},
+		// #42: read-only, though a paper's links may be read from its origins first.
+		"references": {readOnly: true, idempotent: true, openWorld: true}, "citations": {readOnly: true, idempotent: true, openWorld: true},
+		"related_papers": {readOnly: true, idempotent: true, openWorld: true}, "citation_gaps": reads,
 	}
 	overTransports(t, func(t *testing.T, cs *mcp.ClientSession) {
 		byName, _ := tools(t, cs)

@@ -306,7 +306,8 @@ func newRoot(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writ
 		recallCmd(t, stdout), papersCmd(t, stdout), citeCmd(t, stdout), documentsCmd(t, stdout), workspacesCmd(t, stdout),
 		usersCmd(t, stdout),
 		rememberCmd(t, stdout), recallUserCmd(t, stdout), forgetCmd(t, stdout),
-		exportCmd(t, stdout))
+		exportCmd(t, stdout),
+		referencesCmd(t, stdout), citationsCmd(t, stdout), relatedCmd(t, stdout), gapsCmd(t, stdout))
 	return root
 }
 

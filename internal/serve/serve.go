@@ -170,8 +170,9 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 
 // originsEnv reads the origins' configuration: on unless PAPERMEM_ORIGINS
 // is "off", each service's base URL from its PAPERMEM_*_URL (an http or
-// https URL; empty means the public service), the contact address, and
-// the deadline of what a store waits for (PAPERMEM_ORIGIN_DEADLINE).
+// https URL; empty means the public service), the contact address,
+// whether stores queue citations jobs (PAPERMEM_CITATIONS), and the
+// deadline of what a store waits for (PAPERMEM_ORIGIN_DEADLINE).
 func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.OriginOptions, error) {
 	switch v := getenv("PAPERMEM_ORIGINS"); v {
 	case "off":
@@ -201,6 +202,13 @@ func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.Origin
 	}
 	if o.Contact != "" && !strings.Contains(o.Contact, "@") {
 		return nil, fmt.Errorf("PAPERMEM_CONTACT_EMAIL must be an e-mail address, not %q", o.Contact)
+	}
+	switch v := getenv("PAPERMEM_CITATIONS"); v {
+	case "", "on":
+	case "off":
+		o.NoCitations = true
+	default:
+		return nil, fmt.Errorf(`PAPERMEM_CITATIONS must be "on" or "off", not %q`, v)
 	}
 	if v := getenv("PAPERMEM_ORIGIN_DEADLINE"); v != "" {
 		d, err := time.ParseDuration(v)

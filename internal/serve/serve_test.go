@@ -249,6 +249,7 @@ func TestConfigErrors(t *testing.T) {
 		"BadCrossrefURL":         {nil, map[string]string{"PAPERMEM_CROSSREF_URL": "api.crossref.org"}},
 		"BadContact":             {nil, map[string]string{"PAPERMEM_CONTACT_EMAIL": "ops"}},
 		"BadOriginDeadline":      {nil, map[string]string{"PAPERMEM_ORIGIN_DEADLINE": "5"}},
+		"BadCitations":           {nil, map[string]string{"PAPERMEM_CITATIONS": "no"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := Run(context.Background(), tc.args, env(tc.vars), io.Discard); err == nil {
@@ -309,6 +310,9 @@ func TestConfigFromEnvironment(t *testing.T) {
 	}
 	if c, _, err = loadConfig(nil, env(map[string]string{"PAPERMEM_ORIGINS": "off"}), io.Discard); err != nil || c.opts.Origins != nil {
 		t.Errorf("PAPERMEM_ORIGINS=off: origins %+v (%v)", c.opts.Origins, err)
+	}
+	if c, _, err = loadConfig(nil, env(map[string]string{"PAPERMEM_CITATIONS": "off"}), io.Discard); err != nil || c.opts.Origins == nil || !c.opts.Origins.NoCitations {
+		t.Errorf("PAPERMEM_CITATIONS=off: origins %+v (%v), want NoCitations", c.opts.Origins, err)
 	}
 	// Shared rate limits by default on PostgreSQL, unless switched off.
 	const pg = "postgres://papermem@db.example.org/papermem"
