@@ -415,6 +415,7 @@ const (
 type PaperRecallRequest struct {
 	Query     string    // required
 	Limit     int       // 0 means DefaultPaperLimit; at most MaxPaperLimit
+	Fill      bool      // false: the list ends before a paper under SourceStopRatio times the best; true: up to Limit
 	Retrieval Retrieval // zero means hybrid
 	// DOIs, Tags and Collections scope the ranking to those papers, as
 	// RecallRequest's do. Nil means every paper.
@@ -451,7 +452,7 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) ([
 		return []Paper{}, err
 	}
 	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Org: w.id, Query: text, Limit: limit,
-		Retrieval: recall.Retrieval(req.Retrieval), DOIs: dois})
+		Fill: req.Fill, Retrieval: recall.Retrieval(req.Retrieval), DOIs: dois})
 	if err != nil {
 		return nil, w.recallError(err)
 	}

@@ -58,8 +58,26 @@ type RecallRequest struct {
 	DOIs         []string  `json:"dois"`          // nil or empty means every source, else only these papers
 	Tags         []string  `json:"tags"`          // nil or empty means every source, else only papers with one of these tags
 	Collections  []string  `json:"collections"`   // nil or empty means every source, else only papers in one of these collections
+	Fill         bool      `json:"fill"`          // false: the answer stops when the evidence is in (StopRatio); true: spans are taken while they fit, whatever their score
+	MinTokens    int       `json:"min_tokens"`    // 0: none; the answer does not stop before this many tokens (at most the budget)
 	Retrieval    Retrieval `json:"-"`             // zero means hybrid
 }
+
+// Where an answer ends, unless the request asks for the whole budget
+// (RecallRequest.Fill): a recall takes spans best first and stops, once
+// MinTokens are taken, before a span from a source it already draws on (a
+// paper, document or analysis; a user's memories count as one) that scores
+// under StopRatio times the best span taken, or before one from another
+// source that scores under SourceStopRatio times it, unless that span holds
+// a word of the question (rarer than the commonest words) that the spans
+// taken lack. The budget stays a
+// ceiling: a recall returns what answers the question and stops there.
+// RecallPapers ends its list before a paper under SourceStopRatio times
+// the best unless PaperRecallRequest.Fill is set.
+const (
+	StopRatio       = recall.StopRatio
+	SourceStopRatio = recall.SourceStopRatio
+)
 
 // Span is one recalled piece of text with where it came from.
 //
@@ -141,6 +159,9 @@ func (r *RecallRequest) validate() error {
 	case r.BudgetTokens < 1 || r.BudgetTokens > MaxBudgetTokens:
 		return Errorf(EINVALID, "budget_tokens must be between 1 and %d.", MaxBudgetTokens)
 	}
+	if r.MinTokens < 0 || r.MinTokens > r.BudgetTokens {
+		return Errorf(EINVALID, "min_tokens must be between 0 and budget_tokens (%d).", r.BudgetTokens)
+	}
 	if r.Label == "" {
 		r.Label = LabelClaim
 	}
@@ -174,6 +195,11 @@ func (r *RecallRequest) validate() error {
 	return r.Retrieval.valid()
 }
 
+// budget returns the recall engine's budget of a validated request.
+func (r *RecallRequest) budget() recall.Budget {
+	return recall.Budget{Tokens: r.BudgetTokens, Fill: r.Fill, MinTokens: r.MinTokens}
+}
+
 func (r Retrieval) valid() error {
 	switch r {
 	case RetrievalHybrid, RetrievalLexical, RetrievalVector:
@@ -204,7 +230,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 	ctx, end := w.m.observe(ctx, OpRecall, "workspace")
 	res, err := w.m.recall.Recall(ctx, recall.Request{Org: w.id, Question: req.Question, Keywords: req.Keywords,
 		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: dois,
-		Budget: req.BudgetTokens, Retrieval: recall.Retrieval(req.Retrieval)})
+		Budget: req.budget(), Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
 		err = w.recallError(err)
 		end(0, err)
@@ -223,7 +249,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (*RecallResul
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
 	ctx, end := w.m.observe(ctx, OpRecall, "user")
 	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Org: w.id, User: user, Question: r.Question,
-		Keywords: r.Keywords, Budget: r.BudgetTokens, Retrieval: recall.Retrieval(r.Retrieval)})
+		Keywords: r.Keywords, Budget: r.budget(), Retrieval: recall.Retrieval(r.Retrieval)})
 	if err != nil {
 		err = w.recallError(err)
 		end(0, err)

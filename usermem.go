@@ -117,6 +117,8 @@ type UserRecallRequest struct {
 	Question     string    `json:"question"`      // required
 	Keywords     []string  `json:"keywords"`      // extra terms
 	BudgetTokens int       `json:"budget_tokens"` // 0 means DefaultBudgetTokens
+	Fill         bool      `json:"fill"`          // as RecallRequest.Fill
+	MinTokens    int       `json:"min_tokens"`    // as RecallRequest.MinTokens
 	Retrieval    Retrieval `json:"-"`             // zero means the full recall; lexical or vector ranks by that source alone
 }
 
@@ -132,7 +134,7 @@ func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallR
 		return nil, Errorf(EINVALID, "A user id is required.")
 	}
 	r := RecallRequest{Question: req.Question, Keywords: req.Keywords, BudgetTokens: req.BudgetTokens,
-		Label: LabelAny, Retrieval: req.Retrieval}
+		Fill: req.Fill, MinTokens: req.MinTokens, Label: LabelAny, Retrieval: req.Retrieval}
 	if err := r.validate(); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -30,6 +31,7 @@ var recallPapersOp = op{tag: "papers", summary: "Rank the workspace's papers for
 		{name: "dois", typ: "string", doc: "repeatable: rank only these papers (at most 100)"},
 		{name: "tags", typ: "string", doc: "repeatable: rank only the papers with one of these tags"},
 		{name: "collections", typ: "string", doc: "repeatable: rank only the papers in one of these collections"},
+		{name: "fill", typ: "boolean", doc: "true: up to limit papers; default false: the list ends before a paper scoring under " + fmt.Sprint(papermem.SourceStopRatio) + " times the best"},
 	},
 	resp:  []papermem.Paper{},
 	notes: "A JSON array of papers, best first, each DOI once, ranked by their title and abstract, with cached (its full text is in memory) and score, on the scale of /v1/recall's: the list may be shorter than limit, or empty. " + scoreNote}
@@ -43,6 +45,13 @@ func (s *server) handleRecallPapers(w http.ResponseWriter, r *http.Request) erro
 			return papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", papermem.MaxPaperLimit)
 		}
 		req.Limit = n
+	}
+	if v := q.Get("fill"); v != "" {
+		fill, err := strconv.ParseBool(v)
+		if err != nil {
+			return papermem.Errorf(papermem.EINVALID, "fill must be true or false.")
+		}
+		req.Fill = fill
 	}
 	papers, err := s.workspace(r).RecallPapers(r.Context(), req)
 	if err != nil {
