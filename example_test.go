@@ -105,3 +105,33 @@ func ExampleWorkspace_RecallUser() {
 	// 1 style
 	// 0
 }
+
+// An export file's entries become papers with their tags; recall can keep
+// to a tag. With Dir set, the PDFs the entries name are read from it.
+func ExampleWorkspace_RunImport() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "papermem-example")
+	defer os.RemoveAll(dir)
+	m, err := papermem.Open(ctx, filepath.Join(dir, "papermem.db"), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer m.Close()
+
+	bib := `@article{doe2020, title = {Vitamin {D} and fractures}, doi = {10.1000/vitd}, year = {2020},
+  keywords = {vitamin D, trials},
+  abstract = {Vitamin D supplementation did not reduce fracture risk in adults over 70.}}`
+	im, err := m.RunImport(ctx, papermem.ImportRequest{Name: "My Library.bib", Data: []byte(bib)}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(im.Status, im.Papers, "paper")
+	p, _ := m.Paper(ctx, "10.1000/vitd")
+	fmt.Println(p.Title, p.Tags, p.Source)
+	res, _ := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D prevent fractures?", Tags: []string{"trials"}})
+	fmt.Println(res.Spans[0].Provenance.DOI)
+	// Output:
+	// done 1 paper
+	// Vitamin D and fractures [trials vitamin D] bibtex:My Library.bib
+	// 10.1000/vitd
+}

@@ -168,7 +168,7 @@ func (w *Workspace) ingestPaper(ctx context.Context, doi string, doc *extract.Do
 		return err
 	}
 	text := doc.Text()
-	p := mergePaper(old, doi, PaperInput{Title: opts.Title, Domain: opts.Domain, Text: text})
+	p := mergePaper(old, doi, PaperInput{Title: opts.Title, Domain: opts.Domain, Text: text}, filed{})
 	if p.Title == "" {
 		p.Title = doc.Title
 	}

@@ -37,6 +37,8 @@ type Memory struct {
 	shared         *store.Shared  // the database as a hosted service over the memory shares it, and its meter (Shared)
 	observer       Observer       // Options.Observer: nil for none (observe.go)
 	jobs           *jobs          // the background jobs' worker, nil when there is no kind to run (jobs.go)
+	zotero         ZoteroOptions  // Options.Zotero, or the zero value
+	runs           *importRuns    // imports running in the background (imports.go)
 }
 
 // Workspace is one workspace's memory: everything it stores or recalls is
@@ -128,6 +130,10 @@ func Open(ctx context.Context, path string, opts *Options) (_ *Memory, err error
 		now:            o.Now,
 		log:            o.Logger,
 		observer:       o.Observer,
+		runs:           newImportRuns(),
+	}
+	if o.Zotero != nil {
+		m.zotero = *o.Zotero
 	}
 	m.shared = store.NewShared(files, m.writer, path, m.dbTimeout, o.Now, o.Logger, o.Embedder.Name(), dim)
 	m.ws = &Workspace{m: m, id: o.Workspace}
@@ -168,6 +174,7 @@ func indexDir(path string, engine store.Engine, dir string) string {
 // (no -wal file is left to recover). In-flight calls must have returned.
 func (m *Memory) Close() (err error) {
 	defer translate(&err)
+	m.runs.close() // the imports running record that they stopped
 	m.jobs.stop()
 	err = m.shared.Meter.Flush(context.Background())
 	m.writer.Close()

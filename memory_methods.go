@@ -206,6 +206,35 @@ func (m *Memory) Neighborhood(ctx context.Context, nodeID string, hops int) (*Su
 	return m.ws.Neighborhood(ctx, nodeID, hops)
 }
 
+// StartImport checks req, records the import and runs it in the
+// background; Import reports its progress. A Zotero import asks the API
+// once before it answers, so that a wrong key or library fails here and
+// records nothing. Errors: EINVALID (a bad request, a file that does not
+// parse, Zotero refusing the key or not knowing the library),
+// EUNSUPPORTED (an unknown source), EUPSTREAM (Zotero unreachable).
+func (m *Memory) StartImport(ctx context.Context, req ImportRequest) (*Import, error) {
+	return m.ws.StartImport(ctx, req)
+}
+
+// RunImport is StartImport run in the caller's goroutine: it returns when
+// the import is over, with its final state, calling progress (when not
+// nil) as items are stored. An import that failed is returned with status
+// failed, and no error.
+func (m *Memory) RunImport(ctx context.Context, req ImportRequest, progress func(Import)) (*Import, error) {
+	return m.ws.RunImport(ctx, req, progress)
+}
+
+// Import returns the import with the id. Errors: ENOTFOUND.
+func (m *Memory) Import(ctx context.Context, id int64) (*Import, error) {
+	return m.ws.Import(ctx, id)
+}
+
+// Imports lists the workspace's imports, newest first, at most limit (0
+// means DefaultPaperLimit; at most MaxPaperLimit). Errors: EINVALID.
+func (m *Memory) Imports(ctx context.Context, limit int) ([]Import, error) {
+	return m.ws.Imports(ctx, limit)
+}
+
 // IngestFile reads a file and adds it to the workspace's memory. Its format
 // comes from the extension of name (see IngestFormats); its text is
 // extracted with its structure — pages, sheets and rows, sections — under
@@ -213,6 +242,20 @@ func (m *Memory) Neighborhood(ctx context.Context, nodeID string, hops int) (*Su
 // failure into an error.
 func (m *Memory) IngestFile(ctx context.Context, name string, r io.Reader, opts IngestOptions) (*IngestReport, error) {
 	return m.ws.IngestFile(ctx, name, r, opts)
+}
+
+// ListPapers returns a page of the workspace's papers, most recently added
+// first, with their tags, collections and source. Errors: EINVALID (a
+// limit out of range, a cursor not from ListPapers).
+func (m *Memory) ListPapers(ctx context.Context, q PaperQuery) (*PaperPage, error) {
+	return m.ws.ListPapers(ctx, q)
+}
+
+// DeleteDocument removes the document with the id ("doc:<n>", as
+// Documents and IngestReport.DocID give it, or "<n>") and its passages
+// from every index. Errors: EINVALID, ENOTFOUND.
+func (m *Memory) DeleteDocument(ctx context.Context, id string) error {
+	return m.ws.DeleteDocument(ctx, id)
 }
 
 // ID returns the workspace id.

@@ -62,6 +62,10 @@ type Options struct {
 	// means no origin is asked: everything works offline.
 	Origins *OriginOptions
 
+	// Zotero configures the Zotero imports (StartImport). Nil means the
+	// public web API and the local API at their usual addresses.
+	Zotero *ZoteroOptions
+
 	// MaxIngestBytes caps the size of an ingested file. Zero means
 	// DefaultMaxIngestBytes.
 	MaxIngestBytes int64

@@ -157,7 +157,7 @@ func TestOriginsRetracted(t *testing.T) {
 	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/sound", Title: "Vitamin D and fractures",
 		Text: "Vitamin D supplementation did not prevent fractures in older adults."})
 	waitMetadata(t, m, "10.1000/sound")
-	got, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D supplementation prevent fractures in older adults?", BudgetTokens: 2000})
+	got, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D supplementation prevent fractures in older adults?", BudgetTokens: 2000, Fill: true})
 	if err != nil {
 		t.Fatal(err)
 	}

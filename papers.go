@@ -78,6 +78,19 @@ func resolveDOI(in *PaperInput, resolve func(title string) string) (string, erro
 // else is stored whatever they answer. Errors: EINVALID, EUPSTREAM.
 func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (_ *Paper, _ *IngestReport, err error) {
 	defer translate(&err)
+	return w.storePaperInput(ctx, in, filed{})
+}
+
+// filed is what an import knows of a paper beyond a PaperInput
+// (imports.go): its venue, and the library it is filed in.
+type filed struct {
+	journal string        // the venue, from an imported item
+	filing  *store.Filing // the paper's source, tags and collections; nil for none
+}
+
+// storePaperInput is StorePaper, of a paper an import may have filed.
+func (w *Workspace) storePaperInput(ctx context.Context, in PaperInput, f filed) (_ *Paper, _ *IngestReport, err error) {
+	defer translate(&err)
 	start := time.Now()
 	// The cheap checks first: resolving the DOI may ask Crossref.
 	if in.Year < 0 || in.Year > 9999 {
@@ -103,7 +116,7 @@ func (w *Workspace) StorePaper(ctx context.Context, in PaperInput) (_ *Paper, _ 
 	if err != nil && ErrorCode(err) != ENOTFOUND {
 		return nil, nil, err
 	}
-	p := mergePaper(old, doi, in)
+	p := mergePaper(old, doi, in, f)
 	text := in.Text
 	if text == "" && old != nil {
 		text = old.text
@@ -147,6 +160,11 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 		if err := w.queueCitations(ctx, tx, p.DOI, p.fresh); err != nil {
 			return err
 		}
+		if p.filing != nil {
+			if err := tx.FilePaper(ctx, w.id, p.DOI, p.filing); err != nil {
+				return err
+			}
+		}
 		if p.Metadata != store.MetadataPending {
 			return nil
 		}
@@ -173,12 +191,13 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 // metadata job, when it is stored pending, to bypass the origins' cache.
 type storedPaper struct {
 	Paper
-	id    int64
-	text  string
-	fresh bool
+	id     int64
+	text   string
+	fresh  bool
+	filing *store.Filing // written with the paper when set
 }
 
-func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
+func mergePaper(old *storedPaper, doi string, in PaperInput, f filed) *storedPaper {
 	p := &storedPaper{Paper: Paper{DOI: doi, Authors: []string{}}}
 	if old != nil {
 		*p = *old
@@ -191,6 +210,8 @@ func mergePaper(old *storedPaper, doi string, in PaperInput) *storedPaper {
 	set(&p.Title, in.Title)
 	set(&p.SourceURL, in.SourceURL)
 	set(&p.Domain, in.Domain)
+	set(&p.Journal, f.journal)
+	p.filing = f.filing
 	if in.Year != 0 {
 		p.Year = in.Year
 	}
@@ -232,6 +253,9 @@ func (w *Workspace) Paper(ctx context.Context, doi string) (_ *Paper, err error)
 	defer translate(&err)
 	p, err := w.paperByDOI(ctx, doi)
 	if err != nil {
+		return nil, err
+	}
+	if err := w.fileUnder(ctx, []*storedPaper{p}); err != nil {
 		return nil, err
 	}
 	return &p.Paper, nil
@@ -367,8 +391,16 @@ func (w *Workspace) RecallPapers(ctx context.Context, req PaperRecallRequest) (_
 	if err := validRetrieval(req.Retrieval); err != nil {
 		return nil, err
 	}
+	scope := RecallRequest{Question: text, DOIs: req.DOIs, Tags: req.Tags, Collections: req.Collections}
+	if err := validateRecall(&scope); err != nil {
+		return nil, err
+	}
+	dois, ok, err := w.scopeDOIs(ctx, scope.DOIs, scope.Tags, scope.Collections)
+	if err != nil || !ok {
+		return []Paper{}, err
+	}
 	ps, err := w.m.recall.RecallPapers(ctx, recall.PaperRequest{Workspace: w.id, Query: text, Limit: limit,
-		Retrieval: recall.Retrieval(req.Retrieval)})
+		Fill: req.Fill, Retrieval: recall.Retrieval(req.Retrieval), DOIs: dois})
 	if err != nil {
 		return nil, w.recallError(err)
 	}

@@ -32,20 +32,26 @@ const (
 var ScopeSignals = slices.Clone(recall.Signals)
 
 // RecallRequest asks for the spans of a workspace's memory that answer a
-// question, within a token budget. DOIs scopes the recall to papers: only the
-// workspace's own nodes of those papers are considered (their title and
-// abstract, passages and claims; not their analyses, and no documents, so
-// labels Analysis and Document then match nothing), and BM25 weighs words
-// within them, as in a workspace of those papers alone.
+// question, within a token budget (api.RecallInput).
 type RecallRequest = api.RecallInput
 
-// Span is one recalled piece of text with where it came from. Score is on a
-// scale that means the same from one question to the next: the best span's
-// score is the recall's relevance, from 0 to 1, the geometric mean of how
-// much of the question's rarer words the best texts hold and how near they
-// are to it in meaning (internal/recall); the other spans score in proportion
-// to their rank (keywords and scope signals may lift a span above the
-// best's).
+// Where an answer ends, unless the request asks for the whole budget
+// (RecallRequest.Fill): a recall takes spans best first and stops, once
+// MinTokens are taken, before a span from a source it already draws on (a
+// paper, document or analysis; a user's memories count as one) that scores
+// under StopRatio times the best span taken, or before one from another
+// source that scores under SourceStopRatio times it, unless that span holds
+// a word of the question (rarer than the commonest words) that the spans
+// taken lack. The budget stays a
+// ceiling: a recall returns what answers the question and stops there.
+// RecallPapers ends its list before a paper under SourceStopRatio times
+// the best unless PaperRecallRequest.Fill is set.
+const (
+	StopRatio       = recall.StopRatio
+	SourceStopRatio = recall.SourceStopRatio
+)
+
+// Span is one recalled piece of text with where it came from (api.Span).
 type Span = api.Span
 
 // Provenance says where a span comes from, precisely enough to cite it.
@@ -85,6 +91,9 @@ func validateRecall(r *RecallRequest) error {
 	case r.BudgetTokens < 1 || r.BudgetTokens > MaxBudgetTokens:
 		return Errorf(EINVALID, "budget_tokens must be between 1 and %d.", MaxBudgetTokens)
 	}
+	if r.MinTokens < 0 || r.MinTokens > r.BudgetTokens {
+		return Errorf(EINVALID, "min_tokens must be between 0 and budget_tokens (%d).", r.BudgetTokens)
+	}
 	if r.Label == "" {
 		r.Label = LabelClaim
 	}
@@ -108,7 +117,19 @@ func validateRecall(r *RecallRequest) error {
 		}
 		r.DOIs = dois
 	}
+	var err error
+	if r.Tags, err = checkNames(r.Tags, "tags"); err != nil {
+		return err
+	}
+	if r.Collections, err = checkNames(r.Collections, "collections"); err != nil {
+		return err
+	}
 	return validRetrieval(r.Retrieval)
+}
+
+// recallBudget returns the recall engine's budget of a validated request.
+func recallBudget(r *RecallRequest) recall.Budget {
+	return recall.Budget{Tokens: r.BudgetTokens, Fill: r.Fill, MinTokens: r.MinTokens}
 }
 
 func validRetrieval(r Retrieval) error {
@@ -132,10 +153,17 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (_ *RecallRes
 	if label == LabelAny {
 		label = ""
 	}
+	dois, ok, err := w.scopeDOIs(ctx, req.DOIs, req.Tags, req.Collections)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return w.countRecall(&RecallResult{Spans: []Span{}}), nil
+	}
 	ctx, end := w.m.observe(ctx, OpRecall, "workspace")
 	res, err := w.m.recall.Recall(ctx, recall.Request{Workspace: w.id, Question: req.Question, Keywords: req.Keywords,
-		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: req.DOIs,
-		Budget: req.BudgetTokens, Retrieval: recall.Retrieval(req.Retrieval)})
+		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: dois,
+		Budget: recallBudget(&req), Retrieval: recall.Retrieval(req.Retrieval)})
 	if err != nil {
 		err = w.recallError(err)
 		end(0, err)
@@ -154,7 +182,7 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (_ *RecallRes
 func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallRequest) (*RecallResult, error) {
 	ctx, end := w.m.observe(ctx, OpRecall, "user")
 	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Workspace: w.id, User: user, Question: r.Question,
-		Keywords: r.Keywords, Budget: r.BudgetTokens, Retrieval: recall.Retrieval(r.Retrieval)})
+		Keywords: r.Keywords, Budget: recallBudget(&r), Retrieval: recall.Retrieval(r.Retrieval)})
 	if err != nil {
 		err = w.recallError(err)
 		end(0, err)

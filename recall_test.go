@@ -308,7 +308,7 @@ func TestRecallAnalysisContext(t *testing.T) {
 		Markdown: "Sleep loss impairs memory retention: the strongest evidence we have."}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does sleep loss impair memory retention?"})
+	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does sleep loss impair memory retention?", Fill: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -514,7 +514,7 @@ func TestRecallDOIs(t *testing.T) {
 		}
 	})
 	t.Run("Several", func(t *testing.T) {
-		spans := recall(t, papermem.RecallRequest{Label: papermem.LabelAny, DOIs: []string{a, "https://doi.org/10.1000/B", "doi:10.1000/A"}})
+		spans := recall(t, papermem.RecallRequest{Label: papermem.LabelAny, DOIs: []string{a, "https://doi.org/10.1000/B", "doi:10.1000/A"}, Fill: true})
 		onlyFrom(t, spans, a, b)
 		for _, doi := range []string{a, b} {
 			if !slices.ContainsFunc(spans, func(s papermem.Span) bool { return s.Provenance.DOI == doi }) {
@@ -626,7 +626,7 @@ func TestRecallDOIsPaperContext(t *testing.T) {
 	mustStore(t, m, papermem.PaperInput{DOI: b, Title: "Fracture risk in retired teachers",
 		Text: "Fracture risk fell by 5% among retired teachers. Bread consumption rose by 40 percent over the decade."})
 	res, err := m.Recall(ctx, papermem.RecallRequest{Question: "Does vitamin D lower fracture risk in older adults?",
-		Retrieval: papermem.RetrievalLexical, DOIs: []string{b}})
+		Retrieval: papermem.RetrievalLexical, DOIs: []string{b}, Fill: true})
 	if err != nil {
 		t.Fatal(err)
 	}

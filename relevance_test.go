@@ -1,6 +1,9 @@
 package papermem_test
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/papermem/papermem"
@@ -109,5 +112,91 @@ func TestRecallScoresMeanTheSame(t *testing.T) {
 	full, partial := score("Did statin therapy lower ischaemic stroke in atrial fibrillation?"), score("How frequent were family visits?")
 	if full <= partial {
 		t.Errorf("a question the memory answers scores %.3f, one it shares a word with %.3f", full, partial)
+	}
+}
+
+// TestRecallPapersRareWord checks that a paper is listed for a word that it
+// alone holds, whatever the relevance cut says of a one-word query: 200
+// short papers, each with a made-up word of its own, each found by its
+// word (issue 40).
+func TestRecallPapersRareWord(t *testing.T) {
+	w := mustOpen(t).Workspace("default")
+	topics := []string{
+		"reduced inflammation in mice after two weeks of treatment",
+		"improved recall of word lists in older adults",
+		"lowered blood pressure in patients with mild hypertension",
+		"increased the yield of wheat grown in dry soil",
+		"slowed the growth of tumour cells in culture",
+		"shortened the time to recovery after knee surgery",
+		"raised the accuracy of translation models on news text",
+		"cut the energy use of data centres by a fifth",
+	}
+	words := make([]string, 200)
+	for i := range words {
+		words[i] = madeUpWord(i)
+		doi := fmt.Sprintf("10.1000/rare.%d", i)
+		mustStore(t, w, papermem.PaperInput{DOI: doi, Title: fmt.Sprintf("A trial of %s", topics[i%len(topics)][:20]),
+			Text: fmt.Sprintf("Background: few treatments are known to work here, and earlier trials were small. "+
+				"Methods: we randomised %d participants to placebo or to the new approach and followed them for a year. "+
+				"Results: in this study %s %s, and the effect held in a second cohort. "+
+				"Conclusions: the approach deserves a larger trial with longer follow-up.", 40+i, words[i], topics[i%len(topics)])})
+	}
+	missed := 0
+	for i, word := range words {
+		ps, err := w.RecallPapers(ctx, papermem.PaperRecallRequest{Query: word})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) == 0 || ps[0].DOI != fmt.Sprintf("10.1000/rare.%d", i) {
+			missed++
+			if missed <= 3 {
+				t.Errorf("RecallPapers(%q) = %d papers, want 10.1000/rare.%d first", word, len(ps), i)
+			}
+		}
+	}
+	if missed > 0 {
+		t.Errorf("%d of %d papers not found by their own word", missed, len(words))
+	}
+}
+
+// madeUpWord returns the i-th of distinct pronounceable words that no
+// dictionary holds.
+func madeUpWord(i int) string {
+	const cons, vows = "bdfgklmnprstvz", "aeiou"
+	var b strings.Builder
+	for j, n := 0, i+7919; j < 4; j++ {
+		b.WriteByte(cons[n%len(cons)])
+		n /= len(cons)
+		b.WriteByte(vows[n%len(vows)])
+		n = n/len(vows) + j*3
+	}
+	b.WriteString("x")
+	return b.String()
+}
+
+// TestRecallStopCoversTheQuestion checks that the stop does not end an
+// answer before a span holding a rare word of the question that the spans
+// taken lack: documents that share the question's common words rank first
+// (a document's context is its best node's score over the best
+// document's), and the paper holding its rare word comes after them.
+func TestRecallStopCoversTheQuestion(t *testing.T) {
+	w := mustOpen(t).Workspace("default")
+	for i := range 10 {
+		text := fmt.Sprintf("# Results\nIn cohort %d, the training protocol reduced dropout by %d%%. Adherence rose in the second year.\n", i, 10+i)
+		if _, err := w.IngestFile(ctx, fmt.Sprintf("notes-%d.md", i), strings.NewReader(text), papermem.IngestOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustStore(t, w, papermem.PaperInput{DOI: "10.1000/marker", Title: "On exercise and adherence",
+		Text: "# Abstract\nWe show that exercise improves adherence in older adults.\n\n# Results\nThe zq7x protocol reduced dropout by 12%."})
+	res, err := w.Recall(ctx, papermem.RecallRequest{Question: "Which protocol is zq7x?", Label: papermem.LabelAny, BudgetTokens: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Spans, func(s papermem.Span) bool { return strings.Contains(s.Text, "zq7x") }) {
+		for _, s := range res.Spans {
+			t.Logf("%.3f %s %q", s.Score, s.Provenance.Kind, s.Text)
+		}
+		t.Errorf("the span holding zq7x was left out of the answer")
 	}
 }

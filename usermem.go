@@ -117,7 +117,7 @@ func (w *Workspace) RecallUser(ctx context.Context, user string, req UserRecallR
 		return nil, Errorf(EINVALID, "A user id is required.")
 	}
 	r := RecallRequest{Question: req.Question, Keywords: req.Keywords, BudgetTokens: req.BudgetTokens,
-		Label: LabelAny, Retrieval: req.Retrieval}
+		Fill: req.Fill, MinTokens: req.MinTokens, Label: LabelAny, Retrieval: req.Retrieval}
 	if err := validateRecall(&r); err != nil {
 		return nil, err
 	}

@@ -14,6 +14,10 @@ type RecallRequest struct {
 	BudgetTokens *int     `json:"budget_tokens" doc:"token budget, 1..200000; null or absent means 8000. Invariant: total_tokens == sum(span.tokens) <= budget_tokens"`
 	SectionTypes []string `json:"section_types" doc:"only spans of these section types: abstract, introduction, background, methods, results, discussion, conclusion, limitations, references, body, table, sheet; unknown values are 400"`
 	ScopeSignals []string `json:"scope_signals" doc:"boost spans carrying the cues of: open_questions, mechanisms, reliability, what_to_build, limitations, evidence; unknown values are 400"`
+	Tags         []string `json:"tags" doc:"only spans of the papers with one of these tags (as imported, exact names), scoped as dois; with dois or collections too, only papers in every scope given. At most 100 names; an empty name is 400"`
+	Collections  []string `json:"collections" doc:"only spans of the papers filed in one of these collections (their names, exact), scoped as dois. At most 100 names; an empty name is 400"`
+	Fill         bool     `json:"fill" doc:"true: spans are taken best first while they fit budget_tokens, whatever their score (the whole budget). Default false: the answer stops when the evidence is in, before a span much weaker than the best one taken (see the notes); budget_tokens stays a ceiling"`
+	MinTokens    *int     `json:"min_tokens" doc:"the answer does not stop before this many tokens, 0..budget_tokens; null or absent means 0"`
 	DOIs         []string `json:"dois" doc:"only spans of these papers (their title and abstract, passages and claims; not their analyses, and no documents, so labels Analysis and Document then match nothing), with words weighed within them as in a workspace of those papers alone; null, absent or [] means every source. A DOI not in this workspace matches nothing (no error), so when none is the answer has no spans. At most 100 DOIs, duplicates ignored; a string that is not a DOI, or more than 100, is 400"`
 }
 
@@ -119,6 +123,8 @@ type UserRecallRequest struct {
 	Question     string   `json:"question" required:"true"`
 	Keywords     []string `json:"keywords"`
 	BudgetTokens *int     `json:"budget_tokens" doc:"1..200000; null or absent means 8000"`
+	Fill         bool     `json:"fill" doc:"true: memories are taken best first while they fit budget_tokens (the whole budget). Default false: the answer stops when the evidence is in, as a recall of the workspace does"`
+	MinTokens    *int     `json:"min_tokens" doc:"the answer does not stop before this many tokens, 0..budget_tokens; null or absent means 0"`
 }
 
 // LinkRequest links a session to papers and claims.
@@ -157,7 +163,10 @@ type ExportRequest struct {
 // budget below 1 (EINVALID).
 func (req *RecallRequest) Input() (RecallInput, error) {
 	out := RecallInput{Question: req.Question, Keywords: req.Keywords, Label: req.Label,
-		SectionTypes: req.SectionTypes, ScopeSignals: req.ScopeSignals, DOIs: req.DOIs}
+		SectionTypes: req.SectionTypes, ScopeSignals: req.ScopeSignals, DOIs: req.DOIs, Tags: req.Tags, Collections: req.Collections, Fill: req.Fill}
+	if req.MinTokens != nil {
+		out.MinTokens = *req.MinTokens
+	}
 	if req.Domain != nil {
 		out.Domain = *req.Domain
 	}
@@ -203,7 +212,10 @@ func (req *RememberRequest) Input() NoteInput {
 // Input converts the request for Workspace.RecallUser, rejecting an
 // explicit budget below 1 (EINVALID).
 func (req *UserRecallRequest) Input() (UserRecallInput, error) {
-	in := UserRecallInput{Question: req.Question, Keywords: req.Keywords}
+	in := UserRecallInput{Question: req.Question, Keywords: req.Keywords, Fill: req.Fill}
+	if req.MinTokens != nil {
+		in.MinTokens = *req.MinTokens
+	}
 	if req.BudgetTokens != nil {
 		if *req.BudgetTokens < 1 {
 			return in, errBudget

@@ -24,6 +24,13 @@ type Paper struct {
 	// no origin can be asked (origins off, no DOI) or the job gave up.
 	Metadata string  `json:"metadata" doc:"where the metadata from the paper's origins stands: pending (a background job is to fill authors, year, journal, oa and the retraction status from Crossref, Unpaywall and OpenAlex), complete (they answered, or had nothing to add), unavailable (origins off, no DOI, or they kept failing and the job gave up)"`
 	Score    float64 `json:"score,omitempty"` // set by RecallPapers
+	// Tags and Collections are the names the paper is filed under in the
+	// library it was imported from, and Source that library ("zotero:users/4242",
+	// "bibtex:My Library.bib"); empty for a paper stored otherwise. Set by
+	// Paper and ListPapers.
+	Tags        []string `json:"tags,omitempty"`
+	Collections []string `json:"collections,omitempty"`
+	Source      string   `json:"source,omitempty"`
 }
 
 // Paper.Metadata's values.
@@ -78,5 +85,9 @@ type IngestReport struct {
 type PaperRecallRequest struct {
 	Query     string    // required
 	Limit     int       // 0 means DefaultPaperLimit; at most MaxPaperLimit
+	Fill      bool      // false: the list ends before a paper under SourceStopRatio times the best; true: up to Limit
 	Retrieval Retrieval // zero means hybrid
+	// DOIs, Tags and Collections scope the ranking to those papers, as
+	// RecallRequest's do. Nil means every paper.
+	DOIs, Tags, Collections []string
 }

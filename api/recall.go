@@ -64,6 +64,12 @@ type RecallResult struct {
 // matches nothing, so when it holds none of them the result has no spans.
 // Duplicates are ignored; a string that is not a DOI (NormalizeDOI), or
 // more than MaxRecallDOIs of them, is EINVALID.
+//
+// Tags and Collections scope the recall the same way, to the papers
+// tagged with one of Tags and filed in one of Collections (as imports
+// record them, exact names); with DOIs as well, to the papers that are in
+// all the scopes given. More than MaxScopeNames names, or an empty one, is
+// EINVALID.
 type RecallInput struct {
 	Question     string    `json:"question"`      // required
 	Keywords     []string  `json:"keywords"`      // extra terms; spans containing them rank higher
@@ -73,5 +79,9 @@ type RecallInput struct {
 	SectionTypes []string  `json:"section_types"` // nil means all; values from SectionTypes
 	ScopeSignals []string  `json:"scope_signals"` // boosts; values from ScopeSignals
 	DOIs         []string  `json:"dois"`          // nil or empty means every source, else only these papers
+	Tags         []string  `json:"tags"`          // nil or empty means every source, else only papers with one of these tags
+	Collections  []string  `json:"collections"`   // nil or empty means every source, else only papers in one of these collections
+	Fill         bool      `json:"fill"`          // false: the answer stops when the evidence is in (StopRatio); true: spans are taken while they fit, whatever their score
+	MinTokens    int       `json:"min_tokens"`    // 0: none; the answer does not stop before this many tokens (at most the budget)
 	Retrieval    Retrieval `json:"-"`             // zero means hybrid
 }

@@ -26,5 +26,7 @@ type UserRecallInput struct {
 	Question     string    `json:"question"`      // required
 	Keywords     []string  `json:"keywords"`      // extra terms
 	BudgetTokens int       `json:"budget_tokens"` // 0 means DefaultBudgetTokens
+	Fill         bool      `json:"fill"`          // as RecallInput.Fill
+	MinTokens    int       `json:"min_tokens"`    // as RecallInput.MinTokens
 	Retrieval    Retrieval `json:"-"`             // zero means the full recall; lexical or vector ranks by that source alone
 }

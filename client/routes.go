@@ -120,12 +120,6 @@ func (c *Client) PaperExists(ctx context.Context, doi string) (bool, error) {
 	return res.Exists, nil
 }
 
-// Paper returns the stored paper (GET /v1/papers/{doi}), whose Metadata
-// says whether its origins' metadata is still pending.
-func (c *Client) Paper(ctx context.Context, doi string) (*api.Paper, error) {
-	return call[api.Paper](ctx, c, get, pathf("/v1/papers/%s", doi), nil)
-}
-
 // Cite returns the stored paper's reference in format (GET
 // /v1/papers/{doi}/cite): papermem.CitationBibTeX, CitationRIS or
 // CitationCSLJSON; "" means the server's default, BibTeX. An unknown

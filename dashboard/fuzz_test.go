@@ -167,6 +167,8 @@ var dashRoutes = []string{
 	"GET /dashboard/papers",
 	"GET /dashboard/papers/{doi...}",
 	"POST /dashboard/upload",
+	"GET /dashboard/imports",
+	"POST /dashboard/imports",
 	"GET /dashboard/recall",
 	"POST /dashboard/recall",
 	"GET /dashboard/billing",

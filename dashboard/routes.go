@@ -20,6 +20,8 @@ func (h *handler) routes() {
 	m.Handle("GET /dashboard/papers", h.signedIn(h.metered(h.papers)))
 	m.Handle("GET /dashboard/papers/{doi...}", h.signedIn(h.metered(h.paper)))
 	m.Handle("POST /dashboard/upload", h.signedIn(h.metered(h.upload)))
+	m.Handle("GET /dashboard/imports", h.signedIn(h.imports))
+	m.Handle("POST /dashboard/imports", h.signedIn(h.metered(h.startImport)))
 
 	m.Handle("GET /dashboard/recall", h.signedIn(h.recallPage))
 	m.Handle("POST /dashboard/recall", h.signedIn(h.metered(h.recall)))

@@ -38,16 +38,8 @@ var ingestOp = op{tag: "ingest", summary: "Add a file to memory", req: api.Inges
 		"A failed ingest stores nothing."}
 
 func (s *server) handleIngest(w http.ResponseWriter, r *http.Request) error {
-	r.Body = http.MaxBytesReader(w, r.Body, s.m.MaxIngestBytes()+multipartOverhead)
-	if err := r.ParseMultipartForm(uploadMemory); err != nil {
-		var tooBig *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooBig):
-			return err
-		case errors.Is(err, http.ErrNotMultipart), errors.Is(err, http.ErrMissingBoundary):
-			return papermem.Errorf(papermem.EINVALID, "The request body must be multipart/form-data with the file in a part named file.")
-		}
-		return &papermem.Error{Code: papermem.EINVALID, Message: "The multipart body could not be read.", Err: err}
+	if err := s.parseUpload(w, r); err != nil {
+		return err
 	}
 	defer r.MultipartForm.RemoveAll()
 	files := r.MultipartForm.File["file"]
@@ -74,4 +66,21 @@ func (s *server) handleIngest(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusCreated, rep)
+}
+
+// parseUpload reads a multipart/form-data body holding a file of at most
+// the memory's MaxIngestBytes; the caller removes r.MultipartForm's files.
+func (s *server) parseUpload(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, s.m.MaxIngestBytes()+multipartOverhead)
+	if err := r.ParseMultipartForm(uploadMemory); err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return err
+		case errors.Is(err, http.ErrNotMultipart), errors.Is(err, http.ErrMissingBoundary):
+			return papermem.Errorf(papermem.EINVALID, "The request body must be multipart/form-data with the file in a part named file.")
+		}
+		return &papermem.Error{Code: papermem.EINVALID, Message: "The multipart body could not be read.", Err: err}
+	}
+	return nil
 }

@@ -69,6 +69,7 @@ var pathParamDocs = map[string]string{
 	"doi":     "the paper's DOI, slashes raw (10.1000/xyz) or %2F-encoded (10.1000%2Fxyz)",
 	"key":     "the memory's key (percent-encoded when it holds reserved characters)",
 	"key_id":  "the API key's key_id",
+	"id":      "the document's doc_id (doc:12) or its number (12); for an import, its import_id",
 	"org_id":  "the workspace's id",
 	"user_id": "the user's user_id",
 	"node_id": "session:<session_id>, paper:<doi> or claim:<node_id>",

@@ -56,6 +56,9 @@ var laterRoutes = []string{
 	"GET /v1/graph/gaps",
 	// #39: a stored paper, to see its metadata filled in the background.
 	"GET /v1/papers/{doi}",
+	// #41: papers listed and documents removed; imports of a library.
+	"GET /v1/papers", "DELETE /v1/documents/{id}",
+	"POST /v1/imports", "GET /v1/imports", "GET /v1/imports/{id}",
 }
 
 // served walks the router: every route it serves as "METHOD path".

@@ -64,7 +64,7 @@ func TestOrigins(t *testing.T) {
 		t.Errorf("retracted paper, filled in the background = %+v", p)
 	}
 	var res papermem.RecallResult
-	r = e.do("POST", "/v1/recall", map[string]any{"question": "Does vitamin D prevent falls in older adults?", "budget_tokens": 4000}, a.auth()...)
+	r = e.do("POST", "/v1/recall", map[string]any{"question": "Does vitamin D prevent falls in older adults?", "budget_tokens": 4000, "fill": true}, a.auth()...)
 	want(t, r, http.StatusOK, "")
 	r.json(t, &res)
 	seen := map[string]bool{}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -27,19 +28,30 @@ var recallPapersOp = op{tag: "papers", summary: "Rank the workspace's papers for
 	query: []param{
 		{name: "q", typ: "string", required: true, doc: "the query; missing or blank is 400"},
 		{name: "limit", typ: "integer", doc: "most papers returned, 1..100; default 20"},
+		{name: "dois", typ: "string", doc: "repeatable: rank only these papers (at most 100)"},
+		{name: "tags", typ: "string", doc: "repeatable: rank only the papers with one of these tags"},
+		{name: "collections", typ: "string", doc: "repeatable: rank only the papers in one of these collections"},
+		{name: "fill", typ: "boolean", doc: "true: up to limit papers; default false: the list ends before a paper scoring under " + fmt.Sprint(papermem.SourceStopRatio) + " times the best"},
 	},
 	resp:  []papermem.Paper{},
 	notes: "A JSON array of papers, best first, each DOI once, ranked by their title and abstract, with cached (its full text is in memory) and score, on the scale of /v1/recall's: the list may be shorter than limit, or empty. " + scoreNote}
 
 func (s *server) handleRecallPapers(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	req := papermem.PaperRecallRequest{Query: q.Get("q")}
+	req := papermem.PaperRecallRequest{Query: q.Get("q"), DOIs: q["dois"], Tags: q["tags"], Collections: q["collections"]}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > papermem.MaxPaperLimit {
 			return papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", papermem.MaxPaperLimit)
 		}
 		req.Limit = n
+	}
+	if v := q.Get("fill"); v != "" {
+		fill, err := strconv.ParseBool(v)
+		if err != nil {
+			return papermem.Errorf(papermem.EINVALID, "fill must be true or false.")
+		}
+		req.Fill = fill
 	}
 	papers, err := s.workspace(r).RecallPapers(r.Context(), req)
 	if err != nil {
@@ -64,21 +76,6 @@ func (s *server) handlePaperExists(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	return writeJSON(w, http.StatusOK, api.ExistsResponse{Exists: ok})
-}
-
-var paperOp = op{tag: "papers", summary: "A stored paper", resp: papermem.Paper{}, errs: []int{http.StatusNotFound},
-	notes: "The paper's fields as stored, with metadata: pending while the background job is to fill it from its origins, then complete or unavailable. A malformed DOI is 400; a DOI the workspace does not hold is 404."}
-
-func (s *server) handlePaper(w http.ResponseWriter, r *http.Request) error {
-	doi, err := pathValue(r, "doi")
-	if err != nil {
-		return err
-	}
-	p, err := s.workspace(r).Paper(r.Context(), doi)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, http.StatusOK, p)
 }
 
 var storePaperOp = op{tag: "papers", summary: "Store or update a paper", req: api.PaperRequest{},

@@ -43,6 +43,7 @@ func (s *server) routes() []route {
 		{get, "/v1/papers/{doi:.+}/references", memory, s.handleReferences, referencesOp},
 		{get, "/v1/papers/{doi:.+}/citations", memory, s.handleCitations, citationsOp},
 		{get, "/v1/papers/{doi:.+}/related", memory, s.handleRelated, relatedOp},
+		{get, "/v1/papers", memory, s.handlePapers, papersOp},
 		{get, "/v1/papers/{doi:.+}", memory, s.handlePaper, paperOp},
 		{post, "/v1/papers", memory, s.handleStorePaper, storePaperOp},
 		{post, "/v1/papers/batch", memory, s.handleStorePapers, storePapersOp},
@@ -53,6 +54,12 @@ func (s *server) routes() []route {
 		{get, "/v1/ingest/formats", memory, s.handleIngestFormats, ingestFormatsOp},
 		{post, "/v1/ingest", memory, s.handleIngest, ingestOp},
 		{get, "/v1/documents", memory, s.handleDocuments, documentsOp},
+		{del, "/v1/documents/{id}", memory, s.handleDeleteDocument, deleteDocumentOp},
+
+		// Imports of a library or an export file.
+		{post, "/v1/imports", memory, s.handleStartImport, startImportOp},
+		{get, "/v1/imports", memory, s.handleImports, importsOp},
+		{get, "/v1/imports/{id}", memory, s.handleImport, importOp},
 
 		// Analyses.
 		{post, "/v1/analysis", memory, s.handleStoreAnalysis, storeAnalysisOp},

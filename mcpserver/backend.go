@@ -31,6 +31,14 @@ type Backend interface {
 	Citations(ctx context.Context, doi string, refresh bool) (*papermem.CitationList, error)
 	Related(ctx context.Context, doi string, limit int) ([]papermem.CitationRelated, error)
 	Gaps(ctx context.Context, limit int) ([]papermem.CitationGap, error)
+	Paper(ctx context.Context, doi string) (*api.PaperResponse, error)
+	Papers(ctx context.Context, q papermem.PaperQuery) (*api.PapersResponse, error)
+	DeletePaper(ctx context.Context, doi string) (*api.DeletedResponse, error)
+	DeleteDocument(ctx context.Context, id string) (*api.DeletedResponse, error)
+	StartImport(ctx context.Context, req api.ImportRequest) (*papermem.Import, error)
+	ImportFile(ctx context.Context, name string, r io.Reader, source string) (*papermem.Import, error)
+	ImportStatus(ctx context.Context, id int64) (*papermem.Import, error)
+	Imports(ctx context.Context, limit int) (*api.ImportsResponse, error)
 }
 
 // Local returns the Backend of workspace ws acting for user ("" means no

@@ -45,6 +45,8 @@ var fields = map[reflect.Type]map[string]field{
 		"scope_signals": {doc: "boost spans carrying the cues of these signals; another value is refused", enum: papermem.ScopeSignals},
 		"dois": {doc: "only spans of these papers (their title and abstract, passages and claims; not their analyses, and no documents, so labels Analysis and Document then match nothing), with words weighed within them as in a workspace of those papers alone; absent or [] means every source. " +
 			"A DOI not in this workspace matches nothing (no error), so when none is the answer has no spans. At most 100 DOIs, duplicates ignored; a string that is not a DOI, or more than 100, is refused"},
+		"tags":        {doc: "only spans of the papers with one of these tags (as imported from a reference manager, exact names), scoped as dois are; with dois or collections too, only papers in every scope given. At most 100 names; an empty name is refused"},
+		"collections": {doc: "only spans of the papers filed in one of these collections (their names, exact), scoped as dois are. At most 100 names; an empty name is refused"},
 	},
 	reflect.TypeFor[api.UserRecallRequest](): {
 		"question": {doc: "what to recall about the user, e.g. \"How does the user like results reported?\""},

@@ -95,6 +95,7 @@ func New(b Backend, opts *Options) *mcp.Server {
 	addTool(s, t, "export_session", exportSessionDoc, writes, t.exportSession)
 	addTool(s, t, "graph", graphDoc, reads, t.graph)
 	addCitationTools(s, t)
+	addLibraryTools(s, t)
 	return s
 }
 
@@ -227,7 +228,8 @@ type (
 const (
 	recallDoc = "Find the evidence in this workspace's memory (papers, documents, analyses) that answers a question, packed into a token budget (2000 tokens unless budget_tokens says otherwise), best first. " +
 		"Each span has its text and provenance (kind, DOI, title, source, section, page, sheet, row); cite them. Give dois to search only those papers. Per-user notes are not searched (use recall_user). " +
-		"Scores mean the same for every question, from 0 to 1 (keywords may lift a span above its relevance); no spans means memory holds nothing about it."
+		"Scores mean the same for every question, from 0 to 1 (keywords may lift a span above its relevance); no spans means memory holds nothing about it. " +
+		"The answer stops when the evidence is in, before a span much weaker than the best; set fill for the whole budget, or min_tokens."
 	recallPapersDoc  = "Rank the workspace's papers for a query: DOI, title, authors, year, score (0 to 1, as recall's), and whether the full text is in memory. Only papers that match: the list may be short or empty."
 	storePaperDoc    = "Store or update a paper by DOI: its title, authors, year and full text (plain or Markdown). Its abstract, passages and claims become recallable. Re-storing a DOI updates it."
 	paperExistsDoc   = "Whether the workspace already holds a paper, by DOI; answers the DOI normalised as memory keys it (lower case, without a doi: or https://doi.org/ prefix)."

@@ -26,9 +26,10 @@ import (
 )
 
 // The tools the issue names, exactly.
-// (#42 added citation_gaps, citations, references and related_papers.)
-var toolNames = []string{"citation_gaps", "citations", "cite", "export_session", "fetch_paper", "forget", "get_analysis", "graph", "ingest_file",
-	"link_session", "paper_exists", "recall", "recall_papers", "recall_user", "references", "related_papers", "remember", "store_analysis", "store_paper"}
+// (#42 added citation_gaps, citations, references and related_papers; #41 the
+// library's get_paper, list_papers, delete_paper, delete_document,
+// import_library and import_status.)
+var toolNames = []string{"citation_gaps", "citations", "cite", "delete_document", "delete_paper", "export_session", "fetch_paper", "forget", "get_analysis", "get_paper", "graph", "import_library", "import_status", "ingest_file", "link_session", "list_papers", "paper_exists", "recall", "recall_papers", "recall_user", "references", "related_papers", "remember", "store_analysis", "store_paper"}
 
 const doi = "10.1000/vitd"
 

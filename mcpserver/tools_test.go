@@ -78,6 +78,8 @@ func TestToolAnnotations(t *testing.T) {
 		// #42: read-only, though a paper's links may be read from its origins first.
 		"references": {readOnly: true, idempotent: true, openWorld: true}, "citations": {readOnly: true, idempotent: true, openWorld: true},
 		"related_papers": {readOnly: true, idempotent: true, openWorld: true}, "citation_gaps": reads,
+		"get_paper": reads, "list_papers": reads, "import_status": reads, "delete_paper": replaces, "delete_document": replaces,
+		"import_library": {destructive: true, idempotent: true, openWorld: true},
 	}
 	overTransports(t, func(t *testing.T, cs *mcp.ClientSession) {
 		byName, _ := tools(t, cs)

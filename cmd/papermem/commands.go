@@ -52,15 +52,19 @@ func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 	var label string
 	var dois []string
 	var asJSON bool
+	var stop stopFlags
 	c := &cobra.Command{
 		Use:   "recall QUESTION",
 		Short: "Recall the spans that answer a question, with their citations",
 		Args:  wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMemory(cmd, t, reads, func(ctx context.Context, m memory) error {
-				req := api.RecallRequest{Question: args[0], Label: label, DOIs: dois}
+				req := api.RecallRequest{Question: args[0], Label: label, DOIs: dois, Fill: stop.fill}
 				if cmd.Flags().Changed("budget") {
 					req.BudgetTokens = &budget
+				}
+				if cmd.Flags().Changed("min-tokens") {
+					req.MinTokens = &stop.minTokens
 				}
 				res, err := m.Recall(ctx, req)
 				if err != nil {
@@ -78,6 +82,7 @@ func recallCmd(t *target, stdout io.Writer) *cobra.Command {
 	c.Flags().StringVar(&label, "label", "", "Claim (default), Passage, Paper, Analysis, Document or Any")
 	c.Flags().StringSliceVar(&dois, "doi", nil, fmt.Sprintf("only the spans of this paper, by DOI (repeatable or comma-separated, at most %d)", papermem.MaxRecallDOIs))
 	c.Flags().BoolVar(&asJSON, "json", false, "print the API's JSON instead of text")
+	stop.add(c)
 	return c
 }
 
@@ -162,4 +167,16 @@ func exportCmd(t *target, stdout io.Writer) *cobra.Command {
 	c.Flags().StringVar(&since, "since", "", "records created at or after this ISO-8601 date or time")
 	c.Flags().StringVar(&until, "until", "", "records created at or before this ISO-8601 date or time")
 	return c
+}
+
+// stopFlags are the flags of a recall's stop: --fill asks for the whole
+// budget, --min-tokens for at least that many tokens before it stops.
+type stopFlags struct {
+	fill      bool
+	minTokens int
+}
+
+func (f *stopFlags) add(c *cobra.Command) {
+	c.Flags().BoolVar(&f.fill, "fill", false, "fill the budget instead of stopping when the evidence is in")
+	c.Flags().IntVar(&f.minTokens, "min-tokens", 0, "do not stop before this many tokens")
 }

@@ -148,7 +148,7 @@ func TestRecallDOIs(t *testing.T) {
 	}
 	m.Close()
 	for _, flags := range [][]string{{"--doi", "10.1000/b"}, {"--doi", "10.1000/b", "--doi", "doi:10.1000/C"}, {"--doi", "10.1000/b,10.1000/c"}} {
-		args := append([]string{"--db", db, "recall", "Does vitamin D lower fracture risk?", "--label", "Any", "--json"}, flags...)
+		args := append([]string{"--db", db, "recall", "Does vitamin D lower fracture risk?", "--label", "Any", "--json", "--fill"}, flags...)
 		out, _, err := cli(t, nil, args...)
 		var res papermem.RecallResult
 		if err != nil || json.Unmarshal([]byte(out), &res) != nil || len(res.Spans) == 0 {
@@ -305,5 +305,40 @@ func TestProgressBar(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the bar never showed %q:\n%q", want, out)
 		}
+	}
+}
+
+// TestRecallStopFlags checks recall's --fill and --min-tokens: more spans
+// with either than without, and a minimum over the budget refused.
+func TestRecallStopFlags(t *testing.T) {
+	db := testdb.Path(t)
+	m, err := papermem.Open(context.Background(), db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []papermem.PaperInput{
+		{DOI: "10.1000/nap", Title: "Afternoon naps and memory in older adults", Text: "A 30-minute afternoon nap improved episodic memory in adults over 65. Older adults who napped recalled 12% more words."},
+		{DOI: "10.1000/dram", Title: "Refresh overhead in DRAM memory", Text: "Refreshing DRAM cells consumes up to 20% of memory bandwidth. Older DRAM modules need more frequent refresh to keep their memory intact."},
+	} {
+		if _, _, err := m.StorePaper(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Close()
+	spans := func(flags ...string) int {
+		t.Helper()
+		out, _, err := cli(t, nil, append([]string{"--db", db, "recall", "Do naps help memory in older adults?", "--json"}, flags...)...)
+		var res papermem.RecallResult
+		if err != nil || json.Unmarshal([]byte(out), &res) != nil {
+			t.Fatalf("%v: %v\n%s", flags, err, out)
+		}
+		return len(res.Spans)
+	}
+	stop, fill, least := spans(), spans("--fill"), spans("--min-tokens", "200")
+	if stop == 0 || fill <= stop || least <= stop {
+		t.Errorf("spans: %d by default, %d with --fill, %d with --min-tokens 200; want more with either", stop, fill, least)
+	}
+	if _, _, err := cli(t, nil, "--db", db, "recall", "q", "--budget", "100", "--min-tokens", "200"); err == nil || !strings.Contains(err.Error(), "min_tokens") {
+		t.Errorf("--min-tokens over the budget: %v", err)
 	}
 }

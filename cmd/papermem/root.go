@@ -51,6 +51,8 @@ type memory interface {
 	export(ctx context.Context, q papermem.ExportQuery, w io.Writer) error
 	// documents lists the workspace's documents, newest first.
 	documents(ctx context.Context, limit int) ([]papermem.Document, error)
+	// importLibrary runs an import to its end, reporting its progress.
+	importLibrary(ctx context.Context, req papermem.ImportRequest, progress func(papermem.Import)) (*papermem.Import, error)
 }
 
 // use says what a command does to the workspace of a database file.
@@ -306,7 +308,7 @@ func newRoot(getenv func(string) string, stdin io.Reader, stdout, stderr io.Writ
 		recallCmd(t, stdout), papersCmd(t, stdout), citeCmd(t, stdout), documentsCmd(t, stdout), workspacesCmd(t, stdout),
 		usersCmd(t, stdout),
 		rememberCmd(t, stdout), recallUserCmd(t, stdout), forgetCmd(t, stdout),
-		exportCmd(t, stdout),
+		exportCmd(t, stdout), importCmd(t, getenv, stdout, stderr), paperCmd(t, stdout), libraryCmd(t, stdout), deleteCmd(t, stdout),
 		referencesCmd(t, stdout), citationsCmd(t, stdout), relatedCmd(t, stdout), gapsCmd(t, stdout))
 	return root
 }

@@ -52,15 +52,19 @@ func rememberCmd(t *target, stdout io.Writer) *cobra.Command {
 func recallUserCmd(t *target, stdout io.Writer) *cobra.Command {
 	var budget int
 	var asJSON bool
+	var stop stopFlags
 	c := &cobra.Command{
 		Use:         "recall-user QUESTION",
 		Annotations: perUser,
 		Short:       "Recall the user's notes (--user) that answer a question, each with its key",
 		Args:        wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req := api.UserRecallRequest{Question: args[0]}
+			req := api.UserRecallRequest{Question: args[0], Fill: stop.fill}
 			if cmd.Flags().Changed("budget") {
 				req.BudgetTokens = &budget
+			}
+			if cmd.Flags().Changed("min-tokens") {
+				req.MinTokens = &stop.minTokens
 			}
 			return withMemory(cmd, t, reads, func(ctx context.Context, m memory) error {
 				res, err := m.RecallUser(ctx, req)
@@ -77,6 +81,7 @@ func recallUserCmd(t *target, stdout io.Writer) *cobra.Command {
 	}
 	c.Flags().IntVar(&budget, "budget", papermem.DefaultBudgetTokens, "token budget of the answer")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the API's JSON instead of text")
+	stop.add(c)
 	return c
 }
 

@@ -100,3 +100,16 @@ func Percentile[T cmp.Ordered](xs []T, p int) T {
 	s := slices.Sorted(slices.Values(xs))
 	return s[min(len(s)-1, len(s)*p/100)]
 }
+
+// FillSuffix marks a label (or mode) of an evaluation command's list that
+// asks recall for the whole budget (RecallRequest.Fill): "Claim:fill"
+// measures the fixed-budget curve beside "Claim", which stops when the
+// evidence is in.
+const FillSuffix = ":fill"
+
+// Label splits a label of a command's list into the label and whether it
+// asks for the whole budget (FillSuffix).
+func Label(s string) (label string, fill bool) {
+	label, fill = strings.CutSuffix(s, FillSuffix)
+	return label, fill
+}

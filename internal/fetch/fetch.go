@@ -111,6 +111,11 @@ func newFetcher(o Options, control func(network, address string, c syscall.RawCo
 	}
 }
 
+// Client returns the fetcher's HTTP client: its transport guarded as
+// Fetch's is, its redirects checked. Callers may copy it to change its
+// CheckRedirect or Timeout; the transport is shared.
+func (f *Fetcher) Client() *http.Client { return f.client }
+
 // guard refuses connections to addresses outside the public internet. It
 // runs after DNS resolution, on the address actually dialled.
 func guard(network, address string, _ syscall.RawConn) error {

@@ -3,6 +3,7 @@ package recall
 import (
 	"cmp"
 	"context"
+	"math"
 	"sync"
 
 	"github.com/papermem/papermem/internal/nodeindex"
@@ -37,9 +38,15 @@ type source struct {
 // of the node index, brought up to date for both of its searches. A query
 // kept to some papers (q.owners) ranks, and takes every node of, only
 // those.
-func (e *Engine) rankInContext(ctx context.Context, p *nodeindex.Part, q query, question string, keywords []string) ([]ranked, error) {
+//
+// It also returns the context every candidate got (common), which says
+// nothing of any: all come from one paper, as in a recall scoped to it.
+// The relevance scale leaves it out (pack), so that scores spread as their
+// differences do.
+func (e *Engine) rankInContext(ctx context.Context, p *nodeindex.Part, q query, question string, keywords []string) (hs []ranked, common float64, err error) {
 	if q.label == LabelPaper || q.kind != "" && q.kind != KindPaper || q.user != "" {
-		return e.rankIn(ctx, p, q, question, keywords)
+		hs, err = e.rankIn(ctx, p, q, question, keywords)
+		return hs, 0, err
 	}
 	// Papers are ranked by BM25 alone (vectors-only measurement aside): on
 	// SciFact's evidence that is as good as hybrid and spares a second
@@ -56,15 +63,15 @@ func (e *Engine) rankInContext(ctx context.Context, p *nodeindex.Part, q query, 
 		pq := query{org: q.org, label: LabelPaper, kind: q.kind, owners: q.owners, domain: q.domain, retrieval: pr}
 		wg.Go(func() { papers, paperErr = e.rankIn(ctx, p, pq, question, keywords) })
 	}
-	hs, err := e.rankIn(ctx, p, q, question, keywords)
+	hs, err = e.rankIn(ctx, p, q, question, keywords)
 	wg.Wait()
 	if err = cmp.Or(err, paperErr); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	relative, analyses := sourceScores(hs, papers)
 	analysed, err := e.analysedPapers(ctx, q.org, analyses)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 
 	// Every node of the best papers, and of the papers that the best
@@ -93,12 +100,18 @@ func (e *Engine) rankInContext(ctx context.Context, p *nodeindex.Part, q query, 
 		consider(p.Owned(KindPaper, paper, iq))
 	}
 	out := make([]ranked, 0, len(byID))
+	common = math.Inf(1)
 	for _, r := range byID {
-		r.score += contextWeight * relative[source{r.kind, r.owner}]
+		c := contextWeight * relative[source{r.kind, r.owner}]
+		common = min(common, c)
+		r.score += c
 		out = append(out, r)
 	}
+	if len(out) == 0 {
+		common = 0
+	}
 	sortRanked(out)
-	return out, nil
+	return out, common, nil
 }
 
 // sourceScores returns the relative score of each source of the ranked

@@ -20,7 +20,7 @@ func (e *Engine) PackBothWays(ctx context.Context, org, label, question string, 
 		return nil, nil, err
 	}
 	rel := newRelevance(question, p, "")
-	if batched, err = e.pack(ctx, q, hs, keywords, signals, budget, rel); err != nil {
+	if batched, err = e.pack(ctx, q, hs, 0, keywords, signals, Budget{Tokens: budget, Fill: true}, rel); err != nil {
 		return nil, nil, err
 	}
 	all, err := e.loadCandidates(ctx, q, hs)
@@ -30,7 +30,7 @@ func (e *Engine) PackBothWays(ctx context.Context, org, label, question string, 
 	all = firstCopies(hs, all)
 	scale, limit, ok := rel.scale(hs[0].score, candidateTexts(all))
 	rankSpans(all, keywords, signals, q.label == "")
-	want := newPacker(min(budget, limit))
+	want := newPacker(Budget{Tokens: min(budget, limit), Fill: true}, nil)
 	if !ok {
 		all = nil
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/papermem/papermem/internal/ftsterm"
 	"github.com/papermem/papermem/internal/store"
 )
 
@@ -37,6 +38,7 @@ type candidate struct {
 	Span
 	ownerID int64
 	kind    string
+	boost   float64 // the factor rankSpans applied to the score
 }
 
 // loadCandidates reads the ranked nodes hs that pass q's filters, with
@@ -136,6 +138,7 @@ func rankSpans(cs []*candidate, keywords, signals []string, mixed bool) {
 			}
 		}
 		c.Score *= f
+		c.boost = f
 	}
 	slices.SortStableFunc(cs, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
 }
@@ -163,12 +166,19 @@ const (
 // Scores are put on rel's scale once the first batch is ranked: a recall
 // whose relevance is under MinScore takes nothing, one of low relevance no
 // more than that relevance's token limit, and a span under MinSpanScore
+// (but with Budget.Fill) or much weaker than the best taken (packer.ends)
 // ends the packing (relevance.go).
-func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signals []string, budget int, rel relevance) (*Result, error) {
+//
+// The score every candidate shares (common: the paper context that all of
+// them got) is left out of the scale: a span scores rel times its boosted
+// score less common (boosted alike) over the best rank score less common,
+// and no more than the span before it.
+func (e *Engine) pack(ctx context.Context, q query, hs []ranked, common float64, keywords, signals []string, budget Budget, rel relevance) (*Result, error) {
 	maxBoost := 1 + keywordBoost*float64(len(keywords)) + signalBoost*float64(len(signals))
-	p := newPacker(budget)
+	p := newPacker(budget, rel.weight)
 	var pending []*candidate
-	scale := -1.0 // the factor from rank scores to rel's scale, once known
+	scale := -1.0       // the factor from rank scores to rel's scale, once known
+	prev := math.Inf(1) // the score of the span before
 	b := newBatches(hs)
 	for !p.full() && (b.more() || len(pending) > 0) {
 		if b.more() {
@@ -179,7 +189,7 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 			if scale < 0 {
 				var ok bool
 				var limit int
-				if scale, limit, ok = rel.scale(hs[0].score, candidateTexts(loaded)); !ok {
+				if scale, limit, ok = rel.scale(hs[0].score-common, candidateTexts(loaded)); !ok {
 					return &p.res, nil // memory holds nothing about the question
 				}
 				p.budget = min(p.budget, limit)
@@ -192,11 +202,12 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, keywords, signa
 		taken := 0
 		for ; taken < len(pending) && pending[taken].Score > bound && !p.full(); taken++ {
 			c := pending[taken]
-			s := c.Span
-			if s.Score *= scale; s.Score < MinSpanScore {
+			s, owner := c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10)
+			s.Score = min(max(s.Score-common*c.boost, 0)*scale, prev)
+			if prev = s.Score; p.under(s.Score) || p.ends(&s, owner) {
 				return &p.res, nil
 			}
-			p.add(s, c.kind+":"+strconv.FormatInt(c.ownerID, 10))
+			p.add(s, owner)
 		}
 		pending = pending[taken:]
 	}
@@ -290,11 +301,16 @@ func (b *batches) load(ctx context.Context, e *Engine, q query) ([]*candidate, e
 	return append(loaded, again...), err
 }
 
-// packer fills a Result within a token budget: the budget invariant
-// and de-duplication of every recall live here.
+// packer fills a Result within a token budget: the budget invariant,
+// the stop and de-duplication of every recall live here.
 type packer struct {
-	budget int
-	res    Result
+	budget    int
+	fill      bool               // Budget.Fill: no stop
+	minTokens int                // Budget.MinTokens
+	best      float64            // the best score of the spans taken
+	words     map[string]float64 // the question's words, as relevance weighs them (nil: none)
+	covered   map[string]bool    // those the spans taken hold
+	res       Result
 	// The sketches of the spans taken, indexed by what a repeat must share
 	// with one of them (textSketch.repeats): its normalised text, its
 	// source, or a number of distinct words within 10% of its own.
@@ -303,10 +319,54 @@ type packer struct {
 	bySize  map[int][]textSketch
 }
 
-func newPacker(budget int) *packer {
-	return &packer{budget: budget, res: Result{Spans: []Span{}},
+// newPacker returns a packer of budget b; words are the question's words
+// (relevance.weight), which the stop reads.
+func newPacker(b Budget, words map[string]float64) *packer {
+	return &packer{budget: b.Tokens, fill: b.Fill, minTokens: min(b.MinTokens, b.Tokens), res: Result{Spans: []Span{}},
+		words: words, covered: map[string]bool{},
 		norms: map[string]bool{}, byOwner: map[string][]textSketch{}, bySize: map[int][]textSketch{}}
 }
+
+// ends reports whether span s, scored on the relevance scale, from source
+// owner ("" for a user's memories) ends the answer before it is taken (see
+// StopRatio): not when the request asks for the whole budget, nor before
+// MinTokens are taken, nor when it holds a word of the question that the
+// spans taken lack, one rarer than the common words relevance weighs least
+// (the answer goes on until the question's words are covered; "help" or
+// "study" alone bring no span about another subject).
+func (p *packer) ends(s *Span, owner string) bool {
+	if p.fill || len(p.res.Spans) == 0 || p.res.TotalTokens < p.minTokens {
+		return false
+	}
+	ratio := SourceStopRatio
+	if _, taken := p.byOwner[owner]; taken || owner == "" {
+		ratio = StopRatio
+	}
+	return s.Score < ratio*p.best && !p.adds(s)
+}
+
+// adds reports whether span s holds a word of the question that the spans
+// taken lack, one that weighs more than a common word (minWeight).
+func (p *packer) adds(s *Span) bool {
+	added := false
+	eachTerm(s, func(t string) {
+		if w, ok := p.words[t]; ok && w > minWeight && !p.covered[t] {
+			added = true
+		}
+	})
+	return added
+}
+
+// eachTerm calls f with each term of a span's text and section heading, as
+// the node index makes terms.
+func eachTerm(s *Span, f func(term string)) {
+	ftsterm.Terms(s.Text, f)
+	ftsterm.Terms(s.Provenance.Section, f)
+}
+
+// under reports whether a span scoring score is left out for scoring under
+// MinSpanScore, as it is unless the request asks for the whole budget.
+func (p *packer) under(score float64) bool { return !p.fill && score < MinSpanScore }
 
 // add appends span s, whose text comes from source owner ("" for none),
 // unless it does not fit what is left of the budget or repeats a span
@@ -326,6 +386,14 @@ func (p *packer) add(s Span, owner string) bool {
 	p.bySize[len(t.words)] = append(p.bySize[len(t.words)], t)
 	p.res.Spans = append(p.res.Spans, s)
 	p.res.TotalTokens += s.Tokens
+	p.best = max(p.best, s.Score)
+	if p.words != nil && !p.fill {
+		eachTerm(&s, func(t string) {
+			if _, ok := p.words[t]; ok {
+				p.covered[t] = true
+			}
+		})
+	}
 	return true
 }
 

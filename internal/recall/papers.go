@@ -15,7 +15,9 @@ type PaperRequest struct {
 	Workspace string
 	Query     string
 	Limit     int
+	Fill      bool // list up to Limit papers; false ends the list before a paper under SourceStopRatio times the best
 	Retrieval Retrieval
+	DOIs      []string // nil or empty for every paper, else only these (normalised)
 }
 
 // ScoredPaper is a paper that RecallPapers found, as stored, with its score
@@ -29,11 +31,19 @@ type ScoredPaper struct {
 // each once: a paper ranks as its title and abstract node does in a hybrid
 // search of those nodes alone (title words counting twice, word weights
 // taken over the papers), and scores on the relevance scale: none when the
-// best would score under MinScore, and none under MinSpanScore, so the list
+// best would score under MinScore (unless it holds every word of the
+// query: it then scores MinScore), and none under MinSpanScore, so the list
 // may be shorter than the limit, or empty (not nil). A retracted paper's
 // score is times retractedScale, so it ranks below sound ones.
 func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPaper, error) {
 	q := query{org: req.Workspace, kind: KindPaper, label: LabelPaper, retrieval: req.Retrieval, limit: max(candidateLimit, req.Limit)}
+	if len(req.DOIs) > 0 {
+		ids, err := store.PaperIDs(ctx, e.db, req.Workspace, req.DOIs)
+		if err != nil || len(ids) == 0 {
+			return []ScoredPaper{}, err
+		}
+		q.owners = ids
+	}
 	p, err := e.index.Part(ctx, q.org)
 	if err != nil {
 		return nil, err
@@ -49,14 +59,22 @@ func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPa
 	if err != nil {
 		return nil, err
 	}
-	scale, _, ok := newRelevance(req.Query, p, "").scale(hs[0].score, candidateTexts(best))
+	rel := newRelevance(req.Query, p, "")
+	texts := candidateTexts(best)
+	scale, _, ok := rel.scale(hs[0].score, texts)
+	if !ok && rel.holdsAll(texts[0]...) {
+		// The best paper holds every word of the query (a keyword, a coined
+		// term, a gene name): a text too long to lie near a short query
+		// in meaning is no sign that memory holds nothing about it.
+		scale, ok = MinScore/hs[0].score, true
+	}
 	if !ok {
 		return []ScoredPaper{}, nil // memory holds nothing about the query
 	}
 	score := map[int64]float64{}
 	var ids []int64
 	for _, h := range hs {
-		if h.score*scale < MinSpanScore {
+		if s := h.score * scale; s < MinSpanScore || !req.Fill && s < SourceStopRatio*hs[0].score*scale {
 			break
 		}
 		if _, seen := score[h.owner]; !seen {

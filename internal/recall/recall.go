@@ -117,9 +117,36 @@ type Request struct {
 	SectionTypes []string // nil for all
 	Signals      []string // scope signals, from Signals
 	DOIs         []string // nil or empty for every source, else only these papers' own nodes
-	Budget       int      // tokens
+	Budget       Budget
 	Retrieval    Retrieval
 }
+
+// Budget is how many tokens a recall may return, and whether it stops
+// when the evidence is in. Tokens is a ceiling. A recall takes spans best
+// first and, unless Fill is set, ends its answer before a span much
+// weaker than the best one taken (StopRatio, SourceStopRatio), once
+// MinTokens are taken; with Fill it takes spans while they fit, none
+// left out for scoring under MinSpanScore.
+type Budget struct {
+	Tokens    int
+	Fill      bool
+	MinTokens int
+}
+
+// Where an answer ends, on the relevance scale: before a span from a
+// source the answer already draws on (a paper, document or analysis; a
+// user's memories are one source) that scores under StopRatio times the
+// best span taken, and before a span from another source that scores
+// under SourceStopRatio times it, so that once the best source's evidence
+// is in, a source clearly weaker than it does not follow; but not before a
+// span holding a word of the question that the spans taken lack, one
+// rarer than the common words (packer.ends). Chosen on
+// SciFact's odd claims, QASPER's odd papers and LoCoMo conversations 0–2
+// (docs/measurements.md).
+const (
+	StopRatio       = 0.3
+	SourceStopRatio = 0.6
+)
 
 // Result is the answer to a recall: spans, best first, whose tokens add up
 // to TotalTokens, never more than the budget. Spans is never nil.
@@ -190,13 +217,13 @@ func (e *Engine) Recall(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	sctx, end = e.startStage(ctx, "rank")
-	hs, err := e.rankInContext(sctx, p, q, req.Question, req.Keywords)
+	hs, common, err := e.rankInContext(sctx, p, q, req.Question, req.Keywords)
 	end(err)
 	if err != nil {
 		return nil, err
 	}
 	sctx, end = e.startStage(ctx, "pack")
-	res, err := e.pack(sctx, q, hs, req.Keywords, req.Signals, req.Budget, newRelevance(req.Question, p, q.user))
+	res, err := e.pack(sctx, q, hs, common, req.Keywords, req.Signals, req.Budget, newRelevance(req.Question, p, q.user))
 	end(err)
 	return res, err
 }

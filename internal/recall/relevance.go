@@ -232,3 +232,17 @@ func (r relevance) similarity(text string, headings ...string) float64 {
 	}
 	return best
 }
+
+// holdsAll reports whether the texts hold every content word of the
+// question (none: false).
+func (r relevance) holdsAll(texts ...string) bool {
+	found := map[string]bool{}
+	for _, text := range texts {
+		ftsterm.Terms(text, func(t string) {
+			if _, ok := r.weight[t]; ok {
+				found[t] = true
+			}
+		})
+	}
+	return len(r.weight) > 0 && len(found) == len(r.weight)
+}

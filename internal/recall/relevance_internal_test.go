@@ -83,14 +83,14 @@ func TestLowRelevanceLimit(t *testing.T) {
 	if !ok || limit <= LimitAtMin || limit >= 2000 {
 		t.Fatalf("relevance's limit %d, ok %v; the test needs a question over MinScore limited to between %d and 2,000 tokens", limit, ok, LimitAtMin)
 	}
-	if got := packMemories(cands(), 2000, low).TotalTokens; got > limit || got <= limit-40 {
+	if got := packMemories(cands(), Budget{Tokens: 2000, Fill: true}, low).TotalTokens; got > limit || got <= limit-40 {
 		t.Errorf("low relevance at 2,000 tokens: %d tokens; want the spans that fit %d", got, limit)
 	}
-	if got := packMemories(cands(), LimitAtMin, low).TotalTokens; got != LimitAtMin/40*40 {
+	if got := packMemories(cands(), Budget{Tokens: LimitAtMin, Fill: true}, low).TotalTokens; got != LimitAtMin/40*40 {
 		t.Errorf("low relevance at %d tokens: %d; want the budget's spans", LimitAtMin, got)
 	}
 	high := newRelevance("Does Bob's sister bake sourdough every weekend?", nil, "")
-	if got := packMemories(cands(), 2000, high).TotalTokens; got != 2000 {
+	if got := packMemories(cands(), Budget{Tokens: 2000, Fill: true}, high).TotalTokens; got != 2000 {
 		t.Errorf("high relevance at 2,000 tokens: %d tokens; want 2,000", got)
 	}
 }

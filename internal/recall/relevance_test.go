@@ -41,7 +41,7 @@ func TestRecallOffTopicInLargeMemory(t *testing.T) {
 	ctx := context.Background()
 	ask := func(q string, budget int) *recall.Result {
 		t.Helper()
-		res, err := e.Recall(ctx, recall.Request{Workspace: papermem.DefaultWorkspace, Question: q, Label: recall.LabelClaim, Budget: budget})
+		res, err := e.Recall(ctx, recall.Request{Workspace: papermem.DefaultWorkspace, Question: q, Label: recall.LabelClaim, Budget: recall.Budget{Tokens: budget, Fill: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

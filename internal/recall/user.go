@@ -89,7 +89,7 @@ type UserRequest struct {
 	Workspace, User string
 	Question        string
 	Keywords        []string // extra terms
-	Budget          int      // tokens
+	Budget          Budget
 	Retrieval       Retrieval
 }
 
@@ -561,14 +561,15 @@ func dateWords(occurred string) string {
 	return t.Format("2 January 2006")
 }
 
-// packMemories takes spans in score order while they fit the budget and
-// score at least MinSpanScore on rel's scale, none when the recall's
+// packMemories takes spans in score order while they fit the budget, do
+// not end the answer (packer.ends) and score at least MinSpanScore on
+// rel's scale (any score with Budget.Fill), none when the recall's
 // relevance is under MinScore and no more than its token limit
 // (relevance.go), skipping any whose text repeats or nearly repeats one
 // already taken, and decodes the provenance of those it takes. A memory's
 // event day counts as its heading.
-func packMemories(cs []*memCand, budget int, rel relevance) *Result {
-	p := newPacker(budget)
+func packMemories(cs []*memCand, budget Budget, rel relevance) *Result {
+	p := newPacker(budget, rel.weight)
 	if len(cs) == 0 {
 		return &p.res
 	}
@@ -582,7 +583,7 @@ func packMemories(cs []*memCand, budget int, rel relevance) *Result {
 	}
 	p.budget = min(p.budget, limit)
 	for _, c := range cs {
-		if c.Score *= scale; p.full() || c.Score < MinSpanScore {
+		if c.Score *= scale; p.full() || p.under(c.Score) || p.ends(&c.Span, "") {
 			break
 		}
 		if !p.add(c.Span, "") {

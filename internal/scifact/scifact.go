@@ -137,3 +137,22 @@ func Half[T any](xs []T, split string) ([]T, error) {
 	}
 	return nil, fmt.Errorf("split must be all, even or odd, not %q", split)
 }
+
+// Answered returns 1 when every rationale sentence of one of e's evidence
+// abstracts was returned (found says whether sentence idx of abstract id
+// was), else 0.
+func Answered(e Evidence, found func(id string, idx int) bool) float64 {
+	for id, idxs := range e.Evidence {
+		all := len(idxs) > 0
+		for _, i := range idxs {
+			all = all && found(id, i)
+		}
+		if all {
+			return 1
+		}
+	}
+	return 0
+}
+
+// Normalize folds runs of white space to one space.
+func Normalize(s string) string { return strings.Join(strings.Fields(s), " ") }

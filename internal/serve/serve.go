@@ -104,6 +104,8 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (*c
 	if c.opts.Origins, err = originsEnv(getenv, c.fetch.AllowPrivate); err != nil {
 		return nil, nil, err
 	}
+	c.opts.Zotero = &papermem.ZoteroOptions{URL: strings.TrimSpace(getenv("PAPERMEM_ZOTERO_URL")),
+		LocalURL: strings.TrimSpace(getenv("PAPERMEM_ZOTERO_LOCAL_URL")), AllowPrivate: c.fetch.AllowPrivate}
 	if c.api.RateLimit, err = intEnv(getenv, "PAPERMEM_RATE_LIMIT"); err != nil {
 		return nil, nil, err
 	}

@@ -94,6 +94,9 @@ func (t *Tx) DeletePaper(ctx context.Context, org, doi string) error {
 	if err := removeAnalysis(ctx, t, org, doi); err != nil {
 		return err
 	}
+	if err := deletePaperLabels(ctx, t, org, id); err != nil {
+		return err
+	}
 	return deletePaper(ctx, t, org, id)
 }
 
@@ -140,19 +143,22 @@ func PaperExists(ctx context.Context, q Querier, org, doi string) (bool, error) 
 // PaperIDs returns the row ids of org's papers with the DOIs (normalised),
 // in no particular order; a DOI org does not hold gives none.
 func PaperIDs(ctx context.Context, q Querier, org string, dois []string) ([]int64, error) {
-	if len(dois) == 0 {
-		return nil, nil
+	var all []int64
+	for len(dois) > 0 { // a batch at a time: a tag's papers may be many
+		n := min(len(dois), keysPerQuery)
+		args := make([]any, 0, 1+n)
+		args = append(args, org)
+		for _, d := range dois[:n] {
+			args = append(args, d)
+		}
+		dois = dois[n:]
+		ids, err := scanIDs(q.QueryContext(ctx, `SELECT id FROM papers WHERE org_id = ? AND doi IN (`+placeholders(n)+`)`, args...))
+		if err != nil {
+			return nil, fmt.Errorf("paper ids: %w", err)
+		}
+		all = append(all, ids...)
 	}
-	args := make([]any, 0, 1+len(dois))
-	args = append(args, org)
-	for _, d := range dois {
-		args = append(args, d)
-	}
-	ids, err := scanIDs(q.QueryContext(ctx, `SELECT id FROM papers WHERE org_id = ? AND doi IN (`+placeholders(len(dois))+`)`, args...))
-	if err != nil {
-		return nil, fmt.Errorf("paper ids: %w", err)
-	}
-	return ids, nil
+	return all, nil
 }
 
 // deletePaper deletes org's paper row id.

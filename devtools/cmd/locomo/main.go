@@ -13,14 +13,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,14 +37,6 @@ func main() {
 	}
 }
 
-// turn is one dialogue turn.
-type turn struct {
-	Speaker     string `json:"speaker"`
-	DiaID       string `json:"dia_id"`
-	Text        string `json:"text"`
-	BlipCaption string `json:"blip_caption"`
-}
-
 // question is one evaluated question with its evidence turn ids.
 type question struct {
 	user     string
@@ -62,13 +51,21 @@ type question struct {
 var categories = []int{1, 2, 3, 4}
 
 // modes are the retrieval configurations compared.
-var modes = []struct {
+// The full recall stops when the evidence is in; "full:fill" asks it for
+// the whole budget (the fixed-budget curve). Each search alone fills the
+// budget, as the floors of the other data sets do.
+var modes = []mode{
+	{"bm25", papermem.RetrievalLexical, true},
+	{"vector", papermem.RetrievalVector, true},
+	{"full", papermem.RetrievalHybrid, false},
+	{"full" + evalcmd.FillSuffix, papermem.RetrievalHybrid, true},
+}
+
+// mode is a retrieval configuration.
+type mode struct {
 	name string
 	r    papermem.Retrieval
-}{
-	{"bm25", papermem.RetrievalLexical},
-	{"vector", papermem.RetrievalVector},
-	{"full", papermem.RetrievalHybrid},
+	fill bool
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
@@ -78,7 +75,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	budgetList := fs.String("budgets", "1000,2000,4000", "comma-separated token budgets")
 	latency := fs.Bool("latency", false, "also time full recall for one user holding 5,000 memories")
 	misses := fs.Int("misses", 0, "print up to this many questions the full recall misses at the middle budget")
-	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare")
+	modeList := fs.String("retrieval", "bm25,vector,full", "comma-separated retrieval modes to compare: bm25, vector, full and full"+evalcmd.FillSuffix+" (the full recall asked for the whole budget)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the recalls to this file")
 	only := fs.String("conversations", "", "comma-separated indexes (from 0) of the conversations to evaluate (default all)")
 	speakers := fs.Bool("speakers", true, "store each turn as \"Speaker: text\"; with -speakers=false the text alone, as memories that do not name who said them")
@@ -129,15 +126,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	var qs []question
 	skipped, stored := 0, 0
 	for i, c := range convs {
-		turns, err := storeConversation(ctx, w, c.SampleID, c.Conversation, storeAs{speakers: *speakers})
+		turns, err := locomo.Store(ctx, w, c.SampleID, c.Conversation, locomo.StoreAs{Speakers: *speakers})
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.SampleID, err)
 		}
 		stored += len(turns)
 		if *longer && len(convs) > 1 {
 			other := convs[(i+1)%len(convs)]
-			more, err := storeConversation(ctx, w, c.SampleID, other.Conversation,
-				storeAs{prefix: other.SampleID + "/", sessionOffset: longerSessions, speakers: *speakers})
+			more, err := locomo.Store(ctx, w, c.SampleID, other.Conversation,
+				locomo.StoreAs{Prefix: other.SampleID + "/", SessionOffset: longerSessions, Speakers: *speakers})
 			if err != nil {
 				return fmt.Errorf("%s: %w", other.SampleID, err)
 			}
@@ -147,7 +144,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			if !slices.Contains(categories, qa.Category) {
 				continue
 			}
-			ev := evidenceIDs(qa.Evidence)
+			ev := locomo.EvidenceIDs(qa.Evidence)
 			if len(ev) == 0 || slices.ContainsFunc(ev, func(id string) bool { return turns[id] == "" }) {
 				skipped++
 				continue
@@ -174,6 +171,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	// byConv[mode][budget][user] counts each retrieval's hits per
 	// conversation: BM25 alone is the same-run baseline of full recall.
 	byConv := map[string]map[int]map[string]int{}
+	// tokensByConv[mode][budget][user] adds up the tokens they returned.
+	tokensByConv := map[string]map[int]map[string]int{}
 	for _, mode := range modes {
 		if !slices.Contains(strings.Split(*modeList, ","), mode.name) {
 			continue
@@ -182,24 +181,26 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			hit := map[int]int{}
 			if byConv[mode.name] == nil {
 				byConv[mode.name] = map[int]map[string]int{}
+				tokensByConv[mode.name] = map[int]map[string]int{}
 			}
-			perConv := map[string]int{}
-			byConv[mode.name][b] = perConv
+			perConv, convTokens := map[string]int{}, map[string]int{}
+			byConv[mode.name][b], tokensByConv[mode.name][b] = perConv, convTokens
 			tokens := 0
 			for _, q := range qs {
 				t0 := time.Now()
-				res, err := w.RecallUser(ctx, q.user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: b, Retrieval: mode.r})
+				res, err := w.RecallUser(ctx, q.user, papermem.UserRecallRequest{Question: q.text, BudgetTokens: b, Retrieval: mode.r, Fill: mode.fill})
 				if err != nil {
 					return err
 				}
-				if mode.r == papermem.RetrievalHybrid {
+				if mode.name == "full" {
 					lat = append(lat, time.Since(t0))
 				}
 				tokens += res.TotalTokens
-				if covers(res, q.evidence) {
+				convTokens[q.user] += res.TotalTokens
+				if locomo.Covers(res, q.evidence) {
 					hit[q.category]++
 					perConv[q.user]++
-				} else if mode.r == papermem.RetrievalHybrid && b == budgets[len(budgets)/2] {
+				} else if mode.name == "full" && b == budgets[len(budgets)/2] {
 					missed = append(missed, q)
 				}
 			}
@@ -215,7 +216,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if err := printByConversation(stdout, convs, qs, modes, budgets, byConv); err != nil {
+	if err := printByConversation(stdout, convs, qs, modes, budgets, byConv, tokensByConv); err != nil {
 		return err
 	}
 	p50, p95 := evalcmd.Percentile(lat, 50).Round(time.Microsecond), evalcmd.Percentile(lat, 95).Round(time.Microsecond)
@@ -283,35 +284,39 @@ func measureOffTopic(ctx context.Context, stdout io.Writer, w *papermem.Workspac
 // conversation and budget, and their mean, BM25 alone beside full recall
 // as its same-run baseline: a conversation left out of tuning is a
 // held-out user, so the figures a change must raise are every
-// conversation's, not the pooled share.
-func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, measured []struct {
-	name string
-	r    papermem.Retrieval
-}, budgets []int, hits map[string]map[int]map[string]int) error {
+// conversation's, not the pooled share. A second table gives the mean
+// tokens each returned (tokens).
+func printByConversation(w io.Writer, convs []locomo.Conversation, qs []question, measured []mode, budgets []int, hits, tokens map[string]map[int]map[string]int) error {
 	n := map[string]int{}
 	for _, q := range qs {
 		n[q.user]++
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "\nrecall by conversation\tbudget\t")
-	for _, c := range convs {
-		fmt.Fprintf(tw, "%s (n=%d)\t", c.SampleID, n[c.SampleID])
-	}
-	fmt.Fprint(tw, "mean\t\n")
-	for _, mode := range measured {
-		for _, b := range budgets {
-			perConv, ok := hits[mode.name][b]
-			if !ok {
-				continue // a mode -modes left out
+	for _, table := range []struct {
+		title  string
+		counts map[string]map[int]map[string]int
+		format string
+	}{{"recall by conversation", hits, "%.3f\t"}, {"mean tokens by conversation", tokens, "%.0f\t"}} {
+		fmt.Fprintf(tw, "\n%s\tbudget\t", table.title)
+		for _, c := range convs {
+			fmt.Fprintf(tw, "%s (n=%d)\t", c.SampleID, n[c.SampleID])
+		}
+		fmt.Fprint(tw, "mean\t\n")
+		for _, mode := range measured {
+			for _, b := range budgets {
+				perConv, ok := table.counts[mode.name][b]
+				if !ok {
+					continue // a mode -retrieval left out
+				}
+				fmt.Fprintf(tw, "%s\t%d\t", mode.name, b)
+				var sum float64
+				for _, c := range convs {
+					r := ratio(perConv[c.SampleID], n[c.SampleID])
+					sum += r
+					fmt.Fprintf(tw, table.format, r)
+				}
+				fmt.Fprintf(tw, table.format+"\n", sum/float64(len(convs)))
 			}
-			fmt.Fprintf(tw, "%s\t%d\t", mode.name, b)
-			var sum float64
-			for _, c := range convs {
-				r := ratio(perConv[c.SampleID], n[c.SampleID])
-				sum += r
-				fmt.Fprintf(tw, "%.3f\t", r)
-			}
-			fmt.Fprintf(tw, "%.3f\t\n", sum/float64(len(convs)))
 		}
 	}
 	return tw.Flush()
@@ -340,117 +345,9 @@ func selectConversations(convs []locomo.Conversation, list string) ([]locomo.Con
 	return out, nil
 }
 
-// session is one dated session of a conversation.
-type session struct {
-	n     int
-	date  time.Time
-	turns []turn
-}
-
-// sessions returns the dated sessions of a conversation in order.
-func sessions(conv map[string]json.RawMessage) ([]session, error) {
-	var out []session
-	for k, raw := range conv {
-		var n int
-		if _, err := fmt.Sscanf(k, "session_%d", &n); err != nil || k != fmt.Sprintf("session_%d", n) {
-			continue
-		}
-		s := session{n: n}
-		if err := json.Unmarshal(raw, &s.turns); err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-		var when string
-		if err := json.Unmarshal(conv[k+"_date_time"], &when); err != nil {
-			return nil, fmt.Errorf("%s_date_time: %w", k, err)
-		}
-		t, err := time.Parse("3:04 pm on 2 January, 2006", when)
-		if err != nil {
-			return nil, fmt.Errorf("%s_date_time: %w", k, err)
-		}
-		s.date = t
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].n < out[j].n })
-	return out, nil
-}
-
 // longerSessions is added to the session numbers of the turns -longer
 // adds to a user, so that no session holds turns of two conversations.
 const longerSessions = 1000
-
-// storeAs says how storeConversation stores turns: keyed by their dialogue
-// id after prefix, in their session's number plus sessionOffset, and
-// with the speaker's name before the text when speakers is set.
-type storeAs struct {
-	prefix        string
-	sessionOffset int
-	speakers      bool
-}
-
-// storeConversation stores every turn as a memory of user, as as says, and
-// returns the text stored under each dialogue id.
-func storeConversation(ctx context.Context, w *papermem.Workspace, user string, conv map[string]json.RawMessage, as storeAs) (map[string]string, error) {
-	ss, err := sessions(conv)
-	if err != nil {
-		return nil, err
-	}
-	ids := map[string]string{}
-	for _, s := range ss {
-		for i, t := range s.turns {
-			text := t.Text
-			if as.speakers {
-				text = t.Speaker + ": " + text
-			}
-			if t.BlipCaption != "" {
-				text += " [shared " + t.BlipCaption + "]"
-			}
-			_, err := w.Remember(ctx, user, papermem.NoteInput{
-				Text:       text,
-				Key:        as.prefix + t.DiaID,
-				OccurredAt: s.date.Format(time.RFC3339),
-				Metadata:   map[string]any{"dia_id": t.DiaID, "session": s.n + as.sessionOffset, "seq": i},
-			})
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", t.DiaID, err)
-			}
-			ids[t.DiaID] = text
-		}
-	}
-	return ids, nil
-}
-
-// evidenceRE matches a dialogue id, tolerating the dataset's stray colon
-// ("D:11:26").
-var evidenceRE = regexp.MustCompile(`D:?(\d+):(\d+)`)
-
-// evidenceIDs normalises a question's evidence list; an entry may hold
-// several ids separated by semicolons.
-func evidenceIDs(ev []string) []string {
-	var out []string
-	for _, e := range ev {
-		for _, m := range evidenceRE.FindAllStringSubmatch(e, -1) {
-			id := "D" + m[1] + ":" + m[2]
-			if !slices.Contains(out, id) {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
-}
-
-// covers reports whether every evidence turn is among the recalled spans.
-func covers(res *papermem.RecallResult, evidence []string) bool {
-	got := map[string]bool{}
-	for _, s := range res.Spans {
-		got[s.Provenance.Key] = true
-	}
-	for _, e := range evidence {
-		if !got[e] {
-			return false
-		}
-	}
-	return true
-}
 
 func countCategory(qs []question, c int) int {
 	n := 0
@@ -481,20 +378,20 @@ func timeLargeUser(ctx context.Context, m *papermem.Memory, convs []locomo.Conve
 	n := 0
 	for round := 0; n < largeUser; round++ {
 		for _, c := range convs {
-			ss, err := sessions(c.Conversation)
+			ss, err := locomo.Sessions(c.Conversation)
 			if err != nil {
 				return err
 			}
 			for _, s := range ss {
-				for i, t := range s.turns {
+				for i, t := range s.Turns {
 					if n == largeUser {
 						break
 					}
 					_, err := w.Remember(ctx, user, papermem.NoteInput{
 						Text:       fmt.Sprintf("%s: %s", t.Speaker, t.Text),
 						Key:        fmt.Sprintf("%d/%s/%s", round, c.SampleID, t.DiaID),
-						OccurredAt: s.date.Format(time.RFC3339),
-						Metadata:   map[string]any{"session": fmt.Sprintf("%d/%s/%d", round, c.SampleID, s.n), "seq": i},
+						OccurredAt: s.Date.Format(time.RFC3339),
+						Metadata:   map[string]any{"session": fmt.Sprintf("%d/%s/%d", round, c.SampleID, s.N), "seq": i},
 					})
 					if err != nil {
 						return err

@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	c := config{out: out}
 	fs.StringVar(&c.data, "data", qasper.DefaultDir, "directory of "+qasper.File)
 	fs.StringVar(&c.dbPath, "db", "", "database file (default: a temporary file)")
-	labels := fs.String("labels", "Claim,Any,Passage", "recall labels to measure, comma-separated")
+	labels := fs.String("labels", "Claim,Any,Passage", "recall labels to measure, comma-separated; a label ending in "+evalcmd.FillSuffix+" asks for the whole budget")
 	budgets := fs.String("budgets", "200,500,1000", "token budgets, comma-separated")
 	scopes := fs.String("scope", scopePaper+","+scopeWorkspace, "scopes to measure: "+scopePaper+", "+scopeWorkspace)
 	fs.IntVar(&c.papers, "papers", 0, "measure only the first N papers in id order (0: all)")
@@ -308,7 +308,8 @@ func ask(ctx context.Context, c config, t *table, w *papermem.Workspace, f *qasp
 	doi := papermem.NormalizeDOI(p.DOI())
 	for li, label := range c.labels {
 		for bi, b := range c.budgets {
-			req := papermem.RecallRequest{Question: q.Text, Label: label, BudgetTokens: b}
+			name, fill := evalcmd.Label(label)
+			req := papermem.RecallRequest{Question: q.Text, Label: name, BudgetTokens: b, Fill: fill}
 			if v.paper {
 				req.DOIs = []string{doi}
 			}

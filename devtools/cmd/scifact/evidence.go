@@ -9,6 +9,7 @@ import (
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/internal/chunk"
 	"github.com/papermem/papermem/internal/claims"
+	"github.com/papermem/papermem/internal/evalcmd"
 	"github.com/papermem/papermem/internal/scifact"
 )
 
@@ -48,63 +49,45 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 			}
 		}
 	}
-	fmt.Fprintf(out, "\nevidence recall, %d claims with rationales\n%-24s  %6s  %s  %8s\n", len(evs), "retrieval", "budget", halvesHeader, "tokens")
+	fmt.Fprintf(out, "\nevidence recall, %d claims with rationales, and the mean tokens returned\n%-24s  %6s  %s  %s\n", len(evs), "retrieval", "budget", halvesHeader, tokensHeader)
 	for _, b := range c.budgets {
-		got, used := make(halves, len(evs)), 0
+		got, used := make(halves, len(evs)), make(halves, len(evs))
 		for i, e := range evs {
 			taken := map[sentence]bool{}
 			packed, n := floor.Pack(scifact.FloorQuery(e.Claim), b, nil)
 			for _, r := range packed {
 				taken[rows[r]] = true
 			}
-			used += n
-			got[i] = answered(e, func(id string, idx int) bool { return taken[sentence{index[id], idx}] })
+			used[i] = float64(n)
+			got[i] = scifact.Answered(e, func(id string, idx int) bool { return taken[sentence{index[id], idx}] })
 		}
-		fmt.Fprintf(out, "%-24s  %6d  %s  %8d\n", "floor: FTS5 sentences", b, got.row(), used/len(evs))
+		fmt.Fprintf(out, "%-24s  %6d  %s  %s\n", "floor: FTS5 sentences", b, got.row(), used.tokens())
 	}
 	for _, label := range c.labels {
 		for _, b := range c.budgets {
-			got, used := make(halves, len(evs)), 0
+			got, used := make(halves, len(evs)), make(halves, len(evs))
 			for i, e := range evs {
-				res, err := m.Recall(ctx, papermem.RecallRequest{Question: e.Claim, Label: label, BudgetTokens: b})
+				name, fill := evalcmd.Label(label)
+				res, err := m.Recall(ctx, papermem.RecallRequest{Question: e.Claim, Label: name, BudgetTokens: b, Fill: fill})
 				if err != nil {
 					return fmt.Errorf("recall %s: %w", e.ID, err)
 				}
-				used += res.TotalTokens
-				got[i] = answered(e, func(id string, idx int) bool {
-					want := normalize(byID[id].Sentences[idx])
+				used[i] = float64(res.TotalTokens)
+				got[i] = scifact.Answered(e, func(id string, idx int) bool {
+					want := scifact.Normalize(byID[id].Sentences[idx])
 					for _, s := range res.Spans {
-						if s.Provenance.DOI == docDOI(id) && strings.Contains(normalize(s.Text), want) {
+						if s.Provenance.DOI == docDOI(id) && strings.Contains(scifact.Normalize(s.Text), want) {
 							return true
 						}
 					}
 					return false
 				})
 			}
-			fmt.Fprintf(out, "%-24s  %6d  %s  %8d\n", "papermem "+label, b, got.row(), used/len(evs))
+			fmt.Fprintf(out, "%-24s  %6d  %s  %s\n", "papermem "+label, b, got.row(), used.tokens())
 		}
 	}
 	return claimExtractor(out, docs, byID, evs)
 }
-
-// answered returns 1 when every rationale sentence of one of e's evidence
-// abstracts was returned (found says whether sentence idx of abstract id
-// was), else 0.
-func answered(e scifact.Evidence, found func(id string, idx int) bool) float64 {
-	for id, idxs := range e.Evidence {
-		all := len(idxs) > 0
-		for _, i := range idxs {
-			all = all && found(id, i)
-		}
-		if all {
-			return 1
-		}
-	}
-	return 0
-}
-
-// normalize folds runs of white space to one space.
-func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // claimExtractor prints the share of rationale sentences that storing an
 // abstract makes Claim nodes (a claim sentence contains them), per claim,
@@ -114,13 +97,13 @@ func claimExtractor(out io.Writer, docs []scifact.SentenceDoc, byID map[string]*
 		var cs []string
 		for _, s := range chunk.Sentences(strings.Join(d.Sentences, " ")) {
 			if claims.IsClaim(s.Text) {
-				cs = append(cs, normalize(s.Text))
+				cs = append(cs, scifact.Normalize(s.Text))
 			}
 		}
 		return cs
 	}
 	isClaim := func(cs []string, sentence string) bool {
-		n := normalize(sentence)
+		n := scifact.Normalize(sentence)
 		for _, c := range cs {
 			if strings.Contains(c, n) {
 				return true

@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.BoolVar(&c.reuse, "reuse", false, "reuse the papers already stored in -db")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measurement to this file")
 	modes := fs.String("modes", "bm25,vector,hybrid", "paper ranking modes to evaluate, comma-separated (none: skip)")
-	labels := fs.String("labels", "Claim,Any,Passage", "recall labels whose evidence recall to measure (none: skip)")
+	labels := fs.String("labels", "Claim,Any,Passage", "recall labels whose evidence recall to measure (none: skip); a label ending in "+evalcmd.FillSuffix+" asks for the whole budget")
 	budgets := fs.String("budgets", "100,200,500,1000,2000", "token budgets of the evidence measurement")
 	fs.IntVar(&c.maxQueries, "queries", 0, "evaluate only the first N claims of each measurement (0: all)")
 	fs.BoolVar(&c.offTopic, "offtopic", true, "measure what recall returns for LoCoMo questions, which no abstract answers")
@@ -134,7 +134,18 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 type halves []float64
 
 func (h halves) row() string {
-	var all, odd, even float64
+	all, odd, even := h.means()
+	return fmt.Sprintf("%8.4f  %8.4f  %8.4f", all, odd, even)
+}
+
+// tokens is row for a count of tokens.
+func (h halves) tokens() string {
+	all, odd, even := h.means()
+	return fmt.Sprintf("%6.0f  %6.0f  %6.0f", all, odd, even)
+}
+
+// means returns the mean over all claims, the odd ones and the even ones.
+func (h halves) means() (all, odd, even float64) {
 	var nOdd, nEven int
 	for i, x := range h {
 		all += x
@@ -152,10 +163,13 @@ func (h halves) row() string {
 		}
 		return a / float64(n)
 	}
-	return fmt.Sprintf("%8.4f  %8.4f  %8.4f", div(all, len(h)), div(odd, nOdd), div(even, nEven))
+	return div(all, len(h)), div(odd, nOdd), div(even, nEven)
 }
 
-const halvesHeader = "     all  odd/tune  even/held"
+const (
+	halvesHeader = "     all  odd/tune  even/held"
+	tokensHeader = "tokens     odd    even"
+)
 
 // paperRanking prints nDCG@10 and Recall@100 of paper recall in each mode
 // beside the paper floor.
@@ -203,7 +217,7 @@ func paperRanking(ctx context.Context, out io.Writer, m *papermem.Memory, corpus
 			continue
 		}
 		rankers = append(rankers, ranker{"papermem " + mode.name, func(q string) ([]string, error) {
-			ps, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: q, Limit: 100, Retrieval: mode.r})
+			ps, err := m.RecallPapers(ctx, papermem.PaperRecallRequest{Query: q, Limit: 100, Fill: true, Retrieval: mode.r})
 			ids := make([]string, len(ps))
 			for i, p := range ps {
 				ids[i] = p.DOI
