@@ -67,7 +67,7 @@ func (s *server) handleRelated(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	n, err := citationLimitOf(r)
+	n, err := limitOf(r, papermem.MaxCitationLimit)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ var gapsOp = op{tag: "graph", summary: "Works the workspace's papers cite and it
 		"Only stored links count (nothing is fetched); references known by their text alone are left out."}
 
 func (s *server) handleGaps(w http.ResponseWriter, r *http.Request) error {
-	n, err := citationLimitOf(r)
+	n, err := limitOf(r, papermem.MaxCitationLimit)
 	if err != nil {
 		return err
 	}
@@ -93,18 +93,4 @@ func (s *server) handleGaps(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, gaps)
-}
-
-// citationLimitOf reads the limit parameter: absent means the default (0
-// for the library), else an integer in 1..MaxCitationLimit.
-func citationLimitOf(r *http.Request) (int, error) {
-	v := r.URL.Query().Get("limit")
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > papermem.MaxCitationLimit {
-		return 0, papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", papermem.MaxCitationLimit)
-	}
-	return n, nil
 }

@@ -84,13 +84,9 @@ var importsOp = op{tag: "imports", summary: "The workspace's imports",
 	resp:  api.ImportsResponse{}, notes: "Newest first, each as GET /v1/imports/{id} reports it."}
 
 func (s *server) handleImports(w http.ResponseWriter, r *http.Request) error {
-	limit := 0
-	if v := r.URL.Query().Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > papermem.MaxPaperLimit {
-			return papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", papermem.MaxPaperLimit)
-		}
-		limit = n
+	limit, err := limitOf(r, papermem.MaxPaperLimit)
+	if err != nil {
+		return err
 	}
 	ims, err := s.workspace(r).Imports(r.Context(), limit)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/papermem/papermem"
@@ -82,4 +83,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	w.WriteHeader(status)
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// limitOf reads the query parameter limit: absent means 0 (the library's
+// default), else an integer in 1..most (EINVALID otherwise).
+func limitOf(r *http.Request, most int) (int, error) {
+	v := r.URL.Query().Get("limit")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > most {
+		return 0, papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", most)
+	}
+	return n, nil
 }

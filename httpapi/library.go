@@ -38,13 +38,11 @@ var papersOp = op{tag: "papers", summary: "List the workspace's papers, a page a
 func (s *server) handlePapers(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	pq := papermem.PaperQuery{Tag: q.Get("tag"), Collection: q.Get("collection"), Cursor: q.Get("cursor")}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > papermem.MaxPaperLimit {
-			return papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", papermem.MaxPaperLimit)
-		}
-		pq.Limit = n
+	n, err := limitOf(r, papermem.MaxPaperLimit)
+	if err != nil {
+		return err
 	}
+	pq.Limit = n
 	page, err := s.workspace(r).ListPapers(r.Context(), pq)
 	if err != nil {
 		return err

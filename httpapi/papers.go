@@ -39,13 +39,11 @@ var recallPapersOp = op{tag: "papers", summary: "Rank the workspace's papers for
 func (s *server) handleRecallPapers(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	req := papermem.PaperRecallRequest{Query: q.Get("q"), DOIs: q["dois"], Tags: q["tags"], Collections: q["collections"]}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > papermem.MaxPaperLimit {
-			return papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", papermem.MaxPaperLimit)
-		}
-		req.Limit = n
+	n, err := limitOf(r, papermem.MaxPaperLimit)
+	if err != nil {
+		return err
 	}
+	req.Limit = n
 	if v := q.Get("fill"); v != "" {
 		fill, err := strconv.ParseBool(v)
 		if err != nil {

@@ -3,7 +3,6 @@ package origin
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -171,22 +170,12 @@ func (ow *openalexLinked) linked() LinkedWork {
 
 // openalexLinks asks OpenAlex for doi's work.
 func (c *Client) openalexLinks(ctx context.Context, doi string, fresh bool) (*openalexLinked, error) {
-	var w openalexLinked
-	err := c.get(ctx, request{svc: c.openalex, path: "/works/doi:" + escapeDOI(doi), fresh: fresh}, func(b []byte) error {
-		var v openalexLinked
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		if v.ID == "" {
+	return getJSON(ctx, c, request{svc: c.openalex, path: "/works/doi:" + escapeDOI(doi), fresh: fresh}, func(w *openalexLinked) error {
+		if w.ID == "" {
 			return errors.New("no id")
 		}
-		w = v
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &w, nil
 }
 
 // openalexList is an OpenAlex list answer.
@@ -204,22 +193,12 @@ func (c *Client) list(ctx context.Context, filter string, perPage int, cursor st
 	if cursor != "" {
 		q.Set("cursor", cursor)
 	}
-	var l openalexList
-	err := c.get(ctx, request{svc: c.openalex, path: "/works", query: q, fresh: fresh}, func(b []byte) error {
-		var v openalexList
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		if v.Results == nil {
+	return getJSON(ctx, c, request{svc: c.openalex, path: "/works", query: q, fresh: fresh}, func(l *openalexList) error {
+		if l.Results == nil {
 			return errors.New("no results")
 		}
-		l = v
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &l, nil
 }
 
 // namedByOpenAlexID returns the works ids (short OpenAlex ids) in their
@@ -301,31 +280,29 @@ type crossrefReference struct {
 	Unstructured string `json:"unstructured"`
 }
 
+// crossrefReferenceList is the part of a Crossref work record read for its
+// references.
+type crossrefReferenceList struct {
+	DOI       string              `json:"DOI"`
+	Reference []crossrefReference `json:"reference"`
+}
+
 // crossrefReferences returns up to most references of doi from
 // Crossref's record, and how many it lists. Those with a DOI are named
 // through OpenAlex (doi: filter) when they lack a title; an OpenAlex
 // failure then leaves them as Crossref has them.
 func (c *Client) crossrefReferences(ctx context.Context, doi string, most int, fresh bool) ([]LinkedWork, int, error) {
-	var refs []crossrefReference
-	err := c.get(ctx, request{svc: c.crossref, path: "/works/" + escapeDOI(doi), fresh: fresh}, func(b []byte) error {
-		var env struct {
-			Message *struct {
-				DOI       string              `json:"DOI"`
-				Reference []crossrefReference `json:"reference"`
-			} `json:"message"`
-		}
-		if err := json.Unmarshal(b, &env); err != nil {
-			return err
-		}
-		if env.Message == nil || env.Message.DOI == "" {
-			return errors.New("no message with a DOI")
-		}
-		refs = env.Message.Reference
-		return nil
-	})
+	env, err := getJSON(ctx, c, request{svc: c.crossref, path: "/works/" + escapeDOI(doi), fresh: fresh},
+		func(env *crossrefMessage[crossrefReferenceList]) error {
+			if env.Message == nil || env.Message.DOI == "" {
+				return errors.New("no message with a DOI")
+			}
+			return nil
+		})
 	if err != nil {
 		return nil, 0, err
 	}
+	refs := env.Message.Reference
 	total := len(refs)
 	var out []LinkedWork
 	var unnamed []string

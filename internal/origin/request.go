@@ -2,6 +2,7 @@ package origin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,33 @@ type request struct {
 	// keep, when not nil, is asked after an answer decoded whether to
 	// store it in the cache.
 	keep func() bool
+}
+
+// getJSON gets r's answer (as get does) decoded as a T that check
+// accepts: an answer that does not decode, or that check refuses, is
+// malformed.
+func getJSON[T any](ctx context.Context, c *Client, r request, check func(*T) error) (*T, error) {
+	var out *T
+	err := c.get(ctx, r, func(b []byte) error {
+		v := new(T)
+		if err := json.Unmarshal(b, v); err != nil {
+			return err
+		}
+		if err := check(v); err != nil {
+			return err
+		}
+		out = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// crossrefMessage is the envelope of a Crossref answer.
+type crossrefMessage[T any] struct {
+	Message *T `json:"message"`
 }
 
 // get fetches r's answer, from the cache when it holds one, and hands it

@@ -3,7 +3,6 @@ package origin
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -159,64 +158,37 @@ func failures(errs ...error) error {
 
 // crossrefWork asks Crossref for doi's record.
 func (c *Client) crossrefWork(ctx context.Context, doi string, fresh bool) (*crossrefWork, error) {
-	var w crossrefWork
-	err := c.get(ctx, request{svc: c.crossref, path: "/works/" + escapeDOI(doi), fresh: fresh}, func(b []byte) error {
-		var env struct {
-			Message *crossrefWork `json:"message"`
-		}
-		if err := json.Unmarshal(b, &env); err != nil {
-			return err
-		}
-		if env.Message == nil || env.Message.DOI == "" {
-			return errors.New("no message with a DOI")
-		}
-		w = *env.Message
-		return nil
-	})
+	env, err := getJSON(ctx, c, request{svc: c.crossref, path: "/works/" + escapeDOI(doi), fresh: fresh},
+		func(env *crossrefMessage[crossrefWork]) error {
+			if env.Message == nil || env.Message.DOI == "" {
+				return errors.New("no message with a DOI")
+			}
+			return nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	return &w, nil
+	return env.Message, nil
 }
 
 // openalexWork asks OpenAlex for doi's record.
 func (c *Client) openalexWork(ctx context.Context, doi string, fresh bool) (*openalexWork, error) {
-	var w openalexWork
-	err := c.get(ctx, request{svc: c.openalex, path: "/works/doi:" + escapeDOI(doi), fresh: fresh}, func(b []byte) error {
-		var v openalexWork
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		if v.ID == "" {
+	return getJSON(ctx, c, request{svc: c.openalex, path: "/works/doi:" + escapeDOI(doi), fresh: fresh}, func(w *openalexWork) error {
+		if w.ID == "" {
 			return errors.New("no id")
 		}
-		w = v
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &w, nil
 }
 
 // unpaywallWork asks Unpaywall for doi's record.
 func (c *Client) unpaywallWork(ctx context.Context, doi string, fresh bool) (*unpaywallWork, error) {
-	var w unpaywallWork
-	err := c.get(ctx, request{svc: c.unpaywall, path: "/v2/" + escapeDOI(doi), fresh: fresh}, func(b []byte) error {
-		var v unpaywallWork
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		if v.DOI == "" {
+	return getJSON(ctx, c, request{svc: c.unpaywall, path: "/v2/" + escapeDOI(doi), fresh: fresh}, func(w *unpaywallWork) error {
+		if w.DOI == "" {
 			return errors.New("no doi")
 		}
-		w = v
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &w, nil
 }
 
 // crossrefWork is the part of a Crossref work record ("message") read.
