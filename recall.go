@@ -42,13 +42,19 @@ type RecallRequest = api.RecallInput
 // under StopRatio times the best span taken, or before one from another
 // source that scores under SourceStopRatio times it, unless that span holds
 // a word of the question (rarer than the commonest words) that the spans
-// taken lack. The budget stays a
-// ceiling: a recall returns what answers the question and stops there.
-// RecallPapers ends its list before a paper under SourceStopRatio times
-// the best unless PaperRecallRequest.Fill is set.
+// taken lack. While every span taken comes from one paper, document or
+// analysis (a paper alone in its workspace, a recall scoped to one DOI),
+// the answer reads that source as a fixed budget would until it holds
+// min(budget, SourceDepth) tokens and SourceShare of the budget: inside
+// one paper, scores say little of how deep the evidence lies. The budget
+// stays a ceiling: a recall returns what answers the question and stops
+// there. RecallPapers ends its list before a paper under SourceStopRatio
+// times the best unless PaperRecallRequest.Fill is set.
 const (
 	StopRatio       = recall.StopRatio
 	SourceStopRatio = recall.SourceStopRatio
+	SourceDepth     = recall.SourceDepth
+	SourceShare     = recall.SourceShare
 )
 
 // Span is one recalled piece of text with where it came from (api.Span).

@@ -200,3 +200,55 @@ func TestRecallStopCoversTheQuestion(t *testing.T) {
 		t.Errorf("the span holding zq7x was left out of the answer")
 	}
 }
+
+// TestRecallReadsOnePaperDeep checks that an answer drawing on one paper
+// alone (its workspace's only paper, or a recall scoped to its DOI) does
+// not stop before it holds min(budget, SourceDepth) tokens and
+// SourceShare of the budget, or all that the whole budget would return,
+// though the paper's other sentences score far under the best: inside
+// one paper the scores say little of how deep the evidence lies.
+func TestRecallReadsOnePaperDeep(t *testing.T) {
+	topics := []string{"glacier melt rates in the Andes", "tokenizer vocabulary size", "hospital staffing levels",
+		"solar panel efficiency", "coral reef bleaching", "railway timetable delays", "wheat yield under drought",
+		"battery cycle life", "bird migration routes", "protein folding stability"}
+	var b strings.Builder
+	b.WriteString("# Method\nWe trained the dependency parser on the Penn Treebank corpus with a biaffine scorer.\n\n# Discussion\n")
+	for i := range 80 {
+		fmt.Fprintf(&b, "Section %d also reports %s, measured over %d sites in %d. ", i, topics[i%len(topics)], 3+i, 1990+i%30)
+	}
+	m := mustOpen(t)
+	alone := m.Workspace("alone")
+	paper := papermem.PaperInput{DOI: "10.1000/parser", Title: "A parser study", Text: b.String()}
+	mustStore(t, alone, paper)
+	shared := m.Workspace("shared")
+	mustStore(t, shared, paper)
+	mustStore(t, shared, papermem.PaperInput{DOI: "10.1000/other", Title: "Treebanks for parsing",
+		Text: "The Penn Treebank corpus remains the standard for training a dependency parser."})
+	const budget = 2000
+	depth := max(min(budget, papermem.SourceDepth), int(papermem.SourceShare*budget))
+	for _, c := range []struct {
+		name string
+		w    *papermem.Workspace
+		dois []string
+	}{{"Alone", alone, nil}, {"ScopedToDOI", shared, []string{"10.1000/parser"}}} {
+		t.Run(c.name, func(t *testing.T) {
+			req := papermem.RecallRequest{Question: "Which corpus was the dependency parser trained on?", BudgetTokens: budget, DOIs: c.dois}
+			res, err := c.w.Recall(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Fill = true
+			full, err := c.w.Recall(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Spans) == 0 || !strings.Contains(res.Spans[0].Text, "Penn Treebank") {
+				t.Fatalf("first span: %+v; want the Penn Treebank sentence", res.Spans)
+			}
+			if want := min(full.TotalTokens, depth); res.TotalTokens < want {
+				t.Errorf("the answer holds %d tokens in %d spans (last score %.3f, best %.3f); want at least %d (the whole budget returns %d)",
+					res.TotalTokens, len(res.Spans), res.Spans[len(res.Spans)-1].Score, res.Spans[0].Score, want, full.TotalTokens)
+			}
+		})
+	}
+}

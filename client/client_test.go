@@ -145,6 +145,20 @@ func TestRoutes(t *testing.T) {
 		}
 		_, err := ada.RecallPapers(ctx, "", 0)
 		wantCode(t, err, api.CodeInvalidInput)
+		// fill lists the papers the stop leaves out after the best one.
+		lens := map[bool]int{}
+		for _, fill := range []bool{false, true} {
+			req := papermem.PaperRecallRequest{Query: "vitamin D fracture risk statins", Limit: 5, Fill: fill}
+			papers := must(ada.RecallPapersIn(ctx, req))(t)
+			want := must(ws.RecallPapers(ctx, req))(t)
+			if diff := cmp.Diff(want, papers); diff != "" {
+				t.Errorf("fill %v: recall papers differ from the library's (-lib +client):\n%s", fill, diff)
+			}
+			lens[fill] = len(papers)
+		}
+		if lens[false] == 0 || lens[true] <= lens[false] {
+			t.Errorf("papers listed without and with fill: %d, %d; want more with fill", lens[false], lens[true])
+		}
 	})
 
 	t.Run("Cite", func(t *testing.T) {

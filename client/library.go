@@ -38,11 +38,15 @@ func (c *Client) DeleteDocument(ctx context.Context, id string) (*api.DeletedRes
 }
 
 // RecallPapersIn ranks the workspace's papers for req.Query within the
-// scope of req.DOIs, req.Tags and req.Collections (GET /v1/papers/recall).
+// scope of req.DOIs, req.Tags and req.Collections, up to req.Limit of them
+// when req.Fill is set (GET /v1/papers/recall; fill=true).
 func (c *Client) RecallPapersIn(ctx context.Context, req api.PaperRecallRequest) ([]api.Paper, error) {
 	q := url.Values{"q": {req.Query}, "dois": req.DOIs, "tags": req.Tags, "collections": req.Collections}
 	if req.Limit != 0 {
 		q.Set("limit", strconv.Itoa(req.Limit))
+	}
+	if req.Fill {
+		q.Set("fill", "true")
 	}
 	var papers []api.Paper
 	if err := c.do(ctx, get, withQuery("/v1/papers/recall", q), nil, &papers); err != nil {

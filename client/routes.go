@@ -97,7 +97,9 @@ func (c *Client) Recall(ctx context.Context, req api.RecallRequest) (*api.Recall
 }
 
 // RecallPapers ranks the workspace's papers for query (GET
-// /v1/papers/recall); limit 0 means the server's default.
+// /v1/papers/recall); limit 0 means the server's default. The list ends
+// when the papers that follow are much weaker than the best; RecallPapersIn
+// with Fill lists up to the limit.
 func (c *Client) RecallPapers(ctx context.Context, query string, limit int) ([]api.Paper, error) {
 	q := url.Values{"q": {query}}
 	if limit != 0 {

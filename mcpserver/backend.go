@@ -13,7 +13,7 @@ import (
 // another (an in-process workspace).
 type Backend interface {
 	Recall(ctx context.Context, req api.RecallRequest) (*papermem.RecallResult, error)
-	RecallPapers(ctx context.Context, query string, limit int) ([]papermem.Paper, error)
+	RecallPapersIn(ctx context.Context, req papermem.PaperRecallRequest) ([]papermem.Paper, error)
 	StorePaper(ctx context.Context, req api.PaperRequest) (*api.StorePaperResponse, error)
 	PaperExists(ctx context.Context, doi string) (bool, error)
 	Cite(ctx context.Context, doi, format string) (string, error)
@@ -60,8 +60,8 @@ func (l *local) Recall(ctx context.Context, req api.RecallRequest) (*papermem.Re
 	return l.ws.Recall(ctx, in)
 }
 
-func (l *local) RecallPapers(ctx context.Context, query string, limit int) ([]papermem.Paper, error) {
-	return l.ws.RecallPapers(ctx, papermem.PaperRecallRequest{Query: query, Limit: limit})
+func (l *local) RecallPapersIn(ctx context.Context, req papermem.PaperRecallRequest) ([]papermem.Paper, error) {
+	return l.ws.RecallPapers(ctx, req)
 }
 
 func (l *local) StorePaper(ctx context.Context, req api.PaperRequest) (*api.StorePaperResponse, error) {

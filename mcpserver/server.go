@@ -174,6 +174,7 @@ type (
 	recallPapersInput struct {
 		Query string `json:"query" required:"true" doc:"what the papers should be about, e.g. \"vitamin D fracture risk\""`
 		Limit int    `json:"limit,omitempty" doc:"most papers returned, 1..100; 0 or absent means 20"`
+		Fill  bool   `json:"fill,omitempty" doc:"true lists up to limit papers; false or absent ends the list before papers much weaker than the best"`
 	}
 	doiInput struct {
 		DOI string `json:"doi" required:"true" doc:"the paper's DOI, e.g. 10.1000/xyz"`
@@ -296,7 +297,7 @@ func (t *tools) recall(ctx context.Context, in api.RecallRequest) (*papermem.Rec
 }
 
 func (t *tools) recallPapers(ctx context.Context, in recallPapersInput) (*papersOutput, string, error) {
-	ps, err := t.b.RecallPapers(ctx, in.Query, in.Limit)
+	ps, err := t.b.RecallPapersIn(ctx, papermem.PaperRecallRequest{Query: in.Query, Limit: in.Limit, Fill: in.Fill})
 	if err != nil {
 		return nil, "", err
 	}

@@ -221,6 +221,12 @@ func exercise(t *testing.T, cs *mcp.ClientSession, sourceURL string, file map[st
 	if len(papers.Papers) == 0 || papers.Papers[0].DOI != "10.1000/statin" || !strings.Contains(txt, "doi:10.1000/statin") {
 		t.Errorf("recall_papers = %+v, %q", papers, txt)
 	}
+	// fill lists the papers the stop leaves out after the best one.
+	stopped, _ := ok[struct{ Papers []papermem.Paper }](t, cs, "recall_papers", map[string]any{"query": "vitamin D fracture risk statins", "limit": 5})
+	filled, _ := ok[struct{ Papers []papermem.Paper }](t, cs, "recall_papers", map[string]any{"query": "vitamin D fracture risk statins", "limit": 5, "fill": true})
+	if len(stopped.Papers) == 0 || len(filled.Papers) <= len(stopped.Papers) {
+		t.Errorf("recall_papers lists %d papers, %d with fill; want more with fill", len(stopped.Papers), len(filled.Papers))
+	}
 
 	rep, _ := ok[papermem.IngestReport](t, cs, "ingest_file", file)
 	if rep.Kind != "document" || rep.NodesStored == 0 {

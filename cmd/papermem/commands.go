@@ -108,14 +108,14 @@ func writeJSON(w io.Writer, v any) error {
 
 func papersCmd(t *target, stdout io.Writer) *cobra.Command {
 	var limit int
-	var asJSON bool
+	var asJSON, fill bool
 	c := &cobra.Command{
 		Use:   "papers QUERY",
 		Short: "Rank the workspace's papers for a query",
 		Args:  wantArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withMemory(cmd, t, reads, func(ctx context.Context, m memory) error {
-				ps, err := m.RecallPapers(ctx, args[0], limit)
+				ps, err := m.RecallPapersIn(ctx, papermem.PaperRecallRequest{Query: args[0], Limit: limit, Fill: fill})
 				if err != nil {
 					return err
 				}
@@ -141,6 +141,7 @@ func papersCmd(t *target, stdout io.Writer) *cobra.Command {
 		},
 	}
 	c.Flags().IntVar(&limit, "limit", papermem.DefaultPaperLimit, "most papers listed, 1..100")
+	c.Flags().BoolVar(&fill, "fill", false, "list up to --limit papers instead of ending before papers much weaker than the best")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the API's JSON instead of text")
 	return c
 }

@@ -309,7 +309,8 @@ func TestProgressBar(t *testing.T) {
 }
 
 // TestRecallStopFlags checks recall's --fill and --min-tokens: more spans
-// with either than without, and a minimum over the budget refused.
+// with either than without, and a minimum over the budget refused; and
+// papers --fill: more papers than without.
 func TestRecallStopFlags(t *testing.T) {
 	db := testdb.Path(t)
 	m, err := papermem.Open(context.Background(), db, &papermem.Options{Logger: slog.New(slog.DiscardHandler)})
@@ -340,5 +341,17 @@ func TestRecallStopFlags(t *testing.T) {
 	}
 	if _, _, err := cli(t, nil, "--db", db, "recall", "q", "--budget", "100", "--min-tokens", "200"); err == nil || !strings.Contains(err.Error(), "min_tokens") {
 		t.Errorf("--min-tokens over the budget: %v", err)
+	}
+	papers := func(flags ...string) int {
+		t.Helper()
+		out, _, err := cli(t, nil, append([]string{"--db", db, "papers", "Do naps help memory in older adults?", "--json"}, flags...)...)
+		var ps []papermem.Paper
+		if err != nil || json.Unmarshal([]byte(out), &ps) != nil {
+			t.Fatalf("papers %v: %v\n%s", flags, err, out)
+		}
+		return len(ps)
+	}
+	if stop, fill := papers(), papers("--fill"); stop == 0 || fill <= stop {
+		t.Errorf("papers: %d by default, %d with --fill; want more with --fill", stop, fill)
 	}
 }

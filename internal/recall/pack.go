@@ -204,7 +204,7 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, common float64,
 			c := pending[taken]
 			s, owner := c.Span, c.kind+":"+strconv.FormatInt(c.ownerID, 10)
 			s.Score = min(max(s.Score-common*c.boost, 0)*scale, prev)
-			if prev = s.Score; p.under(s.Score) || p.ends(&s, owner) {
+			if prev = s.Score; p.under(s.Score, owner) || p.ends(&s, owner) {
 				return &p.res, nil
 			}
 			p.add(s, owner)
@@ -330,7 +330,8 @@ func newPacker(b Budget, words map[string]float64) *packer {
 // ends reports whether span s, scored on the relevance scale, from source
 // owner ("" for a user's memories) ends the answer before it is taken (see
 // StopRatio): not when the request asks for the whole budget, nor before
-// MinTokens are taken, nor when it holds a word of the question that the
+// MinTokens are taken, nor while the one source the answer draws on is
+// read deeper (reading, SourceDepth), nor when it holds a word of the question that the
 // spans taken lack, one rarer than the common words relevance weighs least
 // (the answer goes on until the question's words are covered; "help" or
 // "study" alone bring no span about another subject).
@@ -338,11 +339,27 @@ func (p *packer) ends(s *Span, owner string) bool {
 	if p.fill || len(p.res.Spans) == 0 || p.res.TotalTokens < p.minTokens {
 		return false
 	}
+	if p.reading(owner) {
+		return false // the one source drawn on is read deeper
+	}
+	_, taken := p.byOwner[owner]
 	ratio := SourceStopRatio
-	if _, taken := p.byOwner[owner]; taken || owner == "" {
+	if taken || owner == "" {
 		ratio = StopRatio
 	}
 	return s.Score < ratio*p.best && !p.adds(s)
+}
+
+// reading reports whether a span from source owner is read as the
+// whole budget is (see SourceDepth): the answer has drawn on that source
+// alone, a paper, document or analysis (not a user's memories), and holds
+// fewer tokens than min(budget, SourceDepth) and SourceShare of the budget.
+func (p *packer) reading(owner string) bool {
+	if _, taken := p.byOwner[owner]; !taken || len(p.byOwner) != 1 {
+		return false
+	}
+	depth := max(min(p.budget, SourceDepth), int(SourceShare*float64(p.budget)))
+	return p.res.TotalTokens < depth
 }
 
 // adds reports whether span s holds a word of the question that the spans
@@ -364,9 +381,13 @@ func eachTerm(s *Span, f func(term string)) {
 	ftsterm.Terms(s.Provenance.Section, f)
 }
 
-// under reports whether a span scoring score is left out for scoring under
-// MinSpanScore, as it is unless the request asks for the whole budget.
-func (p *packer) under(score float64) bool { return !p.fill && score < MinSpanScore }
+// under reports whether a span scoring score, from source owner ("" for a
+// user's memories), is left out for scoring under MinSpanScore, as it is
+// unless the request asks for the whole budget or the one source the
+// answer draws on is read deeper (reading).
+func (p *packer) under(score float64, owner string) bool {
+	return !p.fill && score < MinSpanScore && !p.reading(owner)
+}
 
 // add appends span s, whose text comes from source owner ("" for none),
 // unless it does not fit what is left of the budget or repeats a span

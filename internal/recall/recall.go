@@ -148,6 +148,26 @@ const (
 	SourceStopRatio = 0.6
 )
 
+// How deep an answer that draws on one source reads it. Inside one paper
+// the scores say little of how deep a question's evidence lies, so while
+// every span taken comes from one paper, document or analysis (a paper
+// alone in its workspace, a recall scoped to one DOI, or a question one
+// paper answers so far), no span of that source ends the answer, nor is
+// left out for scoring under MinSpanScore, before it holds
+// min(budget, SourceDepth) tokens and SourceShare of the budget: the
+// answer reads the source as a fixed budget would, up to there, and then
+// stops as any answer does. A span of another source is judged as before
+// (SourceStopRatio), and a user's memories are not one source here (they
+// stop at StopRatio). SourceDepth makes budgets of up to 1,000 tokens
+// read as the whole budget does (the fixed-budget figures, QASPER's odd
+// papers); SourceShare is the least share of a larger budget whose
+// evidence recall, on QASPER's odd papers, is not under the FTS5 floor's
+// filling the budget (docs/measurements.md).
+const (
+	SourceDepth = 1000
+	SourceShare = 0.6
+)
+
 // Result is the answer to a recall: spans, best first, whose tokens add up
 // to TotalTokens, never more than the budget. Spans is never nil.
 type Result struct {

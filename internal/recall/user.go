@@ -583,7 +583,7 @@ func packMemories(cs []*memCand, budget Budget, rel relevance) *Result {
 	}
 	p.budget = min(p.budget, limit)
 	for _, c := range cs {
-		if c.Score *= scale; p.full() || p.under(c.Score) || p.ends(&c.Span, "") {
+		if c.Score *= scale; p.full() || p.under(c.Score, "") || p.ends(&c.Span, "") {
 			break
 		}
 		if !p.add(c.Span, "") {
