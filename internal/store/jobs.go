@@ -182,7 +182,9 @@ func SetPaperMetadata(ctx context.Context, q Querier, org, doi, state string) er
 // when setRetraction is true (the origins that hold them answered). The
 // text, nodes and updated_at are left alone. It reports whether the row
 // had no title before (its nodes want the title: the caller re-indexes
-// it); ErrNotFound when org holds no such paper.
+// it, and the metadata state is left as it was until then, so that a paper
+// is never complete with nodes that lack its title); ErrNotFound when org
+// holds no such paper.
 func FillPaper(ctx context.Context, q Querier, org string, p *Paper, setRetraction bool) (hadNoTitle bool, err error) {
 	var title string
 	if err := queryRow(ctx, q, `SELECT title FROM papers WHERE org_id = ? AND doi = ?`, org, p.DOI).Scan(&title); err != nil {
@@ -193,7 +195,7 @@ func FillPaper(ctx context.Context, q Querier, org string, p *Paper, setRetracti
 	if p.OA {
 		oa = 1
 	}
-	args := []any{p.Title, p.Year, jsonArray(p.Authors), p.Journal, p.Type, oa, p.Metadata}
+	args := []any{p.Title, p.Year, jsonArray(p.Authors), p.Journal, p.Type, oa, p.Title, p.Metadata}
 	if setRetraction {
 		retraction = ", retracted = ?, notices = ?"
 		args = append(args, p.Retracted, jsonArray(p.Notices))
@@ -206,7 +208,7 @@ func FillPaper(ctx context.Context, q Querier, org string, p *Paper, setRetracti
 			journal = CASE WHEN journal = '' THEN ? ELSE journal END,
 			work_type = CASE WHEN work_type = '' THEN ? ELSE work_type END,
 			oa = CASE WHEN oa <> 0 OR ? <> 0 THEN 1 ELSE 0 END,
-			metadata = ?`+retraction+`
+			metadata = CASE WHEN title = '' AND ? <> '' THEN metadata ELSE ? END`+retraction+`
 		WHERE org_id = ? AND doi = ?`, args...)
 	return title == "" && p.Title != "", err
 }
