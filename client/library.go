@@ -1,12 +1,8 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
-	"mime/multipart"
 	"net/url"
 	"strconv"
 
@@ -65,33 +61,7 @@ func (c *Client) StartImport(ctx context.Context, req api.ImportRequest) (*api.I
 // (POST /v1/imports, multipart): its entries become papers; the server
 // reads no attached file. source "" means the format of name's extension.
 func (c *Client) ImportFile(ctx context.Context, name string, r io.Reader, source string) (*api.Import, error) {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	if source != "" {
-		if err := mw.WriteField("source", source); err != nil {
-			return nil, err
-		}
-	}
-	part, err := mw.CreateFormFile("file", name)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := io.Copy(part, r); err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	if err := mw.Close(); err != nil {
-		return nil, err
-	}
-	res, err := c.send(ctx, post, "/v1/imports", &body{data: buf.Bytes(), contentType: mw.FormDataContentType()})
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	var im api.Import
-	if err := json.NewDecoder(res.Body).Decode(&im); err != nil {
-		return nil, fmt.Errorf("POST /v1/imports: decode response: %w", err)
-	}
-	return &im, nil
+	return upload[api.Import](ctx, c, "/v1/imports", name, r, [][2]string{{"source", source}})
 }
 
 // ImportStatus returns an import's progress (GET /v1/imports/{id}).

@@ -207,9 +207,17 @@ func (c *Client) IngestFormats(ctx context.Context) (*api.FormatsResponse, error
 // format), to memory (POST /v1/ingest). The file is held in memory while
 // it is sent, so that a 429 can be retried.
 func (c *Client) Ingest(ctx context.Context, name string, r io.Reader, opts api.IngestOptions) (*api.IngestReport, error) {
+	return upload[api.IngestReport](ctx, c, "/v1/ingest", name, r, [][2]string{{"domain", opts.Domain}, {"doi", opts.DOI}, {"title", opts.Title}})
+}
+
+// upload posts the file read from r, named name, as the multipart part
+// "file" to path, with fields (name and value; an empty value is left
+// out), and decodes the answer as a T. The form is held in memory while
+// it is sent, so that a 429 can be retried.
+func upload[T any](ctx context.Context, c *Client, path, name string, r io.Reader, fields [][2]string) (*T, error) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
-	for _, f := range [][2]string{{"domain", opts.Domain}, {"doi", opts.DOI}, {"title", opts.Title}} {
+	for _, f := range fields {
 		if f[1] != "" {
 			if err := mw.WriteField(f[0], f[1]); err != nil {
 				return nil, err
@@ -226,16 +234,16 @@ func (c *Client) Ingest(ctx context.Context, name string, r io.Reader, opts api.
 	if err := mw.Close(); err != nil {
 		return nil, err
 	}
-	res, err := c.send(ctx, post, "/v1/ingest", &body{data: buf.Bytes(), contentType: mw.FormDataContentType()})
+	res, err := c.send(ctx, post, path, &body{data: buf.Bytes(), contentType: mw.FormDataContentType()})
 	if err != nil {
 		return nil, err
 	}
 	defer res.Body.Close()
-	var rep api.IngestReport
-	if err := json.NewDecoder(res.Body).Decode(&rep); err != nil {
-		return nil, fmt.Errorf("POST /v1/ingest: decode response: %w", err)
+	var v T
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil {
+		return nil, fmt.Errorf("POST %s: decode response: %w", path, err)
 	}
-	return &rep, nil
+	return &v, nil
 }
 
 // Documents lists the workspace's documents, most recently ingested first
