@@ -141,9 +141,10 @@ func NotFound(err error) bool {
 	return ok && se.Status == http.StatusNotFound
 }
 
-// get sends GET base+path with header hdr, retrying a 429 or 503 after
-// its Retry-After, and returns the answer (the caller closes its body).
-// Statuses other than 2xx, 302 and 304 are *StatusError.
+// get sends GET rawURL with header hdr (and the API's version and key
+// when withKey), retrying a 429 or 503 after its Retry-After, and returns
+// the answer (the caller closes its body). Statuses other than 2xx, a
+// redirect (301, 302, 303, 307) and 304 are *StatusError.
 func (c *Client) get(ctx context.Context, rawURL string, hdr map[string]string, withKey bool) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
@@ -212,8 +213,7 @@ func (c *Client) shortPath(rawURL string) string {
 	if err != nil {
 		return "?"
 	}
-	u.User = nil
-	return u.RequestURI()
+	return u.RequestURI() // never the userinfo
 }
 
 // wait waits for the end of a Backoff.
