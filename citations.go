@@ -246,9 +246,7 @@ func (w *Workspace) queueCitations(ctx context.Context, tx *store.Tx, d string, 
 		if err != nil {
 			return err
 		}
-		if _, err := store.CitationFetchOf(ctx, tx, w.id, pid); err == nil {
-			return nil
-		} else if !errors.Is(err, store.ErrNotFound) {
+		if read, err := citationsRead(ctx, tx, w.id, pid); read || err != nil {
 			return err
 		}
 	}
@@ -273,9 +271,7 @@ func (m *Memory) runCitations(ctx context.Context, j store.Job) error {
 		} else if err != nil {
 			return err
 		}
-		if _, err := store.CitationFetchOf(ctx, m.db, w.id, pid); err == nil {
-			return nil
-		} else if !errors.Is(err, store.ErrNotFound) {
+		if read, err := citationsRead(ctx, m.db, w.id, pid); read || err != nil {
 			return err
 		}
 	}
@@ -284,6 +280,16 @@ func (m *Memory) runCitations(ctx context.Context, j store.Job) error {
 		return nil
 	}
 	return err
+}
+
+// citationsRead reports whether the citation links of org's paper pid
+// were ever read (a fetch is stored).
+func citationsRead(ctx context.Context, q store.Querier, org string, pid int64) (bool, error) {
+	_, err := store.CitationFetchOf(ctx, q, org, pid)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // CitationRelated is a paper of the workspace related to another by
@@ -306,12 +312,14 @@ func (w *Workspace) Related(ctx context.Context, doi string, limit int) (_ []Cit
 		return nil, err
 	}
 	if w.canFetchCitations(d) {
-		if _, err := store.CitationFetchOf(ctx, w.m.db, w.id, pid); errors.Is(err, store.ErrNotFound) {
+		read, err := citationsRead(ctx, w.m.db, w.id, pid)
+		if err != nil {
+			return nil, err
+		}
+		if !read {
 			if _, err := w.fetchCitations(ctx, d, false); err != nil {
 				return nil, err
 			}
-		} else if err != nil {
-			return nil, err
 		}
 	}
 	rows, err := store.CitationRelated(ctx, w.m.db, w.id, d, n)
