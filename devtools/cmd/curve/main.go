@@ -172,6 +172,24 @@ func (c *curve) print(out io.Writer, budgets []int, took time.Duration) {
 	}
 }
 
+// fillAndStop asks recall req at budget b twice, filling the budget and as
+// it answers by default (stopping when the evidence is in), and tallies in
+// half each answer as judge scores it (answered, and by the second
+// measure).
+func (c *curve) fillAndStop(ctx context.Context, recall func(context.Context, papermem.RecallRequest) (*papermem.RecallResult, error),
+	req papermem.RecallRequest, half, b int, judge func(*papermem.RecallResult) (bool, bool)) error {
+	for _, way := range []int{fill, stop} {
+		req.BudgetTokens, req.Fill = b, way == fill
+		res, err := recall(ctx, req)
+		if err != nil {
+			return err
+		}
+		hit, second := judge(res)
+		c.at(half, b, way).add(hit, second, res.TotalTokens)
+	}
+	return nil
+}
+
 // sciFact measures evidence recall on SciFact's claims.
 func sciFact(ctx context.Context, c config) (*curve, error) {
 	corpus, err := scifact.Corpus(c.scifact)
@@ -222,18 +240,16 @@ func sciFact(ctx context.Context, c config) (*curve, error) {
 			}
 			hit := scifact.Answered(e, func(id string, idx int) bool { return taken[sentence{byID[id], idx}] }) == 1
 			cv.at(half, b, floor).add(hit, false, n)
-			for _, way := range []int{fill, stop} {
-				res, err := m.Recall(ctx, papermem.RecallRequest{Question: e.Claim, BudgetTokens: b, Fill: way == fill})
-				if err != nil {
-					return nil, fmt.Errorf("claim %s: %w", e.ID, err)
-				}
-				hit := scifact.Answered(e, func(id string, idx int) bool {
+			err := cv.fillAndStop(ctx, m.Recall, papermem.RecallRequest{Question: e.Claim}, half, b, func(res *papermem.RecallResult) (bool, bool) {
+				return scifact.Answered(e, func(id string, idx int) bool {
 					want := scifact.Normalize(docs[byID[id]].Sentences[idx])
 					return slices.ContainsFunc(res.Spans, func(s papermem.Span) bool {
 						return s.Provenance.DOI == doi(id) && strings.Contains(scifact.Normalize(s.Text), want)
 					})
-				}) == 1
-				cv.at(half, b, way).add(hit, false, res.TotalTokens)
+				}) == 1, false
+			})
+			if err != nil {
+				return nil, fmt.Errorf("claim %s: %w", e.ID, err)
 			}
 		}
 	}
@@ -278,17 +294,15 @@ func qasperPapers(ctx context.Context, c config) (*curve, error) {
 				}
 				para, strict := q.Match(qasper.NewReturned(texts))
 				cv.at(half, b, floor).add(para, strict, n)
-				for _, way := range []int{fill, stop} {
-					res, err := w.Recall(ctx, papermem.RecallRequest{Question: q.Text, BudgetTokens: b, Fill: way == fill})
-					if err != nil {
-						return nil, fmt.Errorf("question %s of %s: %w", q.ID, p.ID, err)
-					}
+				err := cv.fillAndStop(ctx, w.Recall, papermem.RecallRequest{Question: q.Text}, half, b, func(res *papermem.RecallResult) (bool, bool) {
 					texts := make([]string, len(res.Spans))
 					for j, s := range res.Spans {
 						texts[j] = s.Text
 					}
-					para, strict := q.Match(qasper.NewReturned(texts))
-					cv.at(half, b, way).add(para, strict, res.TotalTokens)
+					return q.Match(qasper.NewReturned(texts))
+				})
+				if err != nil {
+					return nil, fmt.Errorf("question %s of %s: %w", q.ID, p.ID, err)
 				}
 			}
 		}
