@@ -17,7 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// origins returns the variables pointing every origin at a stand-in that
+// standInOrigins returns the variables pointing every origin at a stand-in that
 // knows no paper (Crossref's 404 answer), and counts its requests.
 func standInOrigins(t *testing.T) (map[string]string, *int) {
 	var mu sync.Mutex
