@@ -170,17 +170,10 @@ func (w *Workspace) Recall(ctx context.Context, req RecallRequest) (_ *RecallRes
 	res, err := w.m.recall.Recall(ctx, recall.Request{Workspace: w.id, Question: req.Question, Keywords: req.Keywords,
 		Label: label, Domain: req.Domain, SectionTypes: req.SectionTypes, Signals: req.ScopeSignals, DOIs: dois,
 		Budget: recallBudget(&req), Retrieval: recall.Retrieval(req.Retrieval)})
+	out, err := w.recalled(ctx, end, res, err)
 	if err != nil {
-		err = w.recallError(err)
-		end(0, err)
 		return nil, err
 	}
-	out, err := w.resultOf(ctx, res)
-	if err != nil {
-		end(0, err)
-		return nil, err
-	}
-	end(out.TotalTokens, nil)
 	return w.countRecall(out), nil
 }
 
@@ -189,12 +182,18 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 	ctx, end := w.m.observe(ctx, OpRecall, "user")
 	res, err := w.m.recall.RecallUser(ctx, recall.UserRequest{Workspace: w.id, User: user, Question: r.Question,
 		Keywords: r.Keywords, Budget: recallBudget(&r), Retrieval: recall.Retrieval(r.Retrieval)})
+	return w.recalled(ctx, end, res, err)
+}
+
+// recalled converts the recall engine's answer res, or its error err, and
+// ends the recall's observation (end) with the tokens returned.
+func (w *Workspace) recalled(ctx context.Context, end func(int, error), res *recall.Result, err error) (*RecallResult, error) {
+	var out *RecallResult
 	if err != nil {
 		err = w.recallError(err)
-		end(0, err)
-		return nil, err
+	} else {
+		out, err = w.resultOf(ctx, res)
 	}
-	out, err := w.resultOf(ctx, res)
 	if err != nil {
 		end(0, err)
 		return nil, err
