@@ -28,6 +28,16 @@ type PapersResponse struct {
 	NextCursor string          `json:"next_cursor" doc:"pass as cursor for the next page; empty on the last page"`
 }
 
+// NewPapersResponse makes the response of a page of papers and its next
+// cursor.
+func NewPapersResponse(papers []Paper, nextCursor string) PapersResponse {
+	r := PapersResponse{Papers: make([]PaperResponse, len(papers)), NextCursor: nextCursor}
+	for i, p := range papers {
+		r.Papers[i] = NewPaperResponse(p)
+	}
+	return r
+}
+
 // PaperQuery selects a page of the workspace's papers (ListPapers).
 type PaperQuery struct {
 	Tag        string // "" means any; else only papers with this tag (exact name)

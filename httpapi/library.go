@@ -47,11 +47,7 @@ func (s *server) handlePapers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := api.PapersResponse{Papers: make([]api.PaperResponse, len(page.Papers)), NextCursor: page.NextCursor}
-	for i, p := range page.Papers {
-		out.Papers[i] = api.NewPaperResponse(p)
-	}
-	return writeJSON(w, http.StatusOK, out)
+	return writeJSON(w, http.StatusOK, api.NewPapersResponse(page.Papers, page.NextCursor))
 }
 
 var deleteDocumentOp = op{tag: "ingest", summary: "Remove a document and its passages from every index",

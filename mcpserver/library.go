@@ -199,11 +199,8 @@ func (l *local) Papers(ctx context.Context, q papermem.PaperQuery) (*api.PapersR
 	if err != nil {
 		return nil, err
 	}
-	out := &api.PapersResponse{Papers: make([]api.PaperResponse, len(page.Papers)), NextCursor: page.NextCursor}
-	for i, p := range page.Papers {
-		out.Papers[i] = api.NewPaperResponse(p)
-	}
-	return out, nil
+	out := api.NewPapersResponse(page.Papers, page.NextCursor)
+	return &out, nil
 }
 
 func (l *local) DeletePaper(ctx context.Context, doi string) (*api.DeletedResponse, error) {
