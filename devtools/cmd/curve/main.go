@@ -338,7 +338,7 @@ func loCoMo(ctx context.Context, c config) (*curve, error) {
 				continue
 			}
 			for _, b := range c.budgets {
-				for way, req := range map[int]papermem.UserRecallRequest{
+				for way, req := range [...]papermem.UserRecallRequest{
 					floor: {Question: qa.Question, BudgetTokens: b, Fill: true, Retrieval: papermem.RetrievalLexical},
 					fill:  {Question: qa.Question, BudgetTokens: b, Fill: true},
 					stop:  {Question: qa.Question, BudgetTokens: b},
