@@ -361,9 +361,13 @@ func hashOf(b []byte) string {
 
 // storeWork stores wk as a paper, with its files as its full text, unless
 // the same work was imported from the same source before (its hashes
-// match): then it counts as skipped. prev is the paper the source's key
-// held, if any.
-func (r *importRun) storeWork(ctx context.Context, wk *work, prev *store.SourcedPaper) error {
+// match): then it counts as skipped. sourced holds the papers the
+// source's keys held (PapersOfSource), wk's among them if any.
+func (r *importRun) storeWork(ctx context.Context, wk *work, sourced map[string]store.SourcedPaper) error {
+	var prev *store.SourcedPaper
+	if sp, ok := sourced[wk.key]; ok {
+		prev = &sp
+	}
 	meta, files := wk.hashes()
 	hash := meta + "." + files
 	if prev != nil && prev.Hash == hash {
@@ -505,11 +509,7 @@ func (x *exportFile) read(ctx context.Context, r *importRun) error {
 		r.update(ctx, func(im *Import) { im.Items++ })
 		wk, err := x.work(keys[i], e)
 		if err == nil {
-			var p *store.SourcedPaper
-			if sp, ok := prev[keys[i]]; ok {
-				p = &sp
-			}
-			err = r.storeWork(ctx, wk, p)
+			err = r.storeWork(ctx, wk, prev)
 		}
 		if err != nil {
 			r.fail(ctx, keys[i], err)
@@ -760,11 +760,7 @@ func (z *zoteroLibrary) read(ctx context.Context, r *importRun) error {
 		it := &works[i]
 		wk, err := z.work(ctx, it, names)
 		if err == nil {
-			var p *store.SourcedPaper
-			if sp, ok := prev[it.Key]; ok {
-				p = &sp
-			}
-			err = r.storeWork(ctx, wk, p)
+			err = r.storeWork(ctx, wk, prev)
 		}
 		if err != nil {
 			mu.Lock()
