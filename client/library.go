@@ -72,9 +72,5 @@ func (c *Client) ImportStatus(ctx context.Context, id int64) (*api.Import, error
 // Imports lists the workspace's imports, newest first (GET /v1/imports);
 // limit 0 means the server's default.
 func (c *Client) Imports(ctx context.Context, limit int) (*api.ImportsResponse, error) {
-	q := url.Values{}
-	if limit != 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
-	return call[api.ImportsResponse](ctx, c, get, withQuery("/v1/imports", q), nil)
+	return call[api.ImportsResponse](ctx, c, get, withQuery("/v1/imports", limitQuery(limit)), nil)
 }

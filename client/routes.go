@@ -101,15 +101,7 @@ func (c *Client) Recall(ctx context.Context, req api.RecallRequest) (*api.Recall
 // when the papers that follow are much weaker than the best; RecallPapersIn
 // with Fill lists up to the limit.
 func (c *Client) RecallPapers(ctx context.Context, query string, limit int) ([]api.Paper, error) {
-	q := url.Values{"q": {query}}
-	if limit != 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
-	var papers []api.Paper
-	if err := c.do(ctx, get, withQuery("/v1/papers/recall", q), nil, &papers); err != nil {
-		return nil, err
-	}
-	return papers, nil
+	return c.RecallPapersIn(ctx, api.PaperRecallRequest{Query: query, Limit: limit})
 }
 
 // PaperExists reports whether the workspace holds the paper (GET
@@ -249,11 +241,7 @@ func upload[T any](ctx context.Context, c *Client, path, name string, r io.Reade
 // Documents lists the workspace's documents, most recently ingested first
 // (GET /v1/documents); limit 0 means the server's default.
 func (c *Client) Documents(ctx context.Context, limit int) (*api.DocumentsResponse, error) {
-	q := url.Values{}
-	if limit != 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
-	return call[api.DocumentsResponse](ctx, c, get, withQuery("/v1/documents", q), nil)
+	return call[api.DocumentsResponse](ctx, c, get, withQuery("/v1/documents", limitQuery(limit)), nil)
 }
 
 // StoreAnalysis stores or replaces the analysis of a paper (POST
