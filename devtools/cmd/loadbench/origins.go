@@ -143,11 +143,11 @@ func (s originsSetup) run(out io.Writer, docs []scifact.Doc, settle bool) (float
 	settled := "n/a (origins off)"
 	if !strings.Contains(s.name, "=off") {
 		settled = "not waited for"
-		now, err := countSettled(srv.addr, key, dois)
-		if err != nil {
-			return 0, err
-		}
 		if settle {
+			now, err := countSettled(srv.addr, key, dois)
+			if err != nil {
+				return 0, err
+			}
 			time.Sleep(originsSettle)
 			later, err := countSettled(srv.addr, key, dois)
 			if err != nil {
