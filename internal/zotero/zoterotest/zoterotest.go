@@ -7,6 +7,7 @@
 package zoterotest
 
 import (
+	"crypto/md5"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -72,7 +73,7 @@ func (l *Library) Put(key string, data map[string]any) {
 // PutFile stores the file of attachment key (its md5 changes with it).
 func (l *Library) PutFile(key string, b []byte, data map[string]any) {
 	d := map[string]any{"itemType": "attachment", "linkMode": "imported_file", "contentType": "application/pdf",
-		"md5": fmt.Sprintf("%x", len(b)*7919+int(b[len(b)/2])), "filename": key + ".pdf"}
+		"md5": fmt.Sprintf("%x", md5.Sum(b)), "filename": key + ".pdf"}
 	for k, v := range data {
 		d[k] = v
 	}
@@ -115,7 +116,7 @@ func (l *Library) MaxInFlight() int {
 }
 
 // Start serves the library on a new local server, closed by the caller
-// (tb.Cleanup(srv.Close)), and returns its URL: the API's base.
+// (tb.Cleanup(srv.Close)), and returns it: its URL is the API's base.
 func (l *Library) Start() *httptest.Server {
 	l.srv = httptest.NewServer(l)
 	return l.srv
