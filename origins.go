@@ -191,12 +191,7 @@ func (w *Workspace) planMetadata(p *storedPaper, fresh bool) {
 // answered leaves out what it would have added, as applyWork says. The
 // error is EUPSTREAM when no origin answered.
 func (w *Workspace) fillNow(ctx context.Context, p *storedPaper, refresh bool) error {
-	o := w.m.origins
-	lookup := o.client.Work
-	if refresh {
-		lookup = o.client.WorkFresh
-	}
-	work, err := lookup(ctx, p.DOI)
+	work, err := w.m.origins.work(ctx, p.DOI, refresh)
 	switch {
 	case errors.Is(err, origin.ErrNotFound), errors.Is(err, origin.ErrInvalid):
 		p.Metadata = store.MetadataComplete
@@ -207,6 +202,15 @@ func (w *Workspace) fillNow(ctx context.Context, p *storedPaper, refresh bool) e
 	applyWork(p, work)
 	p.Metadata = store.MetadataComplete
 	return nil
+}
+
+// work looks the work doi up at the origins, from their day's cache
+// unless fresh.
+func (o *origins) work(ctx context.Context, doi string, fresh bool) (*origin.Work, error) {
+	if fresh {
+		return o.client.WorkFresh(ctx, doi)
+	}
+	return o.client.Work(ctx, doi)
 }
 
 // applyWork fills what paper p lacks from work, and its retraction status
@@ -245,11 +249,7 @@ func applyWork(p *storedPaper, work *origin.Work) {
 // meanwhile is done with; a DOI no origin knows is complete as it is.
 func (m *Memory) runMetadata(ctx context.Context, j store.Job) error {
 	w := m.Workspace(j.Org)
-	lookup := m.origins.client.Work
-	if j.Args == metadataFresh {
-		lookup = m.origins.client.WorkFresh
-	}
-	work, err := lookup(ctx, j.Subject)
+	work, err := m.origins.work(ctx, j.Subject, j.Args == metadataFresh)
 	p := &storedPaper{Paper: Paper{DOI: j.Subject, Metadata: store.MetadataComplete}}
 	switch {
 	case errors.Is(err, origin.ErrNotFound), errors.Is(err, origin.ErrInvalid):
