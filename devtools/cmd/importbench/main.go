@@ -7,9 +7,9 @@
 // import of the unchanged library (one request, answered 304) and of one
 // after 10 items were edited.
 //
-//	go run ./devtools/cmd/importbench [-items 1000] [-pdfs 200] [-pages 8]
+//	go run ./devtools/cmd/importbench [-items 1000] [-pdfs 200] [-pages 8] [-scifact ../shared/eval/scifact]
 //
-// Texts are SciFact abstracts (../shared/eval/scifact/corpus.jsonl.gz):
+// Texts are SciFact abstracts (corpus.jsonl.gz in -scifact):
 // each item's title and abstract one document's, each PDF page five
 // documents' text, about 1,000 words a page. A tenth of the items have
 // no DOI and a tenth of the rest carry theirs in Extra, as Zotero keeps it
@@ -17,10 +17,7 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -30,6 +27,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/internal/scifact"
 	"github.com/papermem/papermem/internal/testutil"
 	"github.com/papermem/papermem/internal/zotero/zoterotest"
 )
@@ -38,37 +36,13 @@ func main() {
 	items := flag.Int("items", 1000, "regular items in the library")
 	pdfs := flag.Int("pdfs", 200, "items with a PDF")
 	pages := flag.Int("pages", 8, "pages of each PDF")
-	corpus := flag.String("corpus", "../shared/eval/scifact/corpus.jsonl.gz", "SciFact corpus: the texts")
+	scifactDir := flag.String("scifact", scifact.DefaultDir, "directory of the SciFact corpus: the texts")
 	db := flag.String("db", "", "database (a SQLite file or a postgres:// URL); default a new file in a temporary directory")
 	flag.Parse()
-	if err := run(*items, *pdfs, *pages, *corpus, *db); err != nil {
+	if err := run(*items, *pdfs, *pages, *scifactDir, *db); err != nil {
 		fmt.Fprintln(os.Stderr, "importbench:", err)
 		os.Exit(1)
 	}
-}
-
-type doc struct{ Title, Text string }
-
-func readCorpus(path string) ([]doc, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	var out []doc
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var d doc
-		if json.Unmarshal(sc.Bytes(), &d) == nil && d.Text != "" {
-			out = append(out, d)
-		}
-	}
-	return out, sc.Err()
 }
 
 // wrap cuts text into lines of about 90 characters.
@@ -91,8 +65,8 @@ func wrap(text string) []string {
 	return lines
 }
 
-func run(items, pdfs, pages int, corpus, db string) error {
-	docs, err := readCorpus(corpus)
+func run(items, pdfs, pages int, scifactDir, db string) error {
+	docs, err := scifact.Corpus(scifactDir)
 	if err != nil {
 		return err
 	}
