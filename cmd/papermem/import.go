@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -150,7 +150,7 @@ func (r remote) importLibrary(ctx context.Context, req papermem.ImportRequest, p
 	case papermem.ImportZotero:
 		im, err = r.StartImport(ctx, api.ImportRequest{Source: req.Source, Library: req.Library, APIKey: req.APIKey})
 	default:
-		im, err = r.ImportFile(ctx, req.Name, strings.NewReader(string(req.Data)), req.Source)
+		im, err = r.ImportFile(ctx, req.Name, bytes.NewReader(req.Data), req.Source)
 	}
 	for err == nil && im.Status == papermem.ImportRunning {
 		progress(*im)
