@@ -121,7 +121,8 @@ func (j *jobs) wake() {
 	}
 }
 
-// loop claims and runs jobs until ctx ends. With nothing due, it sleeps
+// loop claims and runs jobs until ctx ends; it claims only when a job is
+// due (NextJobDue, or when that read fails). With nothing due, it sleeps
 // until the next job is due, one is queued here, or jobPoll passes; with
 // every kind's services down, until they are due for a probe.
 func (j *jobs) loop(ctx context.Context) {
@@ -144,21 +145,27 @@ func (j *jobs) loop(ctx context.Context) {
 			}
 		}
 		if len(ready) > 0 {
-			claimed, err := j.claim(ctx, ready)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				if !failing {
-					j.m.log.Warn("background jobs: claiming failed", "err", err)
+			// A read first: an idle worker does not take the write
+			// queue's turn to find nothing to claim.
+			at, ok, err := store.NextJobDue(ctx, j.m.db, ready)
+			if err != nil || ok && !at.After(now) {
+				claimed, err := j.claim(ctx, ready)
+				switch {
+				case err != nil && ctx.Err() == nil:
+					if !failing {
+						j.m.log.Warn("background jobs: claiming failed", "err", err)
+					}
+					failing = true
+				case err == nil:
+					failing = false
 				}
-				failing = true
-			case err == nil:
-				failing = false
+				if len(claimed) > 0 {
+					j.runAll(ctx, claimed)
+					continue
+				}
+				at, ok, err = store.NextJobDue(ctx, j.m.db, ready)
 			}
-			if len(claimed) > 0 {
-				j.runAll(ctx, claimed)
-				continue
-			}
-			if at, ok, err := store.NextJobDue(ctx, j.m.db, ready); err == nil && ok {
+			if err == nil && ok {
 				wait = min(wait, at.Sub(now))
 			}
 		}
