@@ -122,3 +122,13 @@ func (b *breaker) state() ServiceState {
 	defer b.mu.Unlock()
 	return ServiceState{Name: b.name, Down: b.down, Since: b.since, Retry: b.retry, Failures: b.failures, LastError: b.lastErr}
 }
+
+// ready reports whether a request may be asked of the service now: it is
+// up, or due for a probe. When not, retry is when the probe is due.
+func (b *breaker) ready() (ok bool, retry time.Time) {
+	s := b.state()
+	if !s.Down || !b.now().Before(s.Retry) {
+		return true, time.Time{}
+	}
+	return false, s.Retry
+}

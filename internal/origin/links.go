@@ -145,11 +145,7 @@ func (c *Client) Links(ctx context.Context, doi string, lim LinkLimits, fresh bo
 // asks first, is not down (or is due for a probe); when it is, retry is
 // when to ask again.
 func (c *Client) LinksReady() (ready bool, retry time.Time) {
-	s := c.openalex.breaker.state()
-	if !s.Down || !c.openalex.breaker.now().Before(s.Retry) {
-		return true, time.Time{}
-	}
-	return false, s.Retry
+	return c.openalex.breaker.ready()
 }
 
 // openalexLinked is the part of an OpenAlex work Links reads: the same

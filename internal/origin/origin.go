@@ -308,15 +308,15 @@ func (c *Client) States() []ServiceState {
 // OpenAlex, which give a work's metadata, is up or due for a probe. When
 // neither is, retry is when the first is due.
 func (c *Client) WorkReady() (ready bool, retry time.Time) {
-	cr, oa := c.crossref.breaker.state(), c.openalex.breaker.state()
-	now := c.crossref.breaker.now()
-	if !cr.Down || !oa.Down || !now.Before(cr.Retry) || !now.Before(oa.Retry) {
+	crOK, crRetry := c.crossref.breaker.ready()
+	oaOK, oaRetry := c.openalex.breaker.ready()
+	switch {
+	case crOK || oaOK:
 		return true, time.Time{}
+	case oaRetry.Before(crRetry):
+		return false, oaRetry
 	}
-	if oa.Retry.Before(cr.Retry) {
-		return false, oa.Retry
-	}
-	return false, cr.Retry
+	return false, crRetry
 }
 
 // Trusted reports whether u is an http or https URL on one of the
