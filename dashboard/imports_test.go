@@ -41,7 +41,7 @@ func TestImportsPage(t *testing.T) {
 			t.Errorf("imports table lacks %q: %s", want, table)
 		}
 	}
-	// A Zotero form without a key is refused, and nothing is recorded.
+	// A Zotero form without a key is refused.
 	res = s.post("/dashboard/imports", url.Values{"csrf": {s.csrf()}, "library": {"users/1"}}, "")
 	if res.StatusCode != http.StatusBadRequest {
 		t.Errorf("a Zotero import without a key: %d", res.StatusCode)
