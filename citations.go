@@ -250,11 +250,7 @@ func (w *Workspace) queueCitations(ctx context.Context, tx *store.Tx, d string, 
 			return err
 		}
 	}
-	args := ""
-	if fresh {
-		args = metadataFresh
-	}
-	return store.Enqueue(ctx, tx, jobCitations, w.id, d, args, w.m.now())
+	return store.Enqueue(ctx, tx, jobCitations, w.id, d, jobArgs(fresh), w.m.now())
 }
 
 // runCitations is the citations job: it reads the links of paper

@@ -285,6 +285,15 @@ func (m *Memory) runMetadata(ctx context.Context, j store.Job) error {
 // cache (PaperInput.Refresh).
 const metadataFresh = "fresh"
 
+// jobArgs is the Args of a metadata or citations job: metadataFresh when
+// it bypasses the origins' cache.
+func jobArgs(fresh bool) string {
+	if fresh {
+		return metadataFresh
+	}
+	return ""
+}
+
 // metadataUnavailable records that the metadata job about org's paper doi
 // gave up: the paper's metadata stays as it is, unavailable.
 func (m *Memory) metadataUnavailable(ctx context.Context, tx *store.Tx, j store.Job) error {

@@ -170,11 +170,7 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 		}
 		// The job is queued with the paper, in its transaction: a
 		// paper stored pending always has its job.
-		args := ""
-		if p.fresh {
-			args = metadataFresh
-		}
-		return store.Enqueue(ctx, tx, jobMetadata, w.id, p.DOI, args, w.m.now())
+		return store.Enqueue(ctx, tx, jobMetadata, w.id, p.DOI, jobArgs(p.fresh), w.m.now())
 	})
 	if err != nil {
 		return err
