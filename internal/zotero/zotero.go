@@ -71,7 +71,6 @@ type Client struct {
 
 	mu        sync.Mutex
 	notBefore time.Time // Backoff: no request starts before
-	requests  int       // requests made, for tests and progress
 }
 
 // libraryPath matches users/<id> and groups/<id>.
@@ -104,13 +103,6 @@ func New(o Options) (*Client, error) {
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &Client{base: strings.TrimRight(base, "/") + "/" + lib, key: o.Key, local: o.Local, http: &hc,
 		sem: make(chan struct{}, MaxInFlight), maxWait: cmp.Or(o.MaxWait, DefaultMaxWait), maxFile: o.MaxFileBytes}, nil
-}
-
-// Requests returns how many requests the client has made.
-func (c *Client) Requests() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.requests
 }
 
 // StatusError is an answer of the API other than the one expected.
@@ -170,9 +162,6 @@ func (c *Client) get(ctx context.Context, rawURL string, hdr map[string]string, 
 			<-c.sem
 			return nil, err
 		}
-		c.mu.Lock()
-		c.requests++
-		c.mu.Unlock()
 		res, err := c.http.Do(req)
 		<-c.sem
 		if err != nil {
