@@ -79,6 +79,12 @@ func startWith(t *testing.T, args []string, vars map[string]string, client *http
 
 func call(t *testing.T, method, url, token string, body any) (int, map[string]any) {
 	t.Helper()
+	return callWith(t, http.DefaultClient, method, url, token, body)
+}
+
+// callWith is call through client.
+func callWith(t *testing.T, client *http.Client, method, url, token string, body any) (int, map[string]any) {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -91,7 +97,7 @@ func call(t *testing.T, method, url, token string, body any) (int, map[string]an
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,9 +37,9 @@ func standInOrigins(t *testing.T) (map[string]string, *int) {
 // found and a missing paper and an unknown route over base, and returns
 // what must never appear in telemetry: the workspace, the user, the
 // e-mail, the token and the DOIs.
-func exercise(t *testing.T, client *http.Client, base string) []string {
+func exercise(t *testing.T, base string) []string {
 	t.Helper()
-	status, body := callWith(t, client, "POST", base+"/v1/auth/signup", "", map[string]any{"email": "telemetry.user@example.org", "password": "long enough"})
+	status, body := call(t, "POST", base+"/v1/auth/signup", "", map[string]any{"email": "telemetry.user@example.org", "password": "long enough"})
 	if status != 201 {
 		t.Fatalf("signup %d %v", status, body)
 	}
@@ -47,7 +47,7 @@ func exercise(t *testing.T, client *http.Client, base string) []string {
 	user := body["user"].(map[string]any)
 	secret := []string{"telemetry.user@example.org", token, "10.7777/found", "10.7777/missing", "10.7777%2Ffound", "10.7777%2Fmissing",
 		user["user_id"].(string), user["org_id"].(string)}
-	status, body = callWith(t, client, "POST", base+"/v1/papers", token, map[string]any{"doi": "10.7777/found", "title": "Sleep and memory",
+	status, body = call(t, "POST", base+"/v1/papers", token, map[string]any{"doi": "10.7777/found", "title": "Sleep and memory",
 		"text": "We show that sleep deprivation impairs memory consolidation in adults."})
 	if status != 201 {
 		t.Fatalf("store %d %v", status, body)
@@ -60,7 +60,7 @@ func exercise(t *testing.T, client *http.Client, base string) []string {
 	req, _ := http.NewRequest("POST", base+"/v1/ingest", &form)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := client.Do(req)
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,29 +69,20 @@ func exercise(t *testing.T, client *http.Client, base string) []string {
 		t.Fatalf("ingest %d", res.StatusCode)
 	}
 	for range 3 {
-		if status, body = callWith(t, client, "POST", base+"/v1/recall", token, map[string]any{"question": "Does sleep deprivation affect memory?"}); status != 200 {
+		if status, body = call(t, "POST", base+"/v1/recall", token, map[string]any{"question": "Does sleep deprivation affect memory?"}); status != 200 {
 			t.Fatalf("recall %d %v", status, body)
 		}
 	}
-	if status, body = callWith(t, client, "GET", base+"/v1/papers/10.7777%2Ffound/cite", token, nil); status != 200 {
+	if status, body = call(t, "GET", base+"/v1/papers/10.7777%2Ffound/cite", token, nil); status != 200 {
 		t.Fatalf("cite found %d %v", status, body)
 	}
-	if status, body = callWith(t, client, "GET", base+"/v1/papers/10.7777%2Fmissing/cite", token, nil); status != 404 {
+	if status, body = call(t, "GET", base+"/v1/papers/10.7777%2Fmissing/cite", token, nil); status != 404 {
 		t.Fatalf("cite missing %d %v", status, body)
 	}
-	if status, _ = callWith(t, client, "GET", base+"/v1/no/such/route", token, nil); status != 404 {
+	if status, _ = call(t, "GET", base+"/v1/no/such/route", token, nil); status != 404 {
 		t.Fatalf("unknown route %d", status)
 	}
 	return secret
-}
-
-// callWith is call through client.
-func callWith(t *testing.T, client *http.Client, method, url, token string, body any) (int, map[string]any) {
-	t.Helper()
-	saved := http.DefaultClient
-	http.DefaultClient = client
-	defer func() { http.DefaultClient = saved }()
-	return call(t, method, url, token, body)
 }
 
 var metricsLine = regexp.MustCompile(`"msg":"metrics","addr":"(http://[^"]+)"`)
@@ -106,7 +97,7 @@ func TestRunMetrics(t *testing.T) {
 	vars["PAPERMEM_METRICS_ADDR"] = "127.0.0.1:0"
 	base, out, stop := startWith(t, []string{"-addr", "127.0.0.1:0", "-db", testdb.Path(t)}, vars, http.DefaultClient)
 	defer stop()
-	secret := exercise(t, http.DefaultClient, base)
+	secret := exercise(t, base)
 	if *origins == 0 {
 		t.Fatal("the store asked no origin")
 	}
@@ -223,7 +214,7 @@ func TestRunTraces(t *testing.T) {
 
 	vars, _ := standInOrigins(t)
 	base, stop := start(t, []string{"-addr", "127.0.0.1:0", "-db", testdb.Path(t)}, vars)
-	exercise(t, http.DefaultClient, base)
+	exercise(t, base)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +224,7 @@ func TestRunTraces(t *testing.T) {
 
 	vars["OTEL_EXPORTER_OTLP_ENDPOINT"] = srv.URL
 	base, stop = start(t, []string{"-addr", "127.0.0.1:0", "-db", testdb.Path(t)}, vars)
-	secret := exercise(t, http.DefaultClient, base)
+	secret := exercise(t, base)
 	if err := stop(); err != nil { // flushes the spans
 		t.Fatal(err)
 	}
