@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"strconv"
 
 	"github.com/papermem/papermem"
 )
@@ -41,10 +40,8 @@ func (s *server) citationList(w http.ResponseWriter, r *http.Request, get citati
 		return err
 	}
 	var o papermem.CitationOptions
-	if v := r.URL.Query().Get("refresh"); v != "" {
-		if o.Refresh, err = strconv.ParseBool(v); err != nil {
-			return papermem.Errorf(papermem.EINVALID, "refresh must be true or false.")
-		}
+	if o.Refresh, err = boolOf(r, "refresh"); err != nil {
+		return err
 	}
 	l, err := get(s.workspace(r), r.Context(), doi, o)
 	if err != nil {

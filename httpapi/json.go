@@ -98,3 +98,17 @@ func limitOf(r *http.Request, most int) (int, error) {
 	}
 	return n, nil
 }
+
+// boolOf reads the boolean query parameter name: absent means false, else
+// true or false as strconv.ParseBool reads it (EINVALID otherwise).
+func boolOf(r *http.Request, name string) (bool, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, papermem.Errorf(papermem.EINVALID, "%s must be true or false.", name)
+	}
+	return b, nil
+}

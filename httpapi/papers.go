@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -44,12 +43,8 @@ func (s *server) handleRecallPapers(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	req.Limit = n
-	if v := q.Get("fill"); v != "" {
-		fill, err := strconv.ParseBool(v)
-		if err != nil {
-			return papermem.Errorf(papermem.EINVALID, "fill must be true or false.")
-		}
-		req.Fill = fill
+	if req.Fill, err = boolOf(r, "fill"); err != nil {
+		return err
 	}
 	papers, err := s.workspace(r).RecallPapers(r.Context(), req)
 	if err != nil {
