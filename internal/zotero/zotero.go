@@ -53,7 +53,8 @@ type Options struct {
 	// http.DefaultClient's transport.
 	Client *http.Client
 	// MaxWait bounds one wait for Retry-After or Backoff; zero means
-	// DefaultMaxWait. A longer one fails the request.
+	// DefaultMaxWait. A longer Retry-After fails the request; a longer
+	// Backoff is cut to MaxWait.
 	MaxWait time.Duration
 	// MaxFileBytes bounds a downloaded file; zero means no bound.
 	MaxFileBytes int64
