@@ -3,13 +3,11 @@ package papermem
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/recall"
-	"github.com/papermem/papermem/internal/store"
 )
 
 // Recall itself (ranking, paper context, packing, the relevance scale,
@@ -188,44 +186,26 @@ func (w *Workspace) recallMemories(ctx context.Context, user string, r RecallReq
 // recalled converts the recall engine's answer res, or its error err, and
 // ends the recall's observation (end) with the tokens returned.
 func (w *Workspace) recalled(ctx context.Context, end func(int, error), res *recall.Result, err error) (*RecallResult, error) {
-	var out *RecallResult
 	if err != nil {
 		err = w.recallError(err)
-	} else {
-		out, err = w.resultOf(ctx, res)
-	}
-	if err != nil {
 		end(0, err)
 		return nil, err
 	}
+	out := resultOf(res)
 	end(out.TotalTokens, nil)
 	return out, nil
 }
 
-// resultOf converts the recall engine's result, whose spans name their
-// nodes by row id, to the spans the caller sees, which name them by their
-// number in the workspace. A node deleted since it was recalled is left
-// out, with its tokens.
-func (w *Workspace) resultOf(ctx context.Context, r *recall.Result) (*RecallResult, error) {
-	ids := make([]int64, len(r.Spans))
+// resultOf converts the recall engine's result to the spans the caller
+// sees, which name their nodes by their number in the workspace (loaded
+// with the spans' text), not by row id.
+func resultOf(r *recall.Result) *RecallResult {
+	out := &RecallResult{Spans: make([]Span, len(r.Spans)), TotalTokens: r.TotalTokens}
 	for i, s := range r.Spans {
-		ids[i] = s.NodeID
+		out.Spans[i] = Span{NodeID: s.Num, Label: s.Label, Text: s.Text, Score: s.Score, Tokens: s.Tokens,
+			Provenance: Provenance(s.Provenance)}
 	}
-	nums, err := store.NodeNums(ctx, w.m.db, w.m.database.Engine, w.id, ids)
-	if err != nil {
-		return nil, fmt.Errorf("recall: node numbers: %w", err)
-	}
-	out := &RecallResult{Spans: make([]Span, 0, len(r.Spans)), TotalTokens: r.TotalTokens}
-	for _, s := range r.Spans {
-		num, ok := nums[s.NodeID]
-		if !ok {
-			out.TotalTokens -= s.Tokens
-			continue
-		}
-		out.Spans = append(out.Spans, Span{NodeID: num, Label: s.Label, Text: s.Text, Score: s.Score, Tokens: s.Tokens,
-			Provenance: Provenance(s.Provenance)})
-	}
-	return out, nil
+	return out
 }
 
 // recallError translates the recall engine's errors: an embedder's failure

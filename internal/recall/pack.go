@@ -60,7 +60,7 @@ func (e *Engine) loadCandidates(ctx context.Context, q query, hs []ranked) ([]*c
 	for i := range rows {
 		r := &rows[i]
 		c := &candidate{ownerID: r.OwnerID, kind: r.Kind}
-		c.NodeID, c.Label, c.Text, c.Tokens, c.Score = r.ID, r.Label, r.Text, r.Tokens, score[r.ID]
+		c.NodeID, c.Num, c.Label, c.Text, c.Tokens, c.Score = r.ID, r.Num, r.Label, r.Text, r.Tokens, score[r.ID]
 		c.Provenance = Provenance{Kind: r.Kind, DOI: r.DOI, Title: r.Title, Source: r.Source, Retracted: r.Retracted,
 			Section: r.Section, SectionType: r.SectionType, Page: r.Page, Row: r.Row, Sheet: r.Sheet,
 			CharStart: r.CharStart, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}

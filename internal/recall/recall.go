@@ -179,7 +179,8 @@ type Result struct {
 // the relevance scale (relevance.go). Its fields are those of package
 // papermem's Span.
 type Span struct {
-	NodeID     int64
+	NodeID     int64 // the node's row id
+	Num        int64 // its number in the workspace: the id the API shows
 	Label      string
 	Text       string
 	Score      float64

@@ -482,7 +482,7 @@ func (e *Engine) loadMemories(ctx context.Context, org, user string, ids []int64
 	loaded := make([]memCand, len(rows))
 	for i := range rows {
 		r, c := &rows[i], &loaded[i]
-		c.NodeID, c.Label, c.Text, c.Tokens = r.NodeID, LabelMemory, r.Text, r.Tokens
+		c.NodeID, c.Num, c.Label, c.Text, c.Tokens = r.NodeID, r.Num, LabelMemory, r.Text, r.Tokens
 		c.Provenance = Provenance{Kind: KindMemory, CharEnd: r.CharEnd, IngestedAt: r.CreatedAt, Key: r.Key, OccurredAt: r.OccurredAt}
 		c.memID, c.session, c.occurred, c.tags, c.meta = r.MemoryID, r.Session, r.OccurredAt, r.Tags, r.Metadata
 	}
