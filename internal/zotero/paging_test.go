@@ -1,0 +1,91 @@
+package zotero_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/papermem/papermem/internal/zotero"
+	"github.com/papermem/papermem/internal/zotero/zoterotest"
+)
+
+// TestItemsPages reads a library of 250 items, more than two pages of
+// zotero.PageSize, from the stand-in, which pages them as Zotero does
+// (start and limit, Total-Results, Link rel="next"): every item once.
+func TestItemsPages(t *testing.T) {
+	lib := zoterotest.New("users/4242", "k")
+	for i := range 250 {
+		lib.Put(fmt.Sprintf("K%07d", i), map[string]any{"itemType": "journalArticle", "title": fmt.Sprintf("Paper %d", i)})
+	}
+	srv := lib.Start()
+	t.Cleanup(srv.Close)
+	c, err := zotero.New(zotero.Options{URL: srv.URL, Library: "users/4242", Key: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	pages := 0
+	ver, _, err := c.Items(context.Background(), 0, func(p zotero.Page) error {
+		pages++
+		if p.Total != 250 {
+			t.Errorf("page %d: Total %d, want 250", pages, p.Total)
+		}
+		for _, it := range p.Items {
+			if seen[it.Key] {
+				t.Errorf("item %s read twice", it.Key)
+			}
+			seen[it.Key] = true
+		}
+		return nil
+	})
+	if err != nil || len(seen) != 250 || ver != 250 {
+		t.Fatalf("Items: %d items, version %d, %v; want 250 items at version 250", len(seen), ver, err)
+	}
+	if want := (250 + zotero.PageSize - 1) / zotero.PageSize; pages != want {
+		t.Errorf("%d pages, want %d", pages, want)
+	}
+}
+
+// TestSilentServer reads a library from a server that accepts the
+// connection and never answers, and one that answers after 5 s: the
+// caller's deadline (200 ms) ends both with an error, not a hang.
+func TestSilentServer(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered, until the test ends
+		}
+	}()
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(5 * time.Second):
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	for name, u := range map[string]string{"NeverAnswers": "http://" + l.Addr().String(), "Slow": slow.URL} {
+		t.Run(name, func(t *testing.T) {
+			c, err := zotero.New(zotero.Options{URL: u, Library: "users/1", Key: "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			if _, _, err := c.Items(ctx, 0, func(zotero.Page) error { return nil }); err == nil {
+				t.Fatal("Items answered without a server answer")
+			}
+		})
+	}
+}
