@@ -149,14 +149,14 @@ func (j *jobs) loop(ctx context.Context) {
 			// queue's turn to find nothing to claim.
 			at, ok, err := store.NextJobDue(ctx, j.m.db, ready)
 			if err != nil || ok && !at.After(now) {
-				claimed, err := j.claim(ctx, ready)
+				claimed, claimErr := j.claim(ctx, ready)
 				switch {
-				case err != nil && ctx.Err() == nil:
+				case claimErr != nil && ctx.Err() == nil:
 					if !failing {
-						j.m.log.Warn("background jobs: claiming failed", "err", err)
+						j.m.log.Warn("background jobs: claiming failed", "err", claimErr)
 					}
 					failing = true
-				case err == nil:
+				case claimErr == nil:
 					failing = false
 				}
 				if len(claimed) > 0 {
