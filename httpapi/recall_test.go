@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/httpapi"
+	"github.com/papermem/papermem/internal/testenv"
 )
 
 // stopLibrary is a small workspace where a question about naps and memory
@@ -168,5 +171,29 @@ func TestRecallPapersKeyword(t *testing.T) {
 		if len(ps) == 0 || ps[0].DOI != fmt.Sprintf("10.1000/k%d", i) || ps[0].Score < papermem.MinScore {
 			t.Errorf("papers for %q: %+v; want 10.1000/k%d first, scored at least MinScore", w, ps, i)
 		}
+	}
+}
+
+// TestRecallQuantityFromPDF uploads the S2ORC paper of the shared test
+// documents and asks how many papers S2ORC holds: the sentence that says
+// so with a number comes first, before those that share more of the
+// question's words and hold no number.
+func TestRecallQuantityFromPDF(t *testing.T) {
+	path := filepath.Join("..", testdocsDir, "pdf", "acl2020-s2orc-2020.acl-main.447.pdf")
+	if _, err := os.Stat(path); err != nil {
+		testenv.Need(t, "../shared/testdocs", err)
+	}
+	e := newEnv(t, httpapi.Config{}, nil)
+	a := e.signup("ada@example.org", "lab-one")
+	want(t, e.upload(a.auth(), filePart(t, path)), http.StatusCreated, "")
+	r := e.do("POST", "/v1/recall", map[string]any{"question": "How many papers does S2ORC contain?", "budget_tokens": 2000}, a.auth()...)
+	want(t, r, http.StatusOK, "")
+	var res papermem.RecallResult
+	r.json(t, &res)
+	if len(res.Spans) == 0 || !strings.Contains(res.Spans[0].Text, "81.1M") {
+		for i, s := range res.Spans[:min(5, len(res.Spans))] {
+			t.Logf("%d. %.3f %s", i+1, s.Score, s.Text)
+		}
+		t.Fatal("the sentence that gives S2ORC's size is not first")
 	}
 }

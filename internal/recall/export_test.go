@@ -29,7 +29,7 @@ func (e *Engine) PackBothWays(ctx context.Context, org, label, question string, 
 	}
 	all = firstCopies(hs, all)
 	scale, limit, ok := rel.scale(hs[0].score, candidateTexts(all))
-	rankSpans(all, keywords, signals, q.label == "")
+	rankSpans(all, keywords, signals, q.label == "", q.quantity)
 	want := newPacker(Budget{Tokens: min(budget, limit), Fill: true}, nil)
 	if !ok {
 		all = nil

@@ -98,10 +98,11 @@ const (
 	claimLengthPenalty = 0.01
 )
 
-// rankSpans applies the boosts and the length penalties (a passage's
-// only when the spans are of every label, mixed) and sorts candidates
-// by score, best first.
-func rankSpans(cs []*candidate, keywords, signals []string, mixed bool) {
+// rankSpans applies the boosts, the length penalties (a passage's only
+// when the spans are of every label, mixed) and, when the question asks
+// for a quantity, quantityScale to spans without a numeral, and sorts
+// candidates by score, best first.
+func rankSpans(cs []*candidate, keywords, signals []string, mixed, quantity bool) {
 	var kws []string
 	for _, k := range keywords {
 		if k = strings.ToLower(strings.TrimSpace(k)); k != "" {
@@ -122,6 +123,9 @@ func rankSpans(cs []*candidate, keywords, signals []string, mixed bool) {
 			if signalCues[s].MatchString(c.Text) {
 				f += signalBoost
 			}
+		}
+		if quantity && !numeral.MatchString(c.Text) {
+			f *= quantityScale
 		}
 		if c.Provenance.SectionType == "references" {
 			f *= referencesScale
@@ -194,7 +198,7 @@ func (e *Engine) pack(ctx context.Context, q query, hs []ranked, common float64,
 				}
 				p.budget = min(p.budget, limit)
 			}
-			rankSpans(loaded, keywords, signals, q.label == "")
+			rankSpans(loaded, keywords, signals, q.label == "", q.quantity)
 			pending = append(pending, loaded...)
 			slices.SortStableFunc(pending, func(a, b *candidate) int { return bestFirst(&a.Span, &b.Span) })
 		}

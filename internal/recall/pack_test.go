@@ -16,12 +16,12 @@ func TestRankSpansLength(t *testing.T) {
 		}
 	}
 	cs := spans()
-	rankSpans(cs, nil, nil, true)
+	rankSpans(cs, nil, nil, true, false)
 	if cs[0].NodeID != 2 || cs[1].Score >= 1 {
 		t.Errorf("mixed labels: order %d, %d (scores %.3f, %.3f); want the claim first", cs[0].NodeID, cs[1].NodeID, cs[0].Score, cs[1].Score)
 	}
 	cs = spans()
-	rankSpans(cs, nil, nil, false)
+	rankSpans(cs, nil, nil, false, false)
 	if cs[0].NodeID != 1 || cs[0].Score != 1 {
 		t.Errorf("one label: order %d, %d; want scores unchanged", cs[0].NodeID, cs[1].NodeID)
 	}
@@ -36,7 +36,7 @@ func TestRankSpansClaimLength(t *testing.T) {
 			{Span: Span{NodeID: 1, Label: LabelClaim, Score: 1, Tokens: 60}},
 			{Span: Span{NodeID: 2, Label: LabelClaim, Score: 0.999, Tokens: sentenceTokens}},
 		}
-		rankSpans(cs, nil, nil, mixed)
+		rankSpans(cs, nil, nil, mixed, false)
 		if cs[0].NodeID != 2 || cs[0].Score != 0.999 || cs[1].Score >= 0.999 {
 			t.Errorf("mixed %v: order %d, %d (scores %.4f, %.4f); want the shorter claim first, its score unchanged",
 				mixed, cs[0].NodeID, cs[1].NodeID, cs[0].Score, cs[1].Score)

@@ -214,7 +214,8 @@ type Provenance struct {
 // req.Question within req.Budget, only of the papers req.DOIs when it is
 // set. Per-user memories are never included (see RecallUser).
 func (e *Engine) Recall(ctx context.Context, req Request) (*Result, error) {
-	q := query{org: req.Workspace, label: req.Label, domain: req.Domain, sectionTypes: req.SectionTypes, retrieval: req.Retrieval}
+	q := query{org: req.Workspace, label: req.Label, domain: req.Domain, sectionTypes: req.SectionTypes, retrieval: req.Retrieval,
+		quantity: asksQuantity(req.Question)}
 	if len(req.DOIs) > 0 {
 		// Scoped to papers: every stage below keeps to their nodes (the
 		// searches, paper context and the load filter by owner).
@@ -267,7 +268,8 @@ type query struct {
 	domain       string
 	sectionTypes []string
 	retrieval    Retrieval
-	limit        int // candidates per source; 0 means candidateLimit
+	limit        int  // candidates per source; 0 means candidateLimit
+	quantity     bool // the question asks how many or how much (quantityScale)
 }
 
 // candidateLimit is how many candidates each source contributes.
