@@ -36,21 +36,23 @@ type RecallRequest = api.RecallInput
 // Where an answer ends, unless the request asks for the whole budget
 // (RecallRequest.Fill): a recall takes spans best first and stops, once
 // MinTokens are taken, before a span from a source it already draws on (a
-// paper, document or analysis; a user's memories count as one) that scores
-// under StopRatio times the best span taken, or before one from another
-// source that scores under SourceStopRatio times it, unless that span holds
-// a word of the question (rarer than the commonest words) that the spans
-// taken lack. While every span taken comes from one paper, document or
-// analysis (a paper alone in its workspace, a recall scoped to one DOI),
-// the answer reads that source as a fixed budget would until it holds
-// min(budget, SourceDepth) tokens and SourceShare of the budget: inside
-// one paper, scores say little of how deep the evidence lies. The budget
-// stays a ceiling: a recall returns what answers the question and stops
-// there. RecallPapers ends its list before a paper under SourceStopRatio
-// times the best unless PaperRecallRequest.Fill is set.
+// paper, document or analysis) that scores under StopRatio times the best
+// span taken, a memory of the user's under UserStopRatio times it, or one
+// from another source under SourceStopRatio times it, unless that span
+// holds a word of the question (rarer than the commonest words) that the
+// spans taken lack. While every span taken comes from one paper, document
+// or analysis (a paper alone in its workspace, a recall scoped to one
+// DOI), the answer is the one a fixed budget of max(min(budget,
+// SourceDepth), SourceShare of the budget) tokens gives (1,000 at a budget
+// of 2,000): inside one paper, scores say little of how deep the evidence
+// lies. The budget stays a ceiling: a recall returns what answers the
+// question and stops there. RecallPapers ends its list before a paper
+// under SourceStopRatio times the best unless PaperRecallRequest.Fill is
+// set.
 const (
 	StopRatio       = recall.StopRatio
 	SourceStopRatio = recall.SourceStopRatio
+	UserStopRatio   = recall.UserStopRatio
 	SourceDepth     = recall.SourceDepth
 	SourceShare     = recall.SourceShare
 )

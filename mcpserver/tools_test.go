@@ -230,7 +230,8 @@ func TestPaperExistsNormalises(t *testing.T) {
 
 // TestDefaultBudget: recall and recall_user without budget_tokens return at
 // most mcpserver.DefaultBudgetTokens, which their descriptions give; with
-// it, as much as asked.
+// it, as much as asked (fill asks for the whole budget, which one paper's
+// answer would not take otherwise: papermem.SourceDepth).
 func TestDefaultBudget(t *testing.T) {
 	if mcpserver.DefaultBudgetTokens >= papermem.DefaultBudgetTokens {
 		t.Fatalf("MCP default budget %d, library default %d", mcpserver.DefaultBudgetTokens, papermem.DefaultBudgetTokens)
@@ -260,11 +261,11 @@ func TestDefaultBudget(t *testing.T) {
 	q := map[string]string{"recall": "Does vitamin D supplementation change fracture risk in older adults?",
 		"recall_user": "How much vitamin D does Ada take for her fracture recovery?"}
 	for _, name := range []string{"recall", "recall_user"} {
-		def, _ := ok[papermem.RecallResult](t, cs, name, map[string]any{"question": q[name]})
+		def, _ := ok[papermem.RecallResult](t, cs, name, map[string]any{"question": q[name], "fill": true})
 		if def.TotalTokens > mcpserver.DefaultBudgetTokens || def.TotalTokens < mcpserver.DefaultBudgetTokens*3/4 {
 			t.Errorf("%s without a budget: %d tokens, want at most %d and near it", name, def.TotalTokens, mcpserver.DefaultBudgetTokens)
 		}
-		big, _ := ok[papermem.RecallResult](t, cs, name, map[string]any{"question": q[name], "budget_tokens": papermem.DefaultBudgetTokens})
+		big, _ := ok[papermem.RecallResult](t, cs, name, map[string]any{"question": q[name], "budget_tokens": papermem.DefaultBudgetTokens, "fill": true})
 		if big.TotalTokens <= mcpserver.DefaultBudgetTokens {
 			t.Errorf("%s with budget %d: %d tokens, want more than the default %d", name, papermem.DefaultBudgetTokens, big.TotalTokens, mcpserver.DefaultBudgetTokens)
 		}

@@ -334,36 +334,43 @@ func newPacker(b Budget, words map[string]float64) *packer {
 // ends reports whether span s, scored on the relevance scale, from source
 // owner ("" for a user's memories) ends the answer before it is taken (see
 // StopRatio): not when the request asks for the whole budget, nor before
-// MinTokens are taken, nor while the one source the answer draws on is
-// read deeper (reading, SourceDepth), nor when it holds a word of the question that the
-// spans taken lack, one rarer than the common words relevance weighs least
-// (the answer goes on until the question's words are covered; "help" or
-// "study" alone bring no span about another subject).
+// MinTokens are taken, nor while the answer draws on owner alone (sole:
+// it is read as a fixed budget of depth tokens reads it), nor when it
+// holds a word of the question that the spans taken lack, one rarer than
+// the common words relevance weighs least (the answer goes on until the
+// question's words are covered; "help" or "study" alone bring no span
+// about another subject).
 func (p *packer) ends(s *Span, owner string) bool {
-	if p.fill || len(p.res.Spans) == 0 || p.res.TotalTokens < p.minTokens {
+	if p.fill || len(p.res.Spans) == 0 || p.res.TotalTokens < p.minTokens || p.sole(owner) {
 		return false
-	}
-	if p.reading(owner) {
-		return false // the one source drawn on is read deeper
 	}
 	_, taken := p.byOwner[owner]
 	ratio := SourceStopRatio
-	if taken || owner == "" {
+	switch {
+	case owner == "":
+		ratio = UserStopRatio
+	case taken:
 		ratio = StopRatio
 	}
 	return s.Score < ratio*p.best && !p.adds(s)
 }
 
-// reading reports whether a span from source owner is read as the
-// whole budget is (see SourceDepth): the answer has drawn on that source
-// alone, a paper, document or analysis (not a user's memories), and holds
-// fewer tokens than min(budget, SourceDepth) and SourceShare of the budget.
-func (p *packer) reading(owner string) bool {
-	if _, taken := p.byOwner[owner]; !taken || len(p.byOwner) != 1 {
-		return false
-	}
-	depth := max(min(p.budget, SourceDepth), int(SourceShare*float64(p.budget)))
-	return p.res.TotalTokens < depth
+// sole reports whether the answer draws on source owner alone so far, a
+// paper, document or analysis (not a user's memories), and the request
+// does not ask for the whole budget: a span of it is then taken when it
+// fits the depth, as a fixed budget of depth tokens would take it (see
+// SourceDepth).
+func (p *packer) sole(owner string) bool {
+	_, taken := p.byOwner[owner]
+	return !p.fill && taken && len(p.byOwner) == 1
+}
+
+// depth returns the tokens to which an answer that draws on one source
+// reads it: max(min(budget, SourceDepth), SourceShare of the budget), no
+// fewer than MinTokens, no more than the budget.
+func (p *packer) depth() int {
+	d := max(min(p.budget, SourceDepth), int(SourceShare*float64(p.budget)), p.minTokens)
+	return min(d, p.budget)
 }
 
 // adds reports whether span s holds a word of the question that the spans
@@ -387,17 +394,22 @@ func eachTerm(s *Span, f func(term string)) {
 
 // under reports whether a span scoring score, from source owner ("" for a
 // user's memories), is left out for scoring under MinSpanScore, as it is
-// unless the request asks for the whole budget or the one source the
-// answer draws on is read deeper (reading).
+// unless the request asks for the whole budget or the answer draws on
+// owner alone (sole).
 func (p *packer) under(score float64, owner string) bool {
-	return !p.fill && score < MinSpanScore && !p.reading(owner)
+	return !p.fill && score < MinSpanScore && !p.sole(owner)
 }
 
 // add appends span s, whose text comes from source owner ("" for none),
-// unless it does not fit what is left of the budget or repeats a span
-// already taken; it reports whether s was added.
+// unless it does not fit what is left of the budget (of the depth, when
+// the answer draws on owner alone: sole) or repeats a span already taken;
+// it reports whether s was added.
 func (p *packer) add(s Span, owner string) bool {
-	if s.Tokens <= 0 || s.Tokens > p.budget-p.res.TotalTokens {
+	limit := p.budget
+	if p.sole(owner) {
+		limit = p.depth()
+	}
+	if s.Tokens <= 0 || s.Tokens > limit-p.res.TotalTokens {
 		return false
 	}
 	t := sketch(s.Text, owner)

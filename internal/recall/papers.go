@@ -74,7 +74,7 @@ func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPa
 	score := map[int64]float64{}
 	var ids []int64
 	for _, h := range hs {
-		if s := h.score * scale; s < MinSpanScore || !req.Fill && s < SourceStopRatio*hs[0].score*scale {
+		if h.score*scale < MinSpanScore {
 			break
 		}
 		if _, seen := score[h.owner]; !seen {
@@ -84,8 +84,12 @@ func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPa
 	}
 	// The best req.Limit papers are read; a retracted one scores times
 	// retractedScale before the cut at MinSpanScore and the limit, so each
-	// one read makes room for the next paper in rank order.
+	// one read makes room for the next paper in rank order. Unless req.Fill
+	// is set, the list ends before a paper that scores, as its text ranks,
+	// under SourceStopRatio times the best sound paper read: a retracted
+	// paper that ranks first does not end the list before the sound ones.
 	out := make([]ScoredPaper, 0, min(len(ids), req.Limit))
+	bar := 0.0 // the best score of a sound paper read
 	for next, want := 0, req.Limit; want > 0 && next < len(ids); {
 		batch := ids[next:min(next+want, len(ids))]
 		next += len(batch)
@@ -103,11 +107,19 @@ func (e *Engine) RecallPapers(ctx context.Context, req PaperRequest) ([]ScoredPa
 			if p.Retracted {
 				sp.Score *= retractedScale
 				want++
+			} else {
+				bar = max(bar, sp.Score)
 			}
 			if sp.Score >= MinSpanScore {
 				out = append(out, sp)
 			}
 		}
+	}
+	if bar == 0 && len(ids) > 0 {
+		bar = score[ids[0]] // every paper read is retracted
+	}
+	if !req.Fill {
+		out = slices.DeleteFunc(out, func(sp ScoredPaper) bool { return score[sp.Paper.ID] < SourceStopRatio*bar })
 	}
 	slices.SortStableFunc(out, func(a, b ScoredPaper) int { return cmp.Compare(b.Score, a.Score) })
 	return out[:min(len(out), req.Limit)], nil

@@ -140,32 +140,36 @@ type Budget struct {
 // under SourceStopRatio times it, so that once the best source's evidence
 // is in, a source clearly weaker than it does not follow; but not before a
 // span holding a word of the question that the spans taken lack, one
-// rarer than the common words (packer.ends). Chosen on
-// SciFact's odd claims, QASPER's odd papers and LoCoMo conversations 0–2
-// (docs/measurements.md).
+// rarer than the common words (packer.ends). A user's memories are one
+// source, whose answer ends before a memory under UserStopRatio times the
+// best. Chosen on SciFact's odd claims, QASPER's odd papers and LoCoMo
+// conversations 0–2 (docs/measurements.md): SourceStopRatio and
+// UserStopRatio are the least ratios whose answers at 2,000 tokens hold,
+// on average, 1,000 and 1,200 tokens with a tenth to spare there (the
+// issue's ceilings).
 const (
 	StopRatio       = 0.3
-	SourceStopRatio = 0.6
+	SourceStopRatio = 0.62
+	UserStopRatio   = 0.32
 )
 
 // How deep an answer that draws on one source reads it. Inside one paper
 // the scores say little of how deep a question's evidence lies, so while
 // every span taken comes from one paper, document or analysis (a paper
 // alone in its workspace, a recall scoped to one DOI, or a question one
-// paper answers so far), no span of that source ends the answer, nor is
-// left out for scoring under MinSpanScore, before it holds
-// min(budget, SourceDepth) tokens and SourceShare of the budget: the
-// answer reads the source as a fixed budget would, up to there, and then
-// stops as any answer does. A span of another source is judged as before
+// paper answers so far), the answer reads that source as a fixed budget
+// of max(min(budget, SourceDepth), SourceShare of the budget) tokens
+// would: a span of it is taken when it fits that depth, none ends the
+// answer or is left out for scoring under MinSpanScore, and one that does
+// not fit is passed over. A span of another source is judged as before
 // (SourceStopRatio), and a user's memories are not one source here (they
-// stop at StopRatio). SourceDepth makes budgets of up to 1,000 tokens
-// read as the whole budget does (the fixed-budget figures, QASPER's odd
-// papers); SourceShare is the least share of a larger budget whose
-// evidence recall, on QASPER's odd papers, is not under the FTS5 floor's
-// filling the budget (docs/measurements.md).
+// stop at StopRatio). A budget of 2,000 tokens thus returns, inside one
+// paper, the answer of a fixed 1,000-token budget: the evidence recall the
+// fixed budget of 1,000 gives, in at most 1,000 tokens (QASPER's papers,
+// docs/measurements.md).
 const (
 	SourceDepth = 1000
-	SourceShare = 0.6
+	SourceShare = 0.5
 )
 
 // Result is the answer to a recall: spans, best first, whose tokens add up
