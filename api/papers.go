@@ -85,7 +85,7 @@ type IngestReport struct {
 type PaperRecallRequest struct {
 	Query     string    // required
 	Limit     int       // 0 means DefaultPaperLimit; at most MaxPaperLimit
-	Fill      bool      // false: the list ends before a paper under SourceStopRatio times the best; true: up to Limit
+	Fill      bool      // false: the list ends before a paper under SourceStopRatio times the best sound one; true: up to Limit
 	Retrieval Retrieval // zero means hybrid
 	// DOIs, Tags and Collections scope the ranking to those papers, as
 	// RecallRequest's do. Nil means every paper.

@@ -30,7 +30,7 @@ var recallPapersOp = op{tag: "papers", summary: "Rank the workspace's papers for
 		{name: "dois", typ: "string", doc: "repeatable: rank only these papers (at most 100)"},
 		{name: "tags", typ: "string", doc: "repeatable: rank only the papers with one of these tags"},
 		{name: "collections", typ: "string", doc: "repeatable: rank only the papers in one of these collections"},
-		{name: "fill", typ: "boolean", doc: "true: up to limit papers; default false: the list ends before a paper scoring under " + fmt.Sprint(papermem.SourceStopRatio) + " times the best"},
+		{name: "fill", typ: "boolean", doc: "true: up to limit papers; default false: the list ends before a paper scoring under " + fmt.Sprint(papermem.SourceStopRatio) + " times the best sound (not retracted) paper"},
 	},
 	resp:  []papermem.Paper{},
 	notes: "A JSON array of papers, best first, each DOI once, ranked by their title and abstract, with cached (its full text is in memory) and score, on the scale of /v1/recall's: the list may be shorter than limit, or empty. " + scoreNote}

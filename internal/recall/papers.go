@@ -15,7 +15,7 @@ type PaperRequest struct {
 	Workspace string
 	Query     string
 	Limit     int
-	Fill      bool // list up to Limit papers; false ends the list before a paper under SourceStopRatio times the best
+	Fill      bool // list up to Limit papers; false ends the list before a paper under SourceStopRatio times the best sound one
 	Retrieval Retrieval
 	DOIs      []string // nil or empty for every paper, else only these (normalised)
 }
