@@ -88,14 +88,34 @@ func (w *Workspace) fileUnder(ctx context.Context, ps []*storedPaper) error {
 	return nil
 }
 
+// NormalizeDocID returns document id ("doc:<n>" or "<n>", leading zeros
+// and surrounding space allowed) as Documents and IngestReport.DocID give
+// it, "doc:<n>". Errors: EINVALID.
+func NormalizeDocID(id string) (string, error) {
+	n, err := docNum(id)
+	if err != nil {
+		return "", err
+	}
+	return "doc:" + strconv.FormatInt(n, 10), nil
+}
+
+// docNum returns the number of document id (NormalizeDocID).
+func docNum(id string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(id), "doc:"), 10, 64)
+	if err != nil || n < 1 {
+		return 0, Errorf(EINVALID, "%q is not a document id (doc:<n>).", id)
+	}
+	return n, nil
+}
+
 // DeleteDocument removes the document with the id ("doc:<n>", as
 // Documents and IngestReport.DocID give it, or "<n>") and its passages
 // from every index. Errors: EINVALID, ENOTFOUND.
 func (w *Workspace) DeleteDocument(ctx context.Context, id string) (err error) {
 	defer translate(&err)
-	n, err := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(id), "doc:"), 10, 64)
-	if err != nil || n < 1 {
-		return Errorf(EINVALID, "%q is not a document id (doc:<n>).", id)
+	n, err := docNum(id)
+	if err != nil {
+		return err
 	}
 	return w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {

@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/gorilla/mux"
 	"github.com/papermem/papermem"
@@ -59,6 +57,6 @@ func (s *server) handleDeleteDocument(w http.ResponseWriter, r *http.Request) er
 	if err := s.workspace(r).DeleteDocument(r.Context(), id); err != nil {
 		return err
 	}
-	n, _ := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(id), "doc:"), 10, 64) // valid: DeleteDocument parsed it
-	return writeJSON(w, http.StatusOK, api.DeletedResponse{Deleted: "doc:" + strconv.FormatInt(n, 10)})
+	doc, _ := papermem.NormalizeDocID(id) // valid: DeleteDocument parsed it
+	return writeJSON(w, http.StatusOK, api.DeletedResponse{Deleted: doc})
 }

@@ -214,7 +214,8 @@ func (l *local) DeleteDocument(ctx context.Context, id string) (*api.DeletedResp
 	if err := l.ws.DeleteDocument(ctx, id); err != nil {
 		return nil, err
 	}
-	return &api.DeletedResponse{Deleted: "doc:" + strings.TrimPrefix(strings.TrimSpace(id), "doc:")}, nil
+	doc, _ := papermem.NormalizeDocID(id) // valid: DeleteDocument parsed it
+	return &api.DeletedResponse{Deleted: doc}, nil
 }
 
 func (l *local) StartImport(ctx context.Context, req api.ImportRequest) (*papermem.Import, error) {

@@ -270,6 +270,13 @@ func exercise(t *testing.T, cs *mcp.ClientSession, sourceURL string, file map[st
 		t.Errorf("graph = %+v", g)
 	}
 	fails(t, cs, "graph", map[string]any{"seed_session": "nope"}, api.CodeNotFound)
+
+	// The document ingested above, its number written with a leading zero:
+	// the answer names it as documents lists it (doc:<n>), as HTTP does.
+	padded := "doc:0" + strings.TrimPrefix(rep.DocID, "doc:")
+	if d, _ := ok[api.DeletedResponse](t, cs, "delete_document", map[string]any{"doc_id": padded}); d.Deleted != rep.DocID {
+		t.Errorf("delete_document %s = %+v, want %s", padded, d, rep.DocID)
+	}
 }
 
 // markdown is a file for ingest_file.
