@@ -21,7 +21,9 @@
 // budget: the stop's curve lies above the fill curve where it answers as
 // many questions with fewer tokens.
 //
-//	go run ./devtools/cmd/curve [-sets scifact,qasper,locomo] [-budgets 500,1000,2000,3000,4000]
+// With -svg it also draws the held-out curves, one panel a data set.
+//
+//	go run ./devtools/cmd/curve [-sets scifact,qasper,locomo] [-budgets 500,1000,2000,3000,4000] [-svg file]
 //		[-scifact ../shared/eval/scifact] [-qasper ../shared/eval/qasper] [-locomo ../shared/eval/locomo/locomo-dev.json]
 package main
 
@@ -62,6 +64,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&c.scifact, "scifact", scifact.DefaultDir, "directory of the SciFact files")
 	fs.StringVar(&c.qasper, "qasper", qasper.DefaultDir, "directory of "+qasper.File)
 	fs.StringVar(&c.locom, "locomo", locomo.DefaultFile, "LoCoMo dataset file")
+	svg := fs.String("svg", "", "also write the held-out curves as an SVG image to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -75,6 +78,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	measures := map[string]func(context.Context, config) (*curve, error){
 		"scifact": sciFact, "qasper": qasperPapers, "locomo": loCoMo,
 	}
+	names := map[string]string{"scifact": "SciFact", "qasper": "QASPER (para)", "locomo": "LoCoMo"}
+	var plotted []string
+	var curves []*curve
 	for _, set := range evalcmd.List(*sets) {
 		measure, ok := measures[set]
 		if !ok {
@@ -86,8 +92,20 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			return fmt.Errorf("%s: %w", set, err)
 		}
 		cv.print(out, c.budgets, time.Since(start))
+		plotted, curves = append(plotted, names[set]), append(curves, cv)
 	}
-	return nil
+	if *svg == "" {
+		return nil
+	}
+	f, err := os.Create(*svg)
+	if err != nil {
+		return err
+	}
+	if err := plot(f, plotted, curves, c.budgets); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // Halves and the ways each question is answered.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/xml"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,11 +41,13 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
+	svg := filepath.Join(dir, "curves.svg")
 	err := run(context.Background(), []string{"-budgets", "100,2000", "-scifact", "../scifact/testdata/scifact",
-		"-qasper", dir, "-locomo", "../locomo/testdata/tiny.json"}, &out)
+		"-qasper", dir, "-locomo", "../locomo/testdata/tiny.json", "-svg", svg}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkPlot(t, svg)
 	tables := 0
 	rows := 0
 	for _, line := range strings.Split(out.String(), "\n") {
@@ -82,5 +86,38 @@ func TestRun(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"-sets", "bogus"}, &out); err == nil {
 		t.Error("an unknown data set was accepted")
+	}
+}
+
+// checkPlot reads the SVG image run wrote: well-formed, a titled panel a
+// data set, and the held-out QASPER paper's three lines.
+func checkPlot(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		XMLName   xml.Name
+		Texts     []string `xml:"text"`
+		Polylines []struct {
+			Points string `xml:"points,attr"`
+		} `xml:"polyline"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil || doc.XMLName.Local != "svg" {
+		t.Fatalf("not an SVG image (%v): %.200s", err, data)
+	}
+	for _, title := range []string{"SciFact", "QASPER (para)", "LoCoMo"} {
+		if !slices.Contains(doc.Texts, title) {
+			t.Errorf("no panel titled %q", title)
+		}
+	}
+	if len(doc.Polylines) < 3 {
+		t.Errorf("%d lines; want at least the QASPER paper's floor, fill and stop", len(doc.Polylines))
+	}
+	for _, l := range doc.Polylines {
+		if n := len(strings.Fields(l.Points)); n != 2 {
+			t.Errorf("a line of %d points (%q); want one a budget", n, l.Points)
+		}
 	}
 }
