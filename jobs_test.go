@@ -85,6 +85,59 @@ func TestMetadataQueueRestart(t *testing.T) {
 	}
 }
 
+// TestMetadataReindexAfterCrash: a server filled a paper's title from its
+// origins and died before re-indexing it (the paper is pending with a
+// title its nodes lack, its job held by the dead server). The job's next
+// run re-indexes the paper before it marks it complete.
+func TestMetadataReindexAfterCrash(t *testing.T) {
+	o := fakeOrigins(t)
+	path := testdb.Path(t)
+	o.Fail(500)
+	m1, err := papermem.Open(ctx, path, &papermem.Options{Origins: originOptions(o)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustStore(t, m1, papermem.PaperInput{DOI: retractedWork.DOI, Text: "Supplementation prevented every fracture in older adults."})
+	if err := m1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw := testutil.Raw(t, path, true)
+	for _, q := range []string{
+		`UPDATE papers SET title = '` + retractedWork.Title + `' WHERE doi = '` + retractedWork.DOI + `'`,
+		`UPDATE jobs SET lease_owner = 'dead-server', leased_until = '2000-01-01T00:01:00.000Z', run_after = '2000-01-01T00:00:00.000Z', attempts = 1
+			WHERE kind = 'metadata'`,
+	} {
+		if res, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		} else if n, _ := res.RowsAffected(); n != 1 {
+			t.Fatalf("%d rows for %s", n, q)
+		}
+	}
+	paperNode := func() string {
+		var text string
+		if err := raw.QueryRow(`SELECT text FROM nodes WHERE label = 'Paper'`).Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		return text
+	}
+	if strings.Contains(paperNode(), retractedWork.Title) {
+		t.Fatal("the Paper node holds the title before the job ran")
+	}
+
+	o.Fail(0)
+	m2, err := papermem.Open(ctx, path, &papermem.Options{Origins: originOptions(o)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	if got := waitMetadata(t, m2, retractedWork.DOI); got.Metadata != papermem.MetadataComplete {
+		t.Fatalf("paper after the restart = %+v, want it complete", *got)
+	}
+	if text := paperNode(); !strings.Contains(text, retractedWork.Title) {
+		t.Errorf("complete, and the Paper node lacks the title: %q", text)
+	}
+}
+
 // blackHole is a loopback port that accepts connections and never
 // answers (a firewall that drops), closed when the test ends.
 func blackHole(t *testing.T) string {

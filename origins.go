@@ -245,7 +245,9 @@ func applyWork(p *storedPaper, work *origin.Work) {
 // runMetadata is the metadata job (jobs.go): it fills org's paper doi from
 // its origins as applyWork does, without touching what the paper was
 // stored with, marks it complete, and re-indexes it when it gains its
-// title (its Paper node is its title and abstract). A paper deleted
+// title (its Paper node is its title and abstract), or when a run before
+// this one (j.Attempts) may have filled the title and not re-indexed it
+// (store.FillPaper). A paper deleted
 // meanwhile is done with; a DOI no origin knows is complete as it is.
 func (m *Memory) runMetadata(ctx context.Context, j store.Job) error {
 	w := m.Workspace(j.Org)
@@ -259,12 +261,12 @@ func (m *Memory) runMetadata(ctx context.Context, j store.Job) error {
 		applyWork(p, work)
 	}
 	setRetraction := work != nil && (!work.Partial || work.Retracted)
-	var gainedTitle bool
+	var reindex bool
 	err = m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		var err error
-		gainedTitle, err = store.FillPaper(ctx, tx, j.Org, &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year,
+		reindex, err = store.FillPaper(ctx, tx, j.Org, &store.Paper{DOI: p.DOI, Title: p.Title, Year: p.Year,
 			Authors: p.Authors, OA: p.OA, Journal: p.Journal, Type: p.Type, Retracted: p.Retracted,
-			Notices: convertNotices[store.Notice](p.Notices), Metadata: p.Metadata}, setRetraction)
+			Notices: convertNotices[store.Notice](p.Notices), Metadata: p.Metadata}, setRetraction, j.Attempts > 1)
 		return err
 	})
 	switch {
@@ -273,7 +275,7 @@ func (m *Memory) runMetadata(ctx context.Context, j store.Job) error {
 	case err != nil:
 		return err
 	}
-	if gainedTitle {
+	if reindex {
 		if err := w.reindexPaper(ctx, j.Subject); err != nil && ErrorCode(err) != ENOTFOUND {
 			return err
 		}

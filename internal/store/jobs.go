@@ -180,22 +180,29 @@ func SetPaperMetadata(ctx context.Context, q Querier, org, doi, state string) er
 // stored wins, even if stored while the origins were asked), open access
 // when either says so, and the retraction status and notices as given
 // when setRetraction is true (the origins that hold them answered). The
-// text, nodes and updated_at are left alone. It reports whether the row
-// had no title before (its nodes want the title: the caller re-indexes
-// it, and the metadata state is left as it was until then, so that a paper
-// is never complete with nodes that lack its title); ErrNotFound when org
-// holds no such paper.
-func FillPaper(ctx context.Context, q Querier, org string, p *Paper, setRetraction bool) (hadNoTitle bool, err error) {
-	var title string
-	if err := queryRow(ctx, q, `SELECT title FROM papers WHERE org_id = ? AND doi = ?`, org, p.DOI).Scan(&title); err != nil {
+// text, nodes and updated_at are left alone. It reports whether the
+// paper's nodes want its title: the row had none before, or, when retry
+// is set (an earlier run of the job did not finish), it is still pending
+// with one, which that run may have filled without re-indexing it. The
+// caller then re-indexes the paper, and the metadata state is left as it
+// was until then, so that a paper is never complete with nodes that lack
+// its title. ErrNotFound when org holds no such paper.
+func FillPaper(ctx context.Context, q Querier, org string, p *Paper, setRetraction, retry bool) (reindex bool, err error) {
+	var title, metadata string
+	if err := queryRow(ctx, q, `SELECT title, metadata FROM papers WHERE org_id = ? AND doi = ?`, org, p.DOI).Scan(&title, &metadata); err != nil {
 		return false, err
+	}
+	reindex = title == "" && p.Title != "" || retry && title != "" && metadata == MetadataPending
+	state := p.Metadata
+	if reindex {
+		state = metadata
 	}
 	retraction := ""
 	oa := 0
 	if p.OA {
 		oa = 1
 	}
-	args := []any{p.Title, p.Year, jsonArray(p.Authors), p.Journal, p.Type, oa, p.Title, p.Metadata}
+	args := []any{p.Title, p.Year, jsonArray(p.Authors), p.Journal, p.Type, oa, state}
 	if setRetraction {
 		retraction = ", retracted = ?, notices = ?"
 		args = append(args, p.Retracted, jsonArray(p.Notices))
@@ -208,9 +215,9 @@ func FillPaper(ctx context.Context, q Querier, org string, p *Paper, setRetracti
 			journal = CASE WHEN journal = '' THEN ? ELSE journal END,
 			work_type = CASE WHEN work_type = '' THEN ? ELSE work_type END,
 			oa = CASE WHEN oa <> 0 OR ? <> 0 THEN 1 ELSE 0 END,
-			metadata = CASE WHEN title = '' AND ? <> '' THEN metadata ELSE ? END`+retraction+`
+			metadata = ?`+retraction+`
 		WHERE org_id = ? AND doi = ?`, args...)
-	return title == "" && p.Title != "", err
+	return reindex, err
 }
 
 // DueJobs counts the jobs of the kinds that are due at now (their
