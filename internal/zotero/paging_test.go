@@ -50,6 +50,56 @@ func TestItemsPages(t *testing.T) {
 	}
 }
 
+// TestListsPages reads a library's items, one item's children and its
+// collections, each list longer than a page, from a stand-in that pages
+// with Link headers and from one that sends only Total-Results (a server
+// that pages only when asked): every entry once either way.
+func TestListsPages(t *testing.T) {
+	for _, noLinks := range []bool{false, true} {
+		t.Run(fmt.Sprintf("NoLinks=%v", noLinks), func(t *testing.T) {
+			lib := zoterotest.New("users/4242", "k")
+			lib.NoLinks = noLinks
+			lib.Put("PARENT00", map[string]any{"itemType": "journalArticle", "title": "Parent"})
+			for i := range 130 {
+				lib.Put(fmt.Sprintf("N%07d", i), map[string]any{"itemType": "note", "parentItem": "PARENT00", "note": fmt.Sprintf("Note %d", i)})
+			}
+			for i := range 119 {
+				lib.Put(fmt.Sprintf("K%07d", i), map[string]any{"itemType": "journalArticle", "title": fmt.Sprintf("Paper %d", i)})
+			}
+			for i := range 120 {
+				lib.Put(fmt.Sprintf("C%07d", i), map[string]any{"itemType": "collection", "name": fmt.Sprintf("Collection %d", i)})
+			}
+			srv := lib.Start()
+			t.Cleanup(srv.Close)
+			c, err := zotero.New(zotero.Options{URL: srv.URL, Library: "users/4242", Key: "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			items := map[string]bool{}
+			if _, _, err := c.Items(ctx, 0, func(p zotero.Page) error {
+				for _, it := range p.Items {
+					if items[it.Key] {
+						t.Errorf("item %s read twice", it.Key)
+					}
+					items[it.Key] = true
+				}
+				return nil
+			}); err != nil || len(items) != 250 {
+				t.Errorf("Items: %d, %v; want 250", len(items), err)
+			}
+			children, err := c.Children(ctx, "PARENT00")
+			if err != nil || len(children) != 130 {
+				t.Errorf("Children: %d, %v; want 130", len(children), err)
+			}
+			cols, err := c.Collections(ctx)
+			if err != nil || len(cols) != 120 || cols["C0000119"] != "Collection 119" {
+				t.Errorf("Collections: %d, %v; want 120", len(cols), err)
+			}
+		})
+	}
+}
+
 // TestSilentServer reads a library from a server that accepts the
 // connection and never answers, and one that answers after 5 s: the
 // caller's deadline (200 ms) ends both with an error, not a hang.

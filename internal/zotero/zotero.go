@@ -304,54 +304,79 @@ type Page struct {
 // the library has not changed since since (304). The version returned is
 // the library's, as the first page reported it.
 func (c *Client) Items(ctx context.Context, since int64, fn func(Page) error) (ver int64, notModified bool, err error) {
-	q := url.Values{"format": {"json"}, "limit": {strconv.Itoa(PageSize)}, "start": {"0"}}
+	q := url.Values{"format": {"json"}}
 	hdr := map[string]string{}
 	if since > 0 {
 		q.Set("since", strconv.FormatInt(since, 10))
 		hdr["If-Modified-Since-Version"] = strconv.FormatInt(since, 10)
 	}
-	next := c.base + "/items?" + q.Encode()
-	start := 0
-	for next != "" {
-		res, err := c.get(ctx, next, hdr, true)
-		if err != nil {
-			return 0, false, err
-		}
+	err = c.list(ctx, "/items", q, hdr, func(res *http.Response) (int, error) {
 		if res.StatusCode == http.StatusNotModified {
 			drain(res)
-			return since, true, nil
+			notModified = true
+			return 0, nil
 		}
 		p := Page{Version: version(res.Header), Total: -1}
 		if n, err := strconv.Atoi(res.Header.Get("Total-Results")); err == nil {
 			p.Total = n
 		}
-		link := nextLink(res.Header)
 		if err := decode(res, &p.Items); err != nil {
-			return 0, false, err
+			return 0, err
 		}
 		if ver == 0 {
 			ver = p.Version
 		}
-		if err := fn(p); err != nil {
-			return 0, false, err
+		return len(p.Items), fn(p)
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	if notModified {
+		return since, true, nil
+	}
+	return ver, false, nil
+}
+
+// list reads the list at path (the query q, PageSize entries a page), a
+// page at a time: page decodes each answer and returns how many entries
+// it held. The next page is the Link header's rel="next" or, when an
+// answer has none (Zotero's local API pages only when asked), the next
+// start while Total-Results says more remain. hdr is sent with the first
+// request only (later pages are of the same version).
+func (c *Client) list(ctx context.Context, path string, q url.Values, hdr map[string]string, page func(*http.Response) (int, error)) error {
+	q.Set("limit", strconv.Itoa(PageSize))
+	q.Set("start", "0")
+	next := c.base + path + "?" + q.Encode()
+	start := 0
+	for next != "" {
+		res, err := c.get(ctx, next, hdr, true)
+		if err != nil {
+			return err
 		}
-		start += len(p.Items)
+		hdr = nil
+		link := nextLink(res.Header)
+		total, err := strconv.Atoi(res.Header.Get("Total-Results"))
+		if err != nil {
+			total = -1
+		}
+		n, err := page(res)
+		if err != nil {
+			return err
+		}
+		start += n
 		switch {
 		case link != "":
-			next, err = c.resolve(link)
-			if err != nil {
-				return 0, false, err
+			if next, err = c.resolve(link); err != nil {
+				return err
 			}
-		case p.Total > start && len(p.Items) > 0:
-			// No Link (Zotero's local API pages only when asked): the next page by start.
+		case total > start && n > 0:
 			q.Set("start", strconv.Itoa(start))
-			next = c.base + "/items?" + q.Encode()
+			next = c.base + path + "?" + q.Encode()
 		default:
 			next = ""
 		}
-		hdr = nil // later pages are of the same version
 	}
-	return ver, false, nil
+	return nil
 }
 
 // resolve makes a Link target absolute and checks that it is of the API's
@@ -388,38 +413,21 @@ func (c *Client) ItemsByKey(ctx context.Context, keys []string) ([]Item, error) 
 // Children reads the child items (attachments and notes) of item key.
 func (c *Client) Children(ctx context.Context, key string) ([]Item, error) {
 	var out []Item
-	next := c.base + "/items/" + url.PathEscape(key) + "/children?format=json&limit=" + strconv.Itoa(PageSize)
-	for next != "" {
-		res, err := c.get(ctx, next, nil, true)
-		if err != nil {
-			return nil, err
-		}
-		link := nextLink(res.Header)
+	err := c.list(ctx, "/items/"+url.PathEscape(key)+"/children", url.Values{"format": {"json"}}, nil, func(res *http.Response) (int, error) {
 		var items []Item
 		if err := decode(res, &items); err != nil {
-			return nil, err
+			return 0, err
 		}
 		out = append(out, items...)
-		next = ""
-		if link != "" {
-			if next, err = c.resolve(link); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
+		return len(items), nil
+	})
+	return out, err
 }
 
 // Collections reads the names of the library's collections, by key.
 func (c *Client) Collections(ctx context.Context) (map[string]string, error) {
 	out := map[string]string{}
-	next := c.base + "/collections?format=json&limit=" + strconv.Itoa(PageSize)
-	for next != "" {
-		res, err := c.get(ctx, next, nil, true)
-		if err != nil {
-			return nil, err
-		}
-		link := nextLink(res.Header)
+	err := c.list(ctx, "/collections", url.Values{"format": {"json"}}, nil, func(res *http.Response) (int, error) {
 		var cs []struct {
 			Key  string `json:"key"`
 			Data struct {
@@ -427,19 +435,14 @@ func (c *Client) Collections(ctx context.Context) (map[string]string, error) {
 			} `json:"data"`
 		}
 		if err := decode(res, &cs); err != nil {
-			return nil, err
+			return 0, err
 		}
 		for _, col := range cs {
 			out[col.Key] = col.Data.Name
 		}
-		next = ""
-		if link != "" {
-			if next, err = c.resolve(link); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
+		return len(cs), nil
+	})
+	return out, err
 }
 
 // Deleted returns the keys of the items deleted since version since.

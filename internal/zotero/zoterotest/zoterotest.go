@@ -32,6 +32,9 @@ type Library struct {
 	// Zotero desktop does.
 	Local   bool
 	FileDir string
+	// NoLinks pages lists with Total-Results and no Link header, as a
+	// server that pages only when asked may.
+	NoLinks bool
 
 	mu       sync.Mutex
 	version  int64
@@ -187,7 +190,7 @@ func (l *Library) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				list = append(list, it)
 			}
 		}
-		l.page(w, r, list)
+		l.page(w, r, withoutCollections(list), l.itemJSON)
 	case len(parts) == 3 && parts[0] == "items" && parts[2] == "children":
 		var list []*item
 		for _, it := range l.items {
@@ -195,7 +198,7 @@ func (l *Library) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				list = append(list, it)
 			}
 		}
-		l.page(w, r, list)
+		l.page(w, r, withoutCollections(list), l.itemJSON)
 	case len(parts) == 3 && parts[0] == "items" && parts[2] == "file":
 		if _, ok := l.files[parts[1]]; !ok {
 			http.Error(w, "Not found", http.StatusNotFound)
@@ -210,17 +213,15 @@ func (l *Library) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(http.StatusFound)
 	case rest == "collections":
-		var cols []map[string]any
+		var cols []*item
 		for _, it := range l.items {
 			if it.data["itemType"] == "collection" {
-				cols = append(cols, it.data)
+				cols = append(cols, it)
 			}
 		}
-		var out []map[string]any
-		for _, c := range cols {
-			out = append(out, map[string]any{"key": c["key"], "version": c["version"], "data": map[string]any{"key": c["key"], "name": c["name"]}})
-		}
-		writeJSON(w, out)
+		l.page(w, r, cols, func(c *item) map[string]any {
+			return map[string]any{"key": c.data["key"], "version": c.version, "data": map[string]any{"key": c.data["key"], "name": c.data["name"]}}
+		})
 	case rest == "deleted":
 		var keys []string
 		for k, v := range l.deleted {
@@ -234,10 +235,16 @@ func (l *Library) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// page answers one page of list (items, collections left out) as the API
-// does: start and limit, Total-Results, Link with rel="next" and "last".
-func (l *Library) page(w http.ResponseWriter, r *http.Request, list []*item) {
-	list = slices.DeleteFunc(list, func(it *item) bool { return it.data["itemType"] == "collection" })
+// withoutCollections returns list without its collections, which are
+// items of this stand-in but not of the API's item lists.
+func withoutCollections(list []*item) []*item {
+	return slices.DeleteFunc(list, func(it *item) bool { return it.data["itemType"] == "collection" })
+}
+
+// page answers one page of list, each entry as entry makes it, as the API
+// does: start and limit, Total-Results, Link with rel="next" and
+// "alternate" (none with NoLinks).
+func (l *Library) page(w http.ResponseWriter, r *http.Request, list []*item, entry func(*item) map[string]any) {
 	slices.SortFunc(list, func(a, b *item) int { return strings.Compare(a.data["key"].(string), b.data["key"].(string)) })
 	q := r.URL.Query()
 	start, _ := strconv.Atoi(q.Get("start"))
@@ -249,7 +256,7 @@ func (l *Library) page(w http.ResponseWriter, r *http.Request, list []*item) {
 	end := min(start+limit, total)
 	start = min(start, total)
 	w.Header().Set("Total-Results", strconv.Itoa(total))
-	if end < total {
+	if end < total && !l.NoLinks {
 		next := *r.URL
 		nq := next.Query()
 		nq.Set("start", strconv.Itoa(end))
@@ -258,20 +265,26 @@ func (l *Library) page(w http.ResponseWriter, r *http.Request, list []*item) {
 	}
 	out := make([]map[string]any, 0, end-start)
 	for _, it := range list[start:end] {
-		children := 0
-		for _, c := range l.items {
-			if c.data["parentItem"] == it.data["key"] {
-				children++
-			}
-		}
-		meta := map[string]any{}
-		if it.data["itemType"] != "note" && it.data["itemType"] != "attachment" {
-			meta["numChildren"] = children
-		}
-		out = append(out, map[string]any{"key": it.data["key"], "version": it.version,
-			"library": map[string]any{"type": "user", "id": 4242, "name": "ada"}, "meta": meta, "data": it.data})
+		out = append(out, entry(it))
 	}
 	writeJSON(w, out)
+}
+
+// itemJSON is item it as the API answers it, with key, version, library,
+// meta (numChildren for a parent item) and data.
+func (l *Library) itemJSON(it *item) map[string]any {
+	children := 0
+	for _, c := range l.items {
+		if c.data["parentItem"] == it.data["key"] {
+			children++
+		}
+	}
+	meta := map[string]any{}
+	if it.data["itemType"] != "note" && it.data["itemType"] != "attachment" {
+		meta["numChildren"] = children
+	}
+	return map[string]any{"key": it.data["key"], "version": it.version,
+		"library": map[string]any{"type": "user", "id": 4242, "name": "ada"}, "meta": meta, "data": it.data}
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
