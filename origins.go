@@ -34,6 +34,12 @@ type OriginOptions struct {
 	// paper alone) and Crossref answers more slowly.
 	Contact string
 
+	// OpenAlexKey is an OpenAlex API key, sent to OpenAlex alone as its
+	// api_key parameter and never logged. OpenAlex asks for one on list
+	// requests (a paper's citing works, paged) beyond a small daily
+	// allowance. Empty means none is sent.
+	OpenAlexKey string
+
 	// Timeout bounds each request. Zero means DefaultOriginTimeout.
 	Timeout time.Duration
 
@@ -94,7 +100,7 @@ func newOrigins(m *Memory, o *OriginOptions, maxBytes int64) *origins {
 		observe = m.observeOrigin
 	}
 	c := origin.New(origin.Options{CrossrefURL: o.CrossrefURL, UnpaywallURL: o.UnpaywallURL, OpenAlexURL: o.OpenAlexURL,
-		ArxivURL: o.ArxivURL, Contact: o.Contact, Timeout: timeout, Cache: originCache{m}, Logger: m.log, Observe: observe})
+		ArxivURL: o.ArxivURL, Contact: o.Contact, OpenAlexKey: o.OpenAlexKey, Timeout: timeout, Cache: originCache{m}, Logger: m.log, Observe: observe})
 	deadline := o.Deadline
 	if deadline <= 0 {
 		deadline = DefaultOriginDeadline

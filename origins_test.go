@@ -91,6 +91,29 @@ func TestOriginsFillDOIOnly(t *testing.T) {
 	}
 }
 
+// TestOriginsOpenAlexKey: OriginOptions.OpenAlexKey reaches OpenAlex as
+// api_key, and no other service.
+func TestOriginsOpenAlexKey(t *testing.T) {
+	o := fakeOrigins(t)
+	opts := originOptions(o)
+	opts.OpenAlexKey = "k3y"
+	m := testutil.Open(t, &papermem.Options{Origins: opts})
+	mustStore(t, m, papermem.PaperInput{DOI: "10.1000/unknown-to-crossref"})
+	var openalex int
+	for _, r := range o.Requests() {
+		isOpenAlex := strings.HasPrefix(r, "/works/doi:") || strings.HasPrefix(r, "/works?")
+		if has := strings.Contains(r, "api_key=k3y"); has != isOpenAlex {
+			t.Errorf("request %q: api_key sent %v", r, has)
+		}
+		if isOpenAlex {
+			openalex++
+		}
+	}
+	if openalex == 0 {
+		t.Errorf("no request reached OpenAlex: %q", o.Requests())
+	}
+}
+
 func TestOriginsFailure(t *testing.T) {
 	o := fakeOrigins(t)
 	m := openWithOrigins(t, o)

@@ -183,7 +183,8 @@ func originsEnv(getenv func(string) string, allowPrivate bool) (*papermem.Origin
 	default:
 		return nil, fmt.Errorf(`PAPERMEM_ORIGINS must be "on" or "off", not %q`, v)
 	}
-	o := &papermem.OriginOptions{Contact: strings.TrimSpace(getenv("PAPERMEM_CONTACT_EMAIL")), AllowPrivate: allowPrivate}
+	o := &papermem.OriginOptions{Contact: strings.TrimSpace(getenv("PAPERMEM_CONTACT_EMAIL")),
+		OpenAlexKey: strings.TrimSpace(getenv("PAPERMEM_OPENALEX_KEY")), AllowPrivate: allowPrivate}
 	for _, u := range []struct {
 		name string
 		dst  *string

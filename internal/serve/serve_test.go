@@ -308,9 +308,9 @@ func TestConfigFromEnvironment(t *testing.T) {
 	}
 	c, _, err = loadConfig(nil, env(map[string]string{"PAPERMEM_CROSSREF_URL": "http://127.0.0.1:9/cr", "PAPERMEM_UNPAYWALL_URL": "http://u",
 		"PAPERMEM_OPENALEX_URL": "https://oa.example", "PAPERMEM_ARXIV_URL": "http://ax", "PAPERMEM_CONTACT_EMAIL": "ops@example.org",
-		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1", "PAPERMEM_ORIGIN_DEADLINE": "2500ms"}), io.Discard)
+		"PAPERMEM_FETCH_ALLOW_PRIVATE": "1", "PAPERMEM_ORIGIN_DEADLINE": "2500ms", "PAPERMEM_OPENALEX_KEY": " k3y "}), io.Discard)
 	wantOrigins := papermem.OriginOptions{CrossrefURL: "http://127.0.0.1:9/cr", UnpaywallURL: "http://u", OpenAlexURL: "https://oa.example",
-		ArxivURL: "http://ax", Contact: "ops@example.org", AllowPrivate: true, Deadline: 2500 * time.Millisecond}
+		ArxivURL: "http://ax", Contact: "ops@example.org", OpenAlexKey: "k3y", AllowPrivate: true, Deadline: 2500 * time.Millisecond}
 	if err != nil || c.opts.Origins == nil || *c.opts.Origins != wantOrigins {
 		t.Errorf("origins %+v (%v), want %+v", c.opts.Origins, err, wantOrigins)
 	}
