@@ -87,8 +87,6 @@ func TestForeignIDs(t *testing.T) {
 			t.Errorf("NodeIDNotOfKind(lab-a, %d) = %d, %v; want %d", num, one, err, id)
 		}
 	}
-	gotNums, err := store.NodeNums(ctx, q, e, "lab-a", nodes)
-	empty("NodeNums", len(gotNums), err)
 	s, err := store.SessionNeighbours(ctx, q, "lab-a", sessions)
 	empty("SessionNeighbours", len(s.Papers)+len(s.Claims)+len(s.Related), err)
 	p, err := store.PaperNeighbours(ctx, q, "lab-a", papers)

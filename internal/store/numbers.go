@@ -35,26 +35,3 @@ func nextNums(ctx context.Context, q Querier, org string, t numbered, n int) (in
 	}
 	return last - int64(n) + 1, nil
 }
-
-// NodeNums returns the numbers of those of org's nodes ids that exist, by
-// row id (e is the engine of q).
-func NodeNums(ctx context.Context, q Querier, e Engine, org string, ids []int64) (map[int64]int64, error) {
-	out := make(map[int64]int64, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	args := []any{org}
-	rows, err := q.QueryContext(ctx, `SELECT id, COALESCE(num, id) FROM nodes `+e.NotIndexed()+` WHERE org_id = ? AND `+e.inIDs("id", ids, &args), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, num int64
-		if err := rows.Scan(&id, &num); err != nil {
-			return nil, err
-		}
-		out[id] = num
-	}
-	return out, rows.Err()
-}

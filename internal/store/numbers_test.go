@@ -52,9 +52,9 @@ func TestNumbersOfOlderRows(t *testing.T) {
 	}
 	defer db.Close()
 	for org, ids := range oldNodes {
-		nums, err := NodeNums(ctx, db.Reader(), db.Engine, org, ids)
+		nums, err := nodeNums(ctx, db.Reader(), db.Engine, org, ids)
 		if err != nil || len(nums) != len(ids) {
-			t.Fatalf("NodeNums(%s) = %v, %v", org, nums, err)
+			t.Fatalf("nodeNums(%s) = %v, %v", org, nums, err)
 		}
 		byNum, err := NodesNotOfKind(ctx, db.Reader(), db.Engine, org, kindMemory, ids)
 		if err != nil || len(byNum) != len(ids) {
@@ -96,4 +96,27 @@ func TestNumbersOfOlderRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// nodeNums returns the numbers of those of org's nodes ids that exist, by
+// row id (e is the engine of q).
+func nodeNums(ctx context.Context, q Querier, e Engine, org string, ids []int64) (map[int64]int64, error) {
+	out := make(map[int64]int64, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := []any{org}
+	rows, err := q.QueryContext(ctx, `SELECT id, COALESCE(num, id) FROM nodes `+e.NotIndexed()+` WHERE org_id = ? AND `+e.inIDs("id", ids, &args), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, num int64
+		if err := rows.Scan(&id, &num); err != nil {
+			return nil, err
+		}
+		out[id] = num
+	}
+	return out, rows.Err()
 }
