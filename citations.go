@@ -232,20 +232,16 @@ func storedLinks(ws []origin.LinkedWork) []store.CitationLink {
 	return out
 }
 
-// queueCitations queues, in the transaction tx storing the paper d, the
-// job that reads its citation links (runCitations), when origins are
-// configured without NoCitations, d is a DOI, and its links were never
-// read (or fresh, a store with Refresh, asks for them again). The store
-// itself never waits on the origins for them.
-func (w *Workspace) queueCitations(ctx context.Context, tx *store.Tx, d string, fresh bool) error {
+// queueCitations queues, in the transaction tx storing the paper d (row
+// id pid), the job that reads its citation links (runCitations), when
+// origins are configured without NoCitations, d is a DOI, and its links
+// were never read (or fresh, a store with Refresh, asks for them again).
+// The store itself never waits on the origins for them.
+func (w *Workspace) queueCitations(ctx context.Context, tx *store.Tx, pid int64, d string, fresh bool) error {
 	if !w.queuesCitations(d) {
 		return nil
 	}
 	if !fresh {
-		pid, err := store.PaperID(ctx, tx, w.id, d)
-		if err != nil {
-			return err
-		}
 		if read, err := citationsRead(ctx, tx, w.id, pid); read || err != nil {
 			return err
 		}

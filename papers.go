@@ -154,10 +154,11 @@ func (w *Workspace) storePaper(ctx context.Context, p *storedPaper, text string,
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
 		}
-		if err := tx.StorePaper(ctx, w.id, row, nodes, w.m.nowString()); err != nil {
+		id, err := tx.StorePaper(ctx, w.id, row, nodes, w.m.nowString())
+		if err != nil {
 			return err
 		}
-		if err := w.queueCitations(ctx, tx, p.DOI, p.fresh); err != nil {
+		if err := w.queueCitations(ctx, tx, id, p.DOI, p.fresh); err != nil {
 			return err
 		}
 		if p.filing != nil {

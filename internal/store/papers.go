@@ -67,17 +67,17 @@ func scanPaper(sc scanner) (*Paper, error) {
 
 // StorePaper stores org's paper p at now, inserted, or updated in place
 // when org holds its DOI, and replaces the paper's nodes with ns (their IDs
-// set).
-func (t *Tx) StorePaper(ctx context.Context, org string, p *Paper, ns []Node, now string) error {
+// set). It returns the paper's row id.
+func (t *Tx) StorePaper(ctx context.Context, org string, p *Paper, ns []Node, now string) (int64, error) {
 	id, err := upsertPaper(ctx, t, org, p, now)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	o := Owner{Org: org, Kind: kindPaper, ID: id}
 	if err := deleteNodes(ctx, t, o); err != nil {
-		return err
+		return 0, err
 	}
-	return putNodes(ctx, t, o, ns, now)
+	return id, putNodes(ctx, t, o, ns, now)
 }
 
 // DeletePaper deletes org's paper doi with its nodes, and the analysis of
