@@ -79,6 +79,7 @@ type memQuery struct {
 	text     string           // question and keywords
 	terms    []nodeindex.Term // weighted content words, as FTS5 and the node index make terms
 	temporal bool             // the question asks about time
+	quantity bool             // the question asks how many or how much (quantityScale)
 	periods  []string         // "2006", "2006-01" or "-01" prefixes of occurred_at it names
 }
 
@@ -184,6 +185,7 @@ func analyseQuestion(question string, keywords []string) memQuery {
 	}
 	raw := rawWords(question)
 	q.temporal = asksTime(raw)
+	q.quantity = asksQuantity(question)
 	q.periods = namedPeriods(raw)
 	return q
 }
@@ -380,7 +382,9 @@ func (e *Engine) memoryCandidates(ctx context.Context, p *nodeindex.Part, user s
 
 // scoreMemories gives each candidate its fused score: its BM25 and cosine
 // similarity, each divided by the best among the candidates, weighed by
-// vectorShare, then the boosts of time questions and named periods.
+// vectorShare, then the boosts of time questions and named periods, and
+// quantityScale for a memory without a numeral when the question asks how
+// many or how much.
 func scoreMemories(cs []*memCand, q memQuery) {
 	var maxLex, maxCos float64
 	for _, c := range cs {
@@ -406,6 +410,9 @@ func scoreMemories(cs []*memCand, q memQuery) {
 		}
 		if len(q.periods) > 0 && inPeriod(c.occurred, q.periods) {
 			s *= 1 + periodBoost
+		}
+		if q.quantity && !numeral.MatchString(c.Text) {
+			s *= quantityScale
 		}
 		c.Score = s
 	}

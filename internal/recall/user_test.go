@@ -106,3 +106,20 @@ func TestMemoryRows(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreMemoriesQuantity checks that a question asking how many ranks
+// a memory that holds a number before one that holds none and matches
+// the question's words as well.
+func TestScoreMemoriesQuantity(t *testing.T) {
+	for _, question := range []string{"How many cats does Ada have?", "Which cats does Ada have?"} {
+		cs := []*memCand{
+			{Span: Span{NodeID: 1, Text: "Ada talks about her cats all the time."}, lex: 1, cos: 1},
+			{Span: Span{NodeID: 2, Text: "Ada has two cats, Tom and Mia."}, lex: 1, cos: 1},
+		}
+		scoreMemories(cs, analyseQuestion(question, nil))
+		quantity := strings.HasPrefix(question, "How many")
+		if got := cs[1].Score > cs[0].Score; got != quantity {
+			t.Errorf("%q: the memory with a number scores %.3f, the other %.3f", question, cs[1].Score, cs[0].Score)
+		}
+	}
+}
