@@ -88,7 +88,8 @@ func TestMetadataQueueRestart(t *testing.T) {
 // TestMetadataReindexAfterCrash: a server filled a paper's title from its
 // origins and died before re-indexing it (the paper is pending with a
 // title its nodes lack, its job held by the dead server). The job's next
-// run re-indexes the paper before it marks it complete.
+// run re-indexes the paper before it marks it complete, and leaves alone
+// a paper stored with its title whose job was held the same way.
 func TestMetadataReindexAfterCrash(t *testing.T) {
 	o := fakeOrigins(t)
 	path := testdb.Path(t)
@@ -98,31 +99,36 @@ func TestMetadataReindexAfterCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustStore(t, m1, papermem.PaperInput{DOI: retractedWork.DOI, Text: "Supplementation prevented every fracture in older adults."})
+	mustStore(t, m1, papermem.PaperInput{DOI: closedWork.DOI, Title: "My own title", Text: "Exercise reduced falls in older adults."})
 	if err := m1.Close(); err != nil {
 		t.Fatal(err)
 	}
 	raw := testutil.Raw(t, path, true)
-	for _, q := range []string{
-		`UPDATE papers SET title = '` + retractedWork.Title + `' WHERE doi = '` + retractedWork.DOI + `'`,
+	for q, want := range map[string]int64{
+		`UPDATE papers SET title = '` + retractedWork.Title + `' WHERE doi = '` + retractedWork.DOI + `'`: 1,
 		`UPDATE jobs SET lease_owner = 'dead-server', leased_until = '2000-01-01T00:01:00.000Z', run_after = '2000-01-01T00:00:00.000Z', attempts = 1
-			WHERE kind = 'metadata'`,
+			WHERE kind = 'metadata'`: 2,
 	} {
 		if res, err := raw.Exec(q); err != nil {
 			t.Fatal(err)
-		} else if n, _ := res.RowsAffected(); n != 1 {
-			t.Fatalf("%d rows for %s", n, q)
+		} else if n, _ := res.RowsAffected(); n != want {
+			t.Fatalf("%d rows for %s, want %d", n, q, want)
 		}
 	}
-	paperNode := func() string {
+	// paperNode returns the id and text of paper doi's title and abstract node.
+	paperNode := func(doi string) (int64, string) {
+		var id int64
 		var text string
-		if err := raw.QueryRow(`SELECT text FROM nodes WHERE label = 'Paper'`).Scan(&text); err != nil {
+		if err := raw.QueryRow(`SELECT n.id, n.text FROM nodes n JOIN papers p ON p.id = n.owner_id AND n.kind = 'paper'
+			WHERE n.label = 'Paper' AND p.doi = ?`, doi).Scan(&id, &text); err != nil {
 			t.Fatal(err)
 		}
-		return text
+		return id, text
 	}
-	if strings.Contains(paperNode(), retractedWork.Title) {
+	if _, text := paperNode(retractedWork.DOI); strings.Contains(text, retractedWork.Title) {
 		t.Fatal("the Paper node holds the title before the job ran")
 	}
+	ownID, _ := paperNode(closedWork.DOI)
 
 	o.Fail(0)
 	m2, err := papermem.Open(ctx, path, &papermem.Options{Origins: originOptions(o)})
@@ -130,11 +136,16 @@ func TestMetadataReindexAfterCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m2.Close()
-	if got := waitMetadata(t, m2, retractedWork.DOI); got.Metadata != papermem.MetadataComplete {
-		t.Fatalf("paper after the restart = %+v, want it complete", *got)
+	for _, doi := range []string{retractedWork.DOI, closedWork.DOI} {
+		if got := waitMetadata(t, m2, doi); got.Metadata != papermem.MetadataComplete {
+			t.Fatalf("paper after the restart = %+v, want it complete", *got)
+		}
 	}
-	if text := paperNode(); !strings.Contains(text, retractedWork.Title) {
+	if _, text := paperNode(retractedWork.DOI); !strings.Contains(text, retractedWork.Title) {
 		t.Errorf("complete, and the Paper node lacks the title: %q", text)
+	}
+	if id, text := paperNode(closedWork.DOI); id != ownID || !strings.HasPrefix(text, "My own title") {
+		t.Errorf("the paper stored with its title was re-indexed (node %d, was %d): %q", id, ownID, text)
 	}
 }
 

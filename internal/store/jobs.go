@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -183,16 +184,19 @@ func SetPaperMetadata(ctx context.Context, q Querier, org, doi, state string) er
 // text, nodes and updated_at are left alone. It reports whether the
 // paper's nodes want its title: the row had none before, or, when retry
 // is set (an earlier run of the job did not finish), it is still pending
-// with one, which that run may have filled without re-indexing it. The
-// caller then re-indexes the paper, and the metadata state is left as it
-// was until then, so that a paper is never complete with nodes that lack
-// its title. ErrNotFound when org holds no such paper.
+// with a title its Paper node (title and abstract) does not start with,
+// which that run filled without re-indexing it. The caller then
+// re-indexes the paper, and the metadata state is left as it was until
+// then, so that a paper is never complete with nodes that lack its title.
+// ErrNotFound when org holds no such paper.
 func FillPaper(ctx context.Context, q Querier, org string, p *Paper, setRetraction, retry bool) (reindex bool, err error) {
-	var title, metadata string
-	if err := queryRow(ctx, q, `SELECT title, metadata FROM papers WHERE org_id = ? AND doi = ?`, org, p.DOI).Scan(&title, &metadata); err != nil {
+	var title, metadata, head string
+	if err := queryRow(ctx, q, `SELECT p.title, p.metadata, COALESCE((SELECT n.text FROM nodes n
+			WHERE n.org_id = p.org_id AND n.kind = ? AND n.owner_id = p.id AND n.label = ? LIMIT 1), '')
+		FROM papers p WHERE p.org_id = ? AND p.doi = ?`, kindPaper, labelPaper, org, p.DOI).Scan(&title, &metadata, &head); err != nil {
 		return false, err
 	}
-	reindex = title == "" && p.Title != "" || retry && title != "" && metadata == MetadataPending
+	reindex = title == "" && p.Title != "" || retry && title != "" && metadata == MetadataPending && !strings.HasPrefix(head, title)
 	state := p.Metadata
 	if reindex {
 		state = metadata

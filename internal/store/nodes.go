@@ -31,6 +31,9 @@ const (
 	kindMemory   = "memory"
 )
 
+// labelPaper is the label of a paper's title and abstract node.
+const labelPaper = "Paper"
+
 // Owner is the row that nodes belong to: org's paper, document, analysis
 // or memory (Kind) of row id ID, and for a memory its user.
 type Owner struct {
