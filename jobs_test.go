@@ -18,19 +18,26 @@ func originOptions(o *testutil.Origins) *papermem.OriginOptions {
 	return &papermem.OriginOptions{CrossrefURL: o.URL, UnpaywallURL: o.URL, OpenAlexURL: o.URL, ArxivURL: o.URL, Contact: "ops@example.org"}
 }
 
+// openOriginsDown opens a memory on a new database whose origins answer
+// 500 until told otherwise (o.Fail(0)).
+func openOriginsDown(t *testing.T) (o *testutil.Origins, path string, m *papermem.Memory) {
+	t.Helper()
+	o, path = fakeOrigins(t), testdb.Path(t)
+	o.Fail(500)
+	m, err := papermem.Open(ctx, path, &papermem.Options{Origins: originOptions(o)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, path, m
+}
+
 // TestMetadataQueueRestart checks that the metadata queue outlives its
 // server: a paper stored while its origins fail stays pending across a
 // close, its job, left leased by a server that died, is taken again once
 // the lease ran out, and the retraction the origins then report reaches
 // the paper and the provenance of its recalled spans.
 func TestMetadataQueueRestart(t *testing.T) {
-	o := fakeOrigins(t)
-	path := testdb.Path(t)
-	o.Fail(500)
-	m1, err := papermem.Open(ctx, path, &papermem.Options{Origins: originOptions(o)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, path, m1 := openOriginsDown(t)
 	p := mustStore(t, m1, papermem.PaperInput{DOI: retractedWork.DOI,
 		Text: "Vitamin D supplementation prevented every fracture in older adults."})
 	if p.Metadata != papermem.MetadataPending {
@@ -91,13 +98,7 @@ func TestMetadataQueueRestart(t *testing.T) {
 // run re-indexes the paper before it marks it complete, and leaves alone
 // a paper stored with its title whose job was held the same way.
 func TestMetadataReindexAfterCrash(t *testing.T) {
-	o := fakeOrigins(t)
-	path := testdb.Path(t)
-	o.Fail(500)
-	m1, err := papermem.Open(ctx, path, &papermem.Options{Origins: originOptions(o)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, path, m1 := openOriginsDown(t)
 	mustStore(t, m1, papermem.PaperInput{DOI: retractedWork.DOI, Text: "Supplementation prevented every fracture in older adults."})
 	mustStore(t, m1, papermem.PaperInput{DOI: closedWork.DOI, Title: "My own title", Text: "Exercise reduced falls in older adults."})
 	if err := m1.Close(); err != nil {
