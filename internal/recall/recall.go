@@ -134,19 +134,18 @@ type Budget struct {
 }
 
 // Where an answer ends, on the relevance scale: before a span from a
-// source the answer already draws on (a paper, document or analysis; a
-// user's memories are one source) that scores under StopRatio times the
-// best span taken, and before a span from another source that scores
-// under SourceStopRatio times it, so that once the best source's evidence
-// is in, a source clearly weaker than it does not follow; but not before a
+// source the answer already draws on (a paper, document or analysis) that
+// scores under StopRatio times the best span taken, before a memory of
+// the user's (a user's memories are one source) under UserStopRatio times
+// it, and before a span from another source that scores under
+// SourceStopRatio times it, so that once the best source's evidence is
+// in, a source clearly weaker than it does not follow; but not before a
 // span holding a word of the question that the spans taken lack, one
-// rarer than the common words (packer.ends). A user's memories are one
-// source, whose answer ends before a memory under UserStopRatio times the
-// best. Chosen on SciFact's odd claims, QASPER's odd papers and LoCoMo
-// conversations 0–2 (docs/measurements.md): SourceStopRatio and
-// UserStopRatio are the least ratios whose answers at 2,000 tokens hold,
-// on average, 1,000 and 1,200 tokens with a tenth to spare there (the
-// issue's ceilings).
+// rarer than the common words (packer.ends). Chosen on SciFact's odd
+// claims, QASPER's odd papers and LoCoMo conversations 0–2
+// (docs/measurements.md): SourceStopRatio and UserStopRatio leave the
+// answers at 2,000 tokens there room under the ceilings of 1,000
+// and 1,200 tokens on average (931 and 1,065 tokens).
 const (
 	StopRatio       = 0.3
 	SourceStopRatio = 0.62
@@ -163,7 +162,7 @@ const (
 // answer or is left out for scoring under MinSpanScore, and one that does
 // not fit is passed over. A span of another source is judged as before
 // (SourceStopRatio), and a user's memories are not one source here (they
-// stop at StopRatio). A budget of 2,000 tokens thus returns, inside one
+// stop at UserStopRatio). A budget of 2,000 tokens thus returns, inside one
 // paper, the answer of a fixed 1,000-token budget: the evidence recall the
 // fixed budget of 1,000 gives, in at most 1,000 tokens (QASPER's papers,
 // docs/measurements.md).
