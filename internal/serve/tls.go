@@ -26,8 +26,9 @@ type tlsConfig struct {
 }
 
 // tlsEnv reads the TLS settings. The certificate and key go together;
-// ACME excludes them and needs a cache directory, which defaults to
-// "acme-cache" beside the database file (db; none for PostgreSQL).
+// ACME excludes them and needs a cache directory, which defaults to the
+// database file's path with "-acme" appended (db; none for PostgreSQL or
+// ":memory:").
 func tlsEnv(getenv func(string) string, db string, sqlite bool) (tlsConfig, error) {
 	c := tlsConfig{cert: strings.TrimSpace(getenv("PAPERMEM_TLS_CERT")), key: strings.TrimSpace(getenv("PAPERMEM_TLS_KEY"))}
 	if (c.cert == "") != (c.key == "") {
