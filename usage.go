@@ -12,8 +12,9 @@ import (
 //
 // Metering is the hosted service's (package hosted): the memory reports
 // the events it sees — recalls, papers stored, files ingested, fetches,
-// notes remembered — to its Options.Meter, if any, which counts them. An
-// embedded Memory without one counts nothing.
+// notes remembered — to the meter of the hosted service built over it, if
+// one is (Memory.Shared's MeterSlot), which counts them. An embedded
+// Memory reports to nothing and counts nothing.
 const (
 	CounterAPIRequests       = api.CounterAPIRequests       // authenticated /v1 requests and dashboard pages that work on memory (counted by the server)
 	CounterRecallRequests    = api.CounterRecallRequests    // Recall and RecallUser calls
