@@ -35,8 +35,8 @@ const (
 // Usage counters: the metered events of a workspace, summed per calendar
 // month (UTC, by Options.Now). A plan's quotas and overage rates name them
 // (Quotas, OverageRate) and the bill prices them (Billing).
-// The memory reports the events it sees to its meter (papermem.Meter);
-// the hosted service counts them.
+// The memory reports the events it sees to the meter of the hosted
+// service built over it, if any, which counts them.
 const (
 	CounterAPIRequests       = "api_requests"       // authenticated /v1 requests and dashboard pages that work on memory (counted by the server)
 	CounterRecallRequests    = "recall_requests"    // Recall and RecallUser calls
