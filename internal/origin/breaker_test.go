@@ -1,35 +1,16 @@
 package origin_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/papermem/papermem/internal/origin"
+	"github.com/papermem/papermem/internal/testutil"
 )
-
-// syncBuffer is a log destination safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestBreaker follows Crossref's circuit: failures in a row take it down
 // (one log line), its requests then fail at once with ErrDown without
@@ -40,7 +21,7 @@ func TestBreaker(t *testing.T) {
 	ctx := context.Background()
 	f := newFake(t)
 	f.handle("crossref", status(503))
-	var logs syncBuffer
+	var logs testutil.Buffer
 	o := f.options()
 	o.Retries = -1
 	o.BreakerFailures, o.BreakerCooldown, o.BreakerMaxCooldown = 3, 50*time.Millisecond, time.Second
