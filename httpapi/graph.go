@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/papermem/papermem"
 	"github.com/papermem/papermem/api"
@@ -81,17 +80,7 @@ func (s *server) handleNeighborhood(w http.ResponseWriter, r *http.Request) erro
 
 // hopsOf reads the hops parameter: absent means the default (0 for the
 // library), else an integer in 1..MaxGraphHops.
-func hopsOf(r *http.Request) (int, error) {
-	v := r.URL.Query().Get("hops")
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > papermem.MaxGraphHops {
-		return 0, papermem.Errorf(papermem.EINVALID, "hops must be an integer between 1 and %d.", papermem.MaxGraphHops)
-	}
-	return n, nil
-}
+func hopsOf(r *http.Request) (int, error) { return intOf(r, "hops", papermem.MaxGraphHops) }
 
 var materializeOp = op{tag: "graph", summary: "Recompute the related edges between sessions", req: api.MaterializeRequest{},
 	resp: papermem.MaterializeResult{},

@@ -87,14 +87,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 
 // limitOf reads the query parameter limit: absent means 0 (the library's
 // default), else an integer in 1..most (EINVALID otherwise).
-func limitOf(r *http.Request, most int) (int, error) {
-	v := r.URL.Query().Get("limit")
+func limitOf(r *http.Request, most int) (int, error) { return intOf(r, "limit", most) }
+
+// intOf reads the integer query parameter name: absent means 0 (the
+// library's default), else an integer in 1..most (EINVALID otherwise).
+func intOf(r *http.Request, name string, most int) (int, error) {
+	v := r.URL.Query().Get(name)
 	if v == "" {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > most {
-		return 0, papermem.Errorf(papermem.EINVALID, "limit must be an integer between 1 and %d.", most)
+		return 0, papermem.Errorf(papermem.EINVALID, "%s must be an integer between 1 and %d.", name, most)
 	}
 	return n, nil
 }
