@@ -111,6 +111,14 @@ type counts struct {
 	claims, midStart, hyphenEnd, unterminated int
 }
 
+// add adds o's figures to c's.
+func (c *counts) add(o counts) {
+	c.claims += o.claims
+	c.midStart += o.midStart
+	c.hyphenEnd += o.hyphenEnd
+	c.unterminated += o.unterminated
+}
+
 func count(r result) counts {
 	c := counts{claims: len(r.Claims)}
 	for _, s := range r.Claims {
@@ -154,8 +162,8 @@ func report(w io.Writer, files []string, now, then map[string]result, base strin
 			continue
 		}
 		a, b := count(then[n]), count(now[n])
-		tt.claims, tt.midStart, tt.hyphenEnd, tt.unterminated = tt.claims+a.claims, tt.midStart+a.midStart, tt.hyphenEnd+a.hyphenEnd, tt.unterminated+a.unterminated
-		tn.claims, tn.midStart, tn.hyphenEnd, tn.unterminated = tn.claims+b.claims, tn.midStart+b.midStart, tn.hyphenEnd+b.hyphenEnd, tn.unterminated+b.unterminated
+		tt.add(a)
+		tn.add(b)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", n, cell(a.claims, b.claims), cell(a.midStart, b.midStart), cell(a.hyphenEnd, b.hyphenEnd), cell(a.unterminated, b.unterminated))
 	}
 	fmt.Fprintf(tw, "all\t%s\t%s\t%s\t%s\t\n", cell(tt.claims, tn.claims), cell(tt.midStart, tn.midStart), cell(tt.hyphenEnd, tn.hyphenEnd), cell(tt.unterminated, tn.unterminated))
