@@ -307,8 +307,8 @@ func ask(ctx context.Context, c config, t *table, w *papermem.Workspace, f *qasp
 	}
 	doi := papermem.NormalizeDOI(p.DOI())
 	for li, label := range c.labels {
+		name, fill := evalcmd.Label(label)
 		for bi, b := range c.budgets {
-			name, fill := evalcmd.Label(label)
 			req := papermem.RecallRequest{Question: q.Text, Label: name, BudgetTokens: b, Fill: fill}
 			if v.paper {
 				req.DOIs = []string{doi}

@@ -64,10 +64,10 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 		fmt.Fprintf(out, "%-24s  %6d  %s  %s\n", "floor: FTS5 sentences", b, got.row(), used.tokens())
 	}
 	for _, label := range c.labels {
+		name, fill := evalcmd.Label(label)
 		for _, b := range c.budgets {
 			got, used := make(halves, len(evs)), make(halves, len(evs))
 			for i, e := range evs {
-				name, fill := evalcmd.Label(label)
 				res, err := m.Recall(ctx, papermem.RecallRequest{Question: e.Claim, Label: name, BudgetTokens: b, Fill: fill})
 				if err != nil {
 					return fmt.Errorf("recall %s: %w", e.ID, err)
