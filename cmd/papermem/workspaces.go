@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/hosted"
 	"github.com/spf13/cobra"
 )
@@ -54,10 +55,8 @@ func workspacesCmd(t *target, stdout io.Writer) *cobra.Command {
 			}
 			current, perr := t.pick(all, reads)
 			if asJSON {
-				return writeJSON(stdout, struct {
-					Workspaces []hosted.WorkspaceSummary `json:"workspaces"`
-					Current    string                    `json:"current"` // "" when none is chosen
-				}{all, current})
+				// Current is "" when none is chosen.
+				return writeJSON(stdout, api.WorkspacesResponse{Workspaces: all, Current: current})
 			}
 			if len(all) == 0 {
 				fmt.Fprintf(stdout, "%s holds no workspace yet: the first write creates %q\n", t.dbName(), cmp.Or(t.workspace, papermem.DefaultWorkspace))
