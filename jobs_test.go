@@ -1,10 +1,7 @@
 package papermem_test
 
 import (
-	"io"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -150,46 +147,13 @@ func TestMetadataReindexAfterCrash(t *testing.T) {
 	}
 }
 
-// blackHole is a loopback port that accepts connections and never
-// answers (a firewall that drops), closed when the test ends.
-func blackHole(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			go io.Copy(io.Discard, c)
-		}
-	}()
-	return "http://" + l.Addr().String()
-}
-
 // TestOriginsUnreachable checks a store against origins that accept
 // connections and never answer, each request allowed an hour: a DOI alone
 // fails with EUPSTREAM, nothing stored, once the store's deadline passes
 // (the test would hang otherwise), a title alone gets its local id at the
 // deadline, and a paper with its text is stored at once, pending.
 func TestOriginsUnreachable(t *testing.T) {
-	hole := blackHole(t)
+	hole := testutil.BlackHole(t)
 	m := testutil.Open(t, &papermem.Options{Origins: &papermem.OriginOptions{CrossrefURL: hole, UnpaywallURL: hole,
 		OpenAlexURL: hole, ArxivURL: hole, Timeout: time.Hour, Deadline: 200 * time.Millisecond}})
 	_, _, err := m.StorePaper(ctx, papermem.PaperInput{DOI: "10.1000/doi.alone"})

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"io"
-	"net"
 	"strings"
 	"testing"
 
 	"github.com/papermem/papermem/internal/testdb"
+	"github.com/papermem/papermem/internal/testutil"
 )
 
 // TestOriginsUnreachableCLI stores papers on a database file while every
@@ -15,21 +14,7 @@ import (
 // its metadata stays pending and how to turn the origins off; a DOI alone
 // fails saying the same.
 func TestOriginsUnreachableCLI(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { io.Copy(io.Discard, c); c.Close() }()
-		}
-	}()
-	hole := "http://" + l.Addr().String()
+	hole := testutil.BlackHole(t)
 	env := map[string]string{"PAPERMEM_CROSSREF_URL": hole, "PAPERMEM_UNPAYWALL_URL": hole, "PAPERMEM_OPENALEX_URL": hole,
 		"PAPERMEM_ARXIV_URL": hole, "PAPERMEM_ORIGIN_DEADLINE": "300ms"}
 	db := testdb.Path(t)
