@@ -2,9 +2,13 @@ package papermem_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -234,4 +238,88 @@ func TestImportZoteroLocal(t *testing.T) {
 	if err != nil || len(im.Errors) != 1 || im.Documents != 0 {
 		t.Errorf("a web import reading a file:// location: %+v, %v", im, err)
 	}
+}
+
+// TestImportZoteroDown imports from a Zotero that is down: before the
+// import, StartImport answers EUPSTREAM at once and records nothing; from
+// midway (after the item list was read), the import goes on without it,
+// fast: the items that need no request are stored, each of the others is
+// an item error (upstream), no error is logged for each item, and the
+// library's version is not kept.
+func TestImportZoteroDown(t *testing.T) {
+	t.Run("BeforeImport", func(t *testing.T) {
+		lib := zoterotest.New("users/4242", zoteroKey)
+		srv := lib.Start()
+		srv.Close() // its port now refuses connections
+		m := testutil.Open(t, &papermem.Options{Zotero: &papermem.ZoteroOptions{URL: srv.URL}})
+		ws := m.Workspace("lab-one")
+		start := time.Now()
+		_, err := ws.StartImport(ctx, papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: zoteroKey})
+		if papermem.ErrorCode(err) != papermem.EUPSTREAM {
+			t.Errorf("StartImport with Zotero down: %v, want %s", err, papermem.EUPSTREAM)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("StartImport took %v to fail", d)
+		}
+		if all, _ := ws.Imports(ctx, 0); len(all) != 0 {
+			t.Errorf("imports recorded: %+v", all)
+		}
+	})
+	t.Run("Midway", func(t *testing.T) {
+		lib := zoterotest.New("users/4242", zoteroKey)
+		lib.Start().Close() // the stand-in's own server (its URL in Link headers) is not used: these lists fit a page
+		var down atomic.Bool
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if down.Load() { // the connection is dropped unanswered
+				if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+					conn.Close()
+				}
+				return
+			}
+			lib.ServeHTTP(w, r)
+		}))
+		t.Cleanup(srv.Close)
+		for i := range 20 {
+			key := fmt.Sprintf("ART%05d", i)
+			lib.Put(key, map[string]any{"itemType": "journalArticle", "title": fmt.Sprintf("Paper with a PDF %d", i), "DOI": fmt.Sprintf("10.1000/down.%d", i)})
+			lib.PutFile(fmt.Sprintf("PDF%05d", i), testutil.PDF("Text."), map[string]any{"parentItem": key})
+		}
+		for i := range 5 {
+			lib.Put(fmt.Sprintf("BOOK%04d", i), map[string]any{"itemType": "book", "title": fmt.Sprintf("Book without attachments %d", i)})
+		}
+		log := &testutil.Buffer{}
+		m := testutil.Open(t, &papermem.Options{Zotero: &papermem.ZoteroOptions{URL: srv.URL},
+			Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		req := papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: zoteroKey}
+		start := time.Now()
+		im, err := m.RunImport(ctx, req, func(im papermem.Import) {
+			if im.Items > 0 {
+				down.Store(true) // the list is read: Zotero goes down
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("the import took %v with Zotero down", d)
+		}
+		if im.Status != papermem.ImportDone || im.Items != 45 || im.Papers != 5 || im.Documents != 0 || len(im.Errors) != 20 {
+			t.Errorf("import with Zotero down midway: %+v", im)
+		}
+		for _, e := range im.Errors {
+			if e.Code != papermem.EUPSTREAM {
+				t.Errorf("item error %+v, want code %s", e, papermem.EUPSTREAM)
+			}
+		}
+		if n := strings.Count(log.String(), "import item failed"); n > 1 {
+			t.Errorf("%d item failures logged, one a failed item", n)
+		}
+		// The version was not kept: once Zotero is back, the next import
+		// reads the whole library again and stores the failed items.
+		down.Store(false)
+		im, err = m.RunImport(ctx, req, nil)
+		if err != nil || im.Status != papermem.ImportDone || im.Items != 45 || im.Papers != 20 || im.Documents != 20 || im.Skipped != 25 || len(im.Errors) != 0 {
+			t.Errorf("import with Zotero back: %+v, %v", im, err)
+		}
+	})
 }
