@@ -73,6 +73,10 @@ var sentinels = map[string]*Error{
 	ENOSPACE: ErrNoSpace, ERATELIMITED: ErrRateLimited, EINTERNAL: ErrInternal,
 }
 
+// KnownCode reports whether code is one of the library's codes above
+// (EINVALID … EINTERNAL).
+func KnownCode(code string) bool { return sentinels[code] != nil }
+
 // Error is papermem's error: a code, a message safe to show a user, and an
 // optional underlying error.
 type Error struct {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/papermem/papermem"
+	"github.com/papermem/papermem/api"
 	"github.com/papermem/papermem/internal/buildinfo"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -69,15 +70,14 @@ type Telemetry struct {
 	propagator propagation.TextMapPropagator
 	tracing    bool
 
-	requests  *prometheus.HistogramVec
-	active    *prometheus.GaugeVec
-	outbound  *prometheus.HistogramVec
-	recalls   *prometheus.HistogramVec
-	tokens    *prometheus.HistogramVec
-	ingests   *prometheus.CounterVec
-	writes    *prometheus.HistogramVec
-	servers   *serverSet
-	knownCode map[string]bool
+	requests *prometheus.HistogramVec
+	active   *prometheus.GaugeVec
+	outbound *prometheus.HistogramVec
+	recalls  *prometheus.HistogramVec
+	tokens   *prometheus.HistogramVec
+	ingests  *prometheus.CounterVec
+	writes   *prometheus.HistogramVec
+	servers  *serverSet
 }
 
 // Latency buckets in seconds: OpenTelemetry's advice for HTTP durations.
@@ -91,12 +91,7 @@ var tokenBuckets = prometheus.ExponentialBuckets(64, 2, 12) // 64 … 131072
 // beyond New.
 func New(ctx context.Context, o Options) (*Telemetry, error) {
 	t := &Telemetry{tracer: noop.NewTracerProvider().Tracer(ServiceName), propagator: propagation.TraceContext{},
-		servers: newServerSet(MaxServers), knownCode: map[string]bool{}}
-	for _, c := range []string{papermem.ECONFLICT, papermem.EINTERNAL, papermem.EINVALID, papermem.ENOTFOUND,
-		papermem.EUNAUTHORIZED, papermem.EFORBIDDEN, papermem.ETOOLARGE, papermem.EUNSUPPORTED, papermem.EUPSTREAM,
-		papermem.EUNAVAILABLE, papermem.ENOSPACE, papermem.ERATELIMITED, papermem.EUNKNOWNPLAN} {
-		t.knownCode[c] = true
-	}
+		servers: newServerSet(MaxServers)}
 	if o.Metrics {
 		t.registerMetrics()
 	}
@@ -272,7 +267,7 @@ func (t *Telemetry) outcome(err error) string {
 	if err == nil {
 		return "ok"
 	}
-	if c := papermem.ErrorCode(err); t.knownCode[c] {
+	if c := papermem.ErrorCode(err); api.KnownCode(c) {
 		return c
 	}
 	return papermem.EINTERNAL
