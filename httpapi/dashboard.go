@@ -17,12 +17,14 @@ import (
 func (s *server) withDashboard(api http.Handler) http.Handler {
 	d := dashboard.New(s.svc, dashboard.Config{Server: dashServer{s}, Logger: s.log, Pay: s.cfg.DashboardPayments,
 		Status: func(err error) int { st, _ := statusOf(err); return st }})
+	dash := routed(dashboardRoute, d)
+	redirect := routed(dashboardRoute, http.RedirectHandler(dashboard.Prefix, http.StatusMovedPermanently))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch p := r.URL.Path; {
 		case strings.HasPrefix(p, dashboard.Prefix):
-			d.ServeHTTP(w, r)
+			dash.ServeHTTP(w, r)
 		case p == strings.TrimSuffix(dashboard.Prefix, "/"):
-			http.Redirect(w, r, dashboard.Prefix, http.StatusMovedPermanently)
+			redirect.ServeHTTP(w, r)
 		default:
 			api.ServeHTTP(w, r)
 		}

@@ -82,9 +82,6 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 		var observed func(route string, status int)
 		if s.cfg.Observer != nil {
 			ctx, observed = s.cfg.Observer.StartRequest(r)
-			if isDashboard(r.URL.Path) {
-				info.route = dashboardRoute
-			}
 		}
 		r = r.WithContext(context.WithValue(ctx, infoKey{}, info))
 		defer func() {

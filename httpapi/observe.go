@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"regexp"
-	"strings"
 
 	"github.com/papermem/papermem/dashboard"
 )
@@ -20,10 +19,9 @@ type Observer interface {
 	StartRequest(r *http.Request) (context.Context, func(route string, status int))
 }
 
-// Route templates of the requests the route table does not serve.
-const (
-	dashboardRoute = dashboard.Prefix + "*" // every page and asset of the dashboard
-)
+// dashboardRoute is the route template of every page and asset of the
+// dashboard, which the route table does not serve.
+const dashboardRoute = dashboard.Prefix + "*"
 
 // routePattern drops the regular expression of a mux variable: {doi:.+}
 // becomes {doi}.
@@ -41,9 +39,4 @@ func routed(template string, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// isDashboard reports whether path is the dashboard's.
-func isDashboard(path string) bool {
-	return strings.HasPrefix(path, dashboard.Prefix) || path == strings.TrimSuffix(dashboard.Prefix, "/")
 }
