@@ -62,7 +62,10 @@ type Options struct {
 }
 
 // Telemetry keeps the metrics and exports the traces. Its methods are
-// safe for concurrent use; a nil *Telemetry observes nothing.
+// safe for concurrent use. On a nil *Telemetry (a server without metrics
+// or traces) WatchMemory, Handler, Tracing and Shutdown do nothing; it is
+// never set as an observer, whose methods (Start, StartRequest, Outbound)
+// need a Telemetry from New.
 type Telemetry struct {
 	reg        *prometheus.Registry // nil without metrics
 	provider   *sdktrace.TracerProvider
