@@ -5,7 +5,7 @@ import "net/http"
 // routes lists every dashboard page. Pages behind signedIn need the
 // session cookie and, for POST, the CSRF token; founderOnly pages also
 // need founder access. The pages that work on memory as the /v1 API does
-// (papers, recall, upload, graph) are metered: each counts as an API
+// (papers, recall, upload, starting an import, graph) are metered: each counts as an API
 // request.
 func (h *handler) routes() {
 	m := h.mux
