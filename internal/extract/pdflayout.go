@@ -707,25 +707,26 @@ func runningLines(lines []line) []bool {
 			b.bottom2 = l.y
 		}
 	}
-	edge := make([]bool, len(lines))
+	keys := make([]string, len(lines)) // an edge line's key; "" for the others
 	pages := map[string]map[int]bool{}
 	for i, l := range lines {
 		b := bands[l.page]
-		if edge[i] = l.y >= b.top2 || l.y <= b.bottom2; !edge[i] {
+		if !(l.y >= b.top2 || l.y <= b.bottom2) { // not among the page's two highest or lowest
 			continue
 		}
 		k := key(l.text)
 		if k == "" {
 			continue
 		}
+		keys[i] = k
 		if pages[k] == nil {
 			pages[k] = map[int]bool{}
 		}
 		pages[k][l.page] = true
 	}
 	out := make([]bool, len(lines))
-	for i, l := range lines {
-		out[i] = edge[i] && len(pages[key(l.text)]) >= 3
+	for i, k := range keys {
+		out[i] = k != "" && len(pages[k]) >= 3
 	}
 	return out
 }
