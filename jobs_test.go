@@ -1,6 +1,8 @@
 package papermem_test
 
 import (
+	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -223,5 +225,52 @@ func TestOriginsDown(t *testing.T) {
 	}
 	if h := m.Health(ctx); h.Status != papermem.HealthOK {
 		t.Errorf("health with the origins down = %+v, want ok", h)
+	}
+}
+
+// TestOriginsDownLogsOnce stores papers with their text while every
+// origin answers 500: each store is answered at once, pending, while the
+// background jobs take the origins down, and the log says so once per
+// service (its "origin is down" line), not once per paper.
+func TestOriginsDownLogsOnce(t *testing.T) {
+	o := fakeOrigins(t)
+	o.Fail(500)
+	var logs testutil.Buffer
+	m := testutil.Open(t, &papermem.Options{Origins: originOptions(o), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	const papers = 20
+	for i := range papers {
+		p := mustStore(t, m, papermem.PaperInput{DOI: fmt.Sprintf("10.1000/down.%d", i), Title: "Bones", Text: "Vitamin D and bones."})
+		if p.Metadata != papermem.MetadataPending {
+			t.Fatalf("paper %d stored while the origins fail: %+v, want pending", i, *p)
+		}
+	}
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		down := 0
+		for _, s := range m.OriginStates() {
+			if s.State == papermem.OriginDown {
+				down++
+			}
+		}
+		if down == 3 {
+			break
+		}
+		if time.Since(start) > 30*time.Second {
+			t.Fatalf("origins 30 s after %d papers queued their jobs: %+v", papers, m.OriginStates())
+		}
+	}
+	out := logs.String()
+	for _, s := range []string{"crossref", "unpaywall", "openalex"} {
+		n := 0
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "origin is down") && strings.Contains(l, "service="+s+" ") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d lines saying %s is down, want 1:\n%s", n, s, out)
+		}
+	}
+	if n := strings.Count(out, "level=WARN"); n != 3 {
+		t.Errorf("%d warnings for %d papers, want the 3 down lines:\n%s", n, papers, out)
 	}
 }
