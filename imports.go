@@ -200,23 +200,20 @@ type source interface {
 func (w *Workspace) prepareImport(ctx context.Context, req ImportRequest, progress func(Import)) (*importRun, error) {
 	var src source
 	var err error
-	library := strings.TrimSpace(req.Library)
 	switch req.Source {
 	case ImportZotero, ImportZoteroLocal:
 		src, err = w.zoteroSource(ctx, req)
-		if library == "" {
-			library = "users/0"
-		}
 	default:
 		src, err = w.exportSource(req)
-		library = filepath.Base(req.Name)
 	}
 	if err != nil {
 		return nil, err
 	}
+	// src's name is "<source>:<library>": the Zotero library or the export
+	// file's name, as the source resolved them.
+	kind, library, _ := strings.Cut(src.name(), ":")
 	now := w.m.nowString()
-	row := &store.Import{Source: strings.SplitN(src.name(), ":", 2)[0], Library: library, Status: ImportRunning, Errors: "[]",
-		CreatedAt: now, UpdatedAt: now}
+	row := &store.Import{Source: kind, Library: library, Status: ImportRunning, Errors: "[]", CreatedAt: now, UpdatedAt: now}
 	err = w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
 		if err := w.ensureWorkspace(ctx, tx); err != nil {
 			return err
