@@ -618,11 +618,8 @@ func (w *Workspace) zoteroSource(ctx context.Context, req ImportRequest) (*zoter
 	if err != nil {
 		return nil, Errorf(EINVALID, "The Zotero URL cannot be used: %v.", err)
 	}
-	lib := strings.Trim(strings.TrimSpace(req.Library), "/")
-	if lib == "" {
-		lib = "users/0"
-	}
-	z := &zoteroLibrary{c: c, source: req.Source + ":" + lib, version: req.Source + ":" + strings.TrimRight(base, "/") + "/" + lib}
+	lib := c.Library()
+	z := &zoteroLibrary{c: c, source: req.Source + ":" + lib, version: req.Source + ":" + c.URL()}
 	if z.since, err = store.LibraryVersion(ctx, w.m.db, w.id, z.version); err != nil {
 		return nil, err
 	}

@@ -63,6 +63,7 @@ type Options struct {
 // Client reads one library. It is safe for concurrent use.
 type Client struct {
 	base    string // URL of the library: base/users/4242
+	lib     string // users/4242
 	key     string
 	local   bool
 	http    *http.Client
@@ -102,9 +103,15 @@ func New(o Options) (*Client, error) {
 		hc = *o.Client
 	}
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &Client{base: strings.TrimRight(base, "/") + "/" + lib, key: o.Key, local: o.Local, http: &hc,
+	return &Client{base: strings.TrimRight(base, "/") + "/" + lib, lib: lib, key: o.Key, local: o.Local, http: &hc,
 		sem: make(chan struct{}, MaxInFlight), maxWait: cmp.Or(o.MaxWait, DefaultMaxWait), maxFile: o.MaxFileBytes}, nil
 }
+
+// Library returns the client's library, "users/<id>" or "groups/<id>".
+func (c *Client) Library() string { return c.lib }
+
+// URL returns the library's URL: the API's base URL and the library.
+func (c *Client) URL() string { return c.base }
 
 // StatusError is an answer of the API other than the one expected.
 type StatusError struct {
