@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/papermem/papermem/api"
@@ -137,7 +138,7 @@ func (w *Workspace) StartImport(ctx context.Context, req ImportRequest) (_ *Impo
 
 // RunImport is StartImport run in the caller's goroutine: it returns when
 // the import is over, with its final state, calling progress (when not
-// nil) as items are stored. An import that failed is returned with status
+// nil) as items are stored, from several goroutines at once. An import that failed is returned with status
 // failed, and no error.
 func (w *Workspace) RunImport(ctx context.Context, req ImportRequest, progress func(Import)) (_ *Import, err error) {
 	defer translate(&err)
@@ -748,8 +749,7 @@ func (z *zoteroLibrary) read(ctx context.Context, r *importRun) error {
 		return err
 	}
 	names := sync.OnceValues(func() (map[string]string, error) { return z.c.Collections(ctx) })
-	failed := false
-	var mu sync.Mutex
+	var failed atomic.Bool
 	each(ctx, len(works), func(i int) {
 		it := &works[i]
 		wk, err := z.work(ctx, it, names)
@@ -757,16 +757,14 @@ func (z *zoteroLibrary) read(ctx context.Context, r *importRun) error {
 			err = r.storeWork(ctx, wk, prev)
 		}
 		if err != nil {
-			mu.Lock()
-			failed = true
-			mu.Unlock()
+			failed.Store(true)
 			r.fail(ctx, it.Key, err)
 		}
 	})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if failed {
+	if failed.Load() {
 		return nil // the version stays: the next import reads the failed items again
 	}
 	return r.w.m.write(ctx, func(ctx context.Context, tx *store.Tx) error {
