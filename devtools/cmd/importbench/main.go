@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/papermem/papermem"
@@ -122,7 +123,10 @@ func run(items, pdfs, pages int, scifactDir, db string) error {
 	fmt.Printf("library: %d items (%d with a %d-page PDF, %d notes), %d requests to build\n", items, pdfs, pages, items, len(lib.Requests()))
 	start := time.Now()
 	last := time.Now()
+	var mu sync.Mutex // progress is called from the import's workers at once
 	im, err := m.RunImport(ctx, req, func(im papermem.Import) {
+		mu.Lock()
+		defer mu.Unlock()
 		if time.Since(last) > 5*time.Second {
 			last = time.Now()
 			fmt.Fprintf(os.Stderr, "  %5.1fs: %d/%d items read, %d papers, %d PDFs\n", time.Since(start).Seconds(), im.Items, im.Total, im.Papers, im.Documents)
