@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,28 @@ func TestBreakerWorkReady(t *testing.T) {
 	ok, retry := c.WorkReady()
 	if ok || time.Until(retry) < 50*time.Minute {
 		t.Errorf("WorkReady with Crossref and OpenAlex down = %v, %v; want false, in about an hour", ok, retry)
+	}
+}
+
+// TestBreakerRateLimited checks that a service answering 429 (with a
+// Retry-After) is rate-limiting, not down: however many in a row, its
+// circuit stays closed and every lookup still asks it.
+func TestBreakerRateLimited(t *testing.T) {
+	f := newFake(t)
+	f.handle("crossref", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "0")
+		status(http.StatusTooManyRequests)(w, r)
+	})
+	o := f.options()
+	o.Retries = -1
+	o.BreakerFailures = 2
+	c := origin.New(o)
+	for i := range 4 {
+		if _, err := c.Work(context.Background(), "10.1000/xyz.1"); !errors.Is(err, origin.ErrUpstream) || errors.Is(err, origin.ErrDown) {
+			t.Fatalf("lookup %d with Crossref rate-limiting: %v, want ErrUpstream, not ErrDown", i, err)
+		}
+	}
+	if st := c.States()[0]; st.Down || st.Failures != 0 || f.hits("crossref") != 4 {
+		t.Errorf("Crossref after four 429s: %+v, asked %d times; want up and asked 4 times", st, f.hits("crossref"))
 	}
 }
