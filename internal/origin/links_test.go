@@ -144,3 +144,37 @@ func FuzzLinks(f *testing.F) {
 		}
 	})
 }
+
+// TestLinksPagingFails checks that a page of citing works after the
+// first that fails ends the paging with what was read, and the count
+// OpenAlex gave, instead of failing the links.
+func TestLinksPagingFails(t *testing.T) {
+	f := newFake(t)
+	f.handle("openalex", func(w http.ResponseWriter, r *http.Request) {
+		switch q := r.URL.Query(); {
+		case strings.HasPrefix(r.URL.Path, "/works/doi:"):
+			answer(`{"id":"https://openalex.org/W1","doi":"https://doi.org/10.1000/hub","display_name":"Hub"}`)(w, r)
+		case q.Get("filter") == "cites:W1" && q.Get("cursor") == "*":
+			answer(`{"meta":{"count":150,"next_cursor":"page2"},"results":[{"id":"https://openalex.org/W2","doi":"https://doi.org/10.1000/c2","display_name":"Citer","publication_year":2020}]}`)(w, r)
+		default:
+			status(http.StatusInternalServerError)(w, r)
+		}
+	})
+	o := f.options()
+	o.Retries = -1
+	l, err := origin.New(o).Links(context.Background(), "10.1000/hub", origin.LinkLimits{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []origin.LinkedWork{{DOI: "10.1000/c2", OpenAlexID: "W2", Title: "Citer", Year: 2020}}
+	if d := cmp.Diff(want, l.Citers); d != "" || l.CitersTotal != 150 || l.CitersFrom != "openalex" {
+		t.Errorf("citers when the second page fails (-want +got):\n%s\ntotal %d, from %q", d, l.CitersTotal, l.CitersFrom)
+	}
+	var second bool
+	for _, r := range f.requests("openalex") {
+		second = second || r.URL.Query().Get("cursor") == "page2"
+	}
+	if !second {
+		t.Error("the second page was never asked for")
+	}
+}
