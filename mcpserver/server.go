@@ -381,9 +381,9 @@ func (t *tools) ingestFile(ctx context.Context, in ingestFileInput) (*papermem.I
 		if in.Name == "" || in.ContentBase64 == "" {
 			return nil, "", papermem.Errorf(papermem.EINVALID, "Give the file's name and content_base64.")
 		}
-		data, derr := base64.StdEncoding.DecodeString(in.ContentBase64)
+		data, derr := decodeContent(in.ContentBase64)
 		if derr != nil {
-			return nil, "", papermem.Errorf(papermem.EINVALID, "content_base64 is not valid base64: %v.", derr)
+			return nil, "", derr
 		}
 		rep, err = t.b.Ingest(ctx, in.Name, bytes.NewReader(data), opts)
 	}
@@ -391,6 +391,16 @@ func (t *tools) ingestFile(ctx context.Context, in ingestFileInput) (*papermem.I
 		return nil, "", err
 	}
 	return rep, renderReport(rep), nil
+}
+
+// decodeContent decodes a tool's content_base64, standard base64
+// (EINVALID otherwise).
+func decodeContent(content string) ([]byte, error) {
+	data, err := base64.StdEncoding.DecodeString(content)
+	if err != nil {
+		return nil, papermem.Errorf(papermem.EINVALID, "content_base64 is not valid base64: %v.", err)
+	}
+	return data, nil
 }
 
 func (t *tools) storeAnalysis(ctx context.Context, in api.AnalysisRequest) (*api.StoredAnalysis, string, error) {
