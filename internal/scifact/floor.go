@@ -143,3 +143,38 @@ func (f *Floor) Pack(query []string, budget int, keep func(row int) bool) (rows 
 	}
 	return rows, tokens
 }
+
+// SentenceFloor is the floor of the evidence measurement: a row for every
+// sentence of every abstract, with its abstract's title.
+type SentenceFloor struct {
+	Floor
+	index map[string]int // position in the abstracts by id
+	rows  []sentenceAt   // the sentence of each row
+}
+
+// sentenceAt is sentence idx of the abstract at position doc.
+type sentenceAt struct{ doc, idx int }
+
+// NewSentenceFloor adds every sentence of docs to a floor.
+func NewSentenceFloor(docs []SentenceDoc) *SentenceFloor {
+	f := &SentenceFloor{index: make(map[string]int, len(docs))}
+	for i, d := range docs {
+		f.index[d.ID] = i
+		for j, s := range d.Sentences {
+			f.Add(d.Title, s)
+			f.rows = append(f.rows, sentenceAt{i, j})
+		}
+	}
+	return f
+}
+
+// Answer packs the floor's answer to e's claim at a token budget and
+// returns whether it answers e (Answered) and the tokens it takes.
+func (f *SentenceFloor) Answer(e Evidence, budget int) (answered float64, tokens int) {
+	packed, tokens := f.Pack(FloorQuery(e.Claim), budget, nil)
+	taken := map[sentenceAt]bool{}
+	for _, r := range packed {
+		taken[f.rows[r]] = true
+	}
+	return Answered(e, func(id string, idx int) bool { return taken[sentenceAt{f.index[id], idx}] }), tokens
+}

@@ -89,3 +89,21 @@ func TestFloorPack(t *testing.T) {
 		}
 	}
 }
+
+func TestSentenceFloorAnswer(t *testing.T) {
+	f := NewSentenceFloor([]SentenceDoc{
+		{ID: "1", Title: "Sleep", Sentences: []string{"Naps improve memory.", "Adults slept less."}},
+		{ID: "2", Title: "Bones", Sentences: []string{"Vitamin D lowered the risk of fractures.", "Calcium did not."}},
+	})
+	e := Evidence{Claim: "Vitamin D prevents fractures", Evidence: map[string][]int{"2": {0}}}
+	if hit, n := f.Answer(e, 100); hit != 1 || n != FloorTokens("Vitamin D lowered the risk of fractures.") {
+		t.Errorf("Answer at 100 = %v, %d; want 1 and the tokens of the one matching sentence", hit, n)
+	}
+	if hit, n := f.Answer(e, 5); hit != 0 || n != 0 {
+		t.Errorf("Answer at 5 = %v, %d; want 0, 0 (the sentence does not fit)", hit, n)
+	}
+	e.Evidence = map[string][]int{"2": {0, 1}}
+	if hit, _ := f.Answer(e, 100); hit != 0 {
+		t.Errorf("Answer = %v with a rationale sentence not returned; want 0", hit)
+	}
+}

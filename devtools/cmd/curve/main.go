@@ -233,16 +233,10 @@ func sciFact(ctx context.Context, c config) (*curve, error) {
 			return nil, fmt.Errorf("store %s: %w", d.ID, err)
 		}
 	}
-	type sentence struct{ doc, idx int }
-	var fl scifact.Floor
-	var rows []sentence
+	fl := scifact.NewSentenceFloor(docs)
 	byID := map[string]int{}
 	for i, d := range docs {
 		byID[d.ID] = i
-		for j, s := range d.Sentences {
-			fl.Add(d.Title, s)
-			rows = append(rows, sentence{i, j})
-		}
 	}
 	cv := newCurve(fmt.Sprintf("SciFact, %d claims with rationales, label Claim: evidence recall", len(evs)), "FTS5 over sentences", false)
 	for i, e := range evs {
@@ -251,13 +245,8 @@ func sciFact(ctx context.Context, c config) (*curve, error) {
 			half = tune
 		}
 		for _, b := range c.budgets {
-			packed, n := fl.Pack(scifact.FloorQuery(e.Claim), b, nil)
-			taken := map[sentence]bool{}
-			for _, r := range packed {
-				taken[rows[r]] = true
-			}
-			hit := scifact.Answered(e, func(id string, idx int) bool { return taken[sentence{byID[id], idx}] }) == 1
-			cv.at(half, b, floor).add(hit, false, n)
+			hit, n := fl.Answer(e, b)
+			cv.at(half, b, floor).add(hit == 1, false, n)
 			err := cv.fillAndStop(ctx, m.Recall, papermem.RecallRequest{Question: e.Claim}, half, b, func(res *papermem.RecallResult) (bool, bool) {
 				return scifact.Answered(e, func(id string, idx int) bool {
 					want := scifact.Normalize(docs[byID[id]].Sentences[idx])

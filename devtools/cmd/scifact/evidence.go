@@ -30,18 +30,10 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 		evs = evs[:c.maxQueries]
 	}
 	byID := make(map[string]*scifact.SentenceDoc, len(docs))
-	index := make(map[string]int, len(docs)) // position in docs by id
-	var floor scifact.Floor
-	type sentence struct{ doc, idx int }
-	var rows []sentence
 	for i := range docs {
-		d := &docs[i]
-		byID[d.ID], index[d.ID] = d, i
-		for j, s := range d.Sentences {
-			floor.Add(d.Title, s)
-			rows = append(rows, sentence{i, j})
-		}
+		byID[docs[i].ID] = &docs[i]
 	}
+	floor := scifact.NewSentenceFloor(docs)
 	for _, e := range evs {
 		for id := range e.Evidence {
 			if byID[id] == nil {
@@ -53,13 +45,8 @@ func evidenceRecall(ctx context.Context, out io.Writer, m *papermem.Memory, c co
 	for _, b := range c.budgets {
 		got, used := make(halves, len(evs)), make(halves, len(evs))
 		for i, e := range evs {
-			taken := map[sentence]bool{}
-			packed, n := floor.Pack(scifact.FloorQuery(e.Claim), b, nil)
-			for _, r := range packed {
-				taken[rows[r]] = true
-			}
-			used[i] = float64(n)
-			got[i] = scifact.Answered(e, func(id string, idx int) bool { return taken[sentence{index[id], idx}] })
+			hit, n := floor.Answer(e, b)
+			got[i], used[i] = hit, float64(n)
 		}
 		fmt.Fprintf(out, "%-24s  %6d  %s  %s\n", "floor: FTS5 sentences", b, got.row(), used.tokens())
 	}
