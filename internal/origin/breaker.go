@@ -82,8 +82,9 @@ func (b *breaker) allow() (ok, probe bool) {
 
 // done records the outcome of an attempt allowed by allow: failed is true
 // for a failure of the service (no connection, a timeout, a 5xx), false
-// for any answer. A probe that ended without either (the caller gave up)
-// passes err nil and failed false with cancelled true.
+// for any answer; cancelled is true for an attempt that ended without
+// either (the caller gave up), which changes nothing but a probe's turn.
+// err, the attempt's error, is kept as the last failure's text.
 func (b *breaker) done(probe, failed, cancelled bool, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
