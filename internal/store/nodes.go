@@ -47,7 +47,7 @@ const nodeColumns = `org_id, kind, owner_id, user_id, label, parent_id, seq,
 	section, section_type, domain, text, tokens, page, row, sheet, char_start, char_end, created_at, num`
 
 // nodeParams is the number of nodeColumns.
-const nodeParams = 19
+var nodeParams = strings.Count(nodeColumns, ",") + 1
 
 // rowsPerInsert bounds the rows of one INSERT: 19 parameters a node keep
 // it far below either engine's bound on parameters (SQLite 32,766,
