@@ -109,7 +109,4 @@ const FillSuffix = ":fill"
 
 // Label splits a label of a command's list into the label and whether it
 // asks for the whole budget (FillSuffix).
-func Label(s string) (label string, fill bool) {
-	label, fill = strings.CutSuffix(s, FillSuffix)
-	return label, fill
-}
+func Label(s string) (label string, fill bool) { return strings.CutSuffix(s, FillSuffix) }

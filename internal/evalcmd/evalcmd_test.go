@@ -160,3 +160,14 @@ func TestPercentile(t *testing.T) {
 		t.Errorf("Percentile(nil) = %v", got)
 	}
 }
+
+func TestLabel(t *testing.T) {
+	for in, want := range map[string]struct {
+		label string
+		fill  bool
+	}{"Claim": {"Claim", false}, "Claim" + FillSuffix: {"Claim", true}, "full:fill:x": {"full:fill:x", false}} {
+		if label, fill := Label(in); label != want.label || fill != want.fill {
+			t.Errorf("Label(%q) = %q, %v; want %q, %v", in, label, fill, want.label, want.fill)
+		}
+	}
+}
