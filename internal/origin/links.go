@@ -336,7 +336,7 @@ func (c *Client) crossrefReferences(ctx context.Context, doi string, most int, f
 		c.log.Warn("origin: naming crossref references at openalex failed", "doi", doi, "err", err)
 	}
 	for i, w := range out {
-		if n, ok := named[w.DOI]; ok && w.DOI != "" {
+		if n, ok := named[w.DOI]; ok { // named has no "" key
 			out[i].OpenAlexID, out[i].Title = n.OpenAlexID, n.Title
 			out[i].Year = cmp.Or(w.Year, n.Year)
 		}
