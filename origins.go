@@ -135,11 +135,12 @@ func originError(err error, what string) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	msg := fmt.Sprintf("No origin answered for %s in time; nothing was stored. Retry later, or store the paper with its title or text (PAPERMEM_ORIGINS=off turns the origins off).", what)
+	why := " in time"
 	if errors.Is(err, origin.ErrDown) {
-		msg = fmt.Sprintf("No origin answered for %s: the origins are down; nothing was stored. Retry later, or store the paper with its title or text (PAPERMEM_ORIGINS=off turns the origins off).", what)
+		why = ": the origins are down"
 	}
-	return &Error{Code: EUPSTREAM, Message: msg, Err: err}
+	return &Error{Code: EUPSTREAM, Err: err, Message: fmt.Sprintf("No origin answered for %s%s; nothing was stored. "+
+		"Retry later, or store the paper with its title or text (PAPERMEM_ORIGINS=off turns the origins off).", what, why)}
 }
 
 // resolveAtOrigins returns the DOI of a paper that names none: the arXiv
