@@ -1,9 +1,11 @@
 package papermem_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -260,6 +262,47 @@ func TestImportZoteroDown(t *testing.T) {
 		}
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("StartImport took %v to fail", d)
+		}
+		if all, _ := ws.Imports(ctx, 0); len(all) != 0 {
+			t.Errorf("imports recorded: %+v", all)
+		}
+	})
+	t.Run("NeverAnswers", func(t *testing.T) {
+		// A Zotero that accepts the connection and never answers: StartImport
+		// ends with the caller's context (the client's own bound, the
+		// downloads' 5 minutes, is far longer), and records nothing.
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			var held []net.Conn // held open, never answered, until the listener closes
+			defer func() {
+				for _, c := range held {
+					c.Close()
+				}
+			}()
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				held = append(held, c)
+			}
+		}()
+		t.Cleanup(func() { l.Close(); <-done })
+		m := testutil.Open(t, &papermem.Options{Zotero: &papermem.ZoteroOptions{URL: "http://" + l.Addr().String()}})
+		ws := m.Workspace("lab-one")
+		cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		if _, err := ws.StartImport(cctx, papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: zoteroKey}); err == nil {
+			t.Error("StartImport answered without an answer of Zotero")
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("StartImport took %v to give up", d)
 		}
 		if all, _ := ws.Imports(ctx, 0); len(all) != 0 {
 			t.Errorf("imports recorded: %+v", all)
