@@ -35,16 +35,8 @@ func prefersHTML(accept []string) bool {
 	html, json, wildcard := 0.0, -1.0, 0.0
 	for _, v := range accept {
 		for _, part := range strings.Split(v, ",") {
-			media, params, _ := strings.Cut(part, ";")
-			q := 1.0
-			for _, p := range strings.Split(params, ";") {
-				if k, val, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(k, "q") {
-					if f, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
-						q = f
-					}
-				}
-			}
-			switch strings.ToLower(strings.TrimSpace(media)) {
+			media, q := mediaRange(part)
+			switch media {
 			case "text/html", "application/xhtml+xml":
 				html = max(html, q)
 			case "application/json":
@@ -58,6 +50,21 @@ func prefersHTML(accept []string) bool {
 		return html > json
 	}
 	return html > 0 && html >= wildcard
+}
+
+// mediaRange reads one element of an Accept header: its media range,
+// lower-cased, and its quality q (1 when absent or unreadable).
+func mediaRange(part string) (media string, q float64) {
+	media, params, _ := strings.Cut(part, ";")
+	q = 1.0
+	for _, p := range strings.Split(params, ";") {
+		if k, val, ok := strings.Cut(strings.TrimSpace(p), "="); ok && strings.EqualFold(k, "q") {
+			if f, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
+				q = f
+			}
+		}
+	}
+	return strings.ToLower(strings.TrimSpace(media)), q
 }
 
 var healthOp = op{tag: "health", summary: "Readiness probe: the server and its database", resp: api.HealthResponse{}, errs: []int{http.StatusServiceUnavailable},
