@@ -19,7 +19,7 @@ var startImportOp = op{tag: "imports", summary: "Start importing a Zotero librar
 		"The answer is 202 with the import (import_id, status running); the import runs in the background: GET /v1/imports/{id} reports its progress. " +
 		"Each regular item becomes a paper (its DOI, else a stable local:<hash> id from its title) with title, authors, year, venue (journal), abstract, tags, collections (their names) and source; notes and attachments are not papers; each PDF attachment becomes the paper's full text, recalled with the paper's DOI in every span's provenance. " +
 		"The Zotero library's version is kept per workspace and library: the next import of it reads only what changed since (since=, If-Modified-Since-Version; nothing when the library is unchanged), updates edited items in place and removes the papers of items deleted there (only papers imported from that library). " +
-		"Requests to Zotero: at most four in flight, Backoff and Retry-After (429, 503) honoured. " +
+		"Requests to Zotero: at most four of an import in flight, Backoff (for every request of the import) and Retry-After (429, 503) honoured. " +
 		"The key is checked before the answer: Zotero refusing it (or not knowing the library) is 400 invalid_input and records nothing; Zotero unreachable is 502. A file that does not parse is 400 with the line at fault; an unknown source or extension 415. " +
 		"Re-importing the same export changes nothing (hashes of each entry's metadata and files): its entries count as skipped."}
 
