@@ -69,7 +69,7 @@ func risAdd(e *Entry, tag, val string, more bool) {
 	join := func(dst *string) {
 		if more && *dst != "" {
 			*dst += " " + val
-		} else if *dst == "" || more {
+		} else if *dst == "" {
 			*dst = val
 		}
 	}
