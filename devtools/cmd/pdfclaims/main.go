@@ -92,20 +92,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// measure ingests files with this build and returns what it stored.
-func measure(ctx context.Context, files []string) (map[string]result, error) {
-	claims, errs, err := storedClaims(ctx, files)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]result{}
-	for _, f := range files {
-		n := filepath.Base(f)
-		out[n] = result{Claims: claims[n], Error: errs[n]}
-	}
-	return out, nil
-}
-
 // counts are one build's figures for one file.
 type counts struct {
 	claims, midStart, hyphenEnd, unterminated int

@@ -12,32 +12,31 @@ import (
 	"github.com/papermem/papermem"
 )
 
-// storedClaims ingests each PDF through Workspace.IngestFile into a fresh
-// database in a temporary folder and returns the text of the Claim nodes
-// stored for it, in the order they were stored, by file name. A file
-// IngestFile refuses maps to nil and its error is returned in errs.
+// measure ingests each PDF with this build through Workspace.IngestFile
+// into a fresh database in a temporary folder and returns, by file name,
+// the text of the Claim nodes stored for it, in the order they were
+// stored, or the error IngestFile refused it with.
 //
 // This file is compiled at the base revision too (see base.go): it uses
 // only the library's public API and the database's nodes table, which
 // every revision has.
-func storedClaims(ctx context.Context, files []string) (claims map[string][]string, errs map[string]string, err error) {
+func measure(ctx context.Context, files []string) (map[string]result, error) {
 	tmp, err := os.MkdirTemp("", "pdfclaims-")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	claims, errs = map[string][]string{}, map[string]string{}
+	out := map[string]result{}
 	for i, f := range files {
-		name := filepath.Base(f)
 		path := filepath.Join(tmp, fmt.Sprintf("%d.db", i))
-		texts, ierr := ingestOne(ctx, path, f)
-		if ierr != nil {
-			errs[name] = papermem.ErrorMessage(ierr)
+		texts, err := ingestOne(ctx, path, f)
+		if err != nil {
+			out[filepath.Base(f)] = result{Error: papermem.ErrorMessage(err)}
 			continue
 		}
-		claims[name] = texts
+		out[filepath.Base(f)] = result{Claims: texts}
 	}
-	return claims, errs, nil
+	return out, nil
 }
 
 // ingestOne ingests file into a new database at path and reads back its
