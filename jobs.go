@@ -38,7 +38,8 @@ type jobKind struct {
 	// means always.
 	ready func() (ok bool, retry time.Time)
 	// run does job j within ctx. An error matching origin.ErrDown gives
-	// the job back uncounted, to run when ready says so; another error
+	// the job back uncounted, to run when ready says so and the service
+	// that failed it (origin.DownError) is probed next; another error
 	// counts an attempt, and the job runs again after a backoff, or is
 	// given up after jobMaxAttempts.
 	run func(m *Memory, ctx context.Context, j store.Job) error
@@ -230,6 +231,12 @@ func (j *jobs) run(ctx context.Context, job store.Job) {
 			if ok, retry := k.ready(); !ok {
 				at = retry
 			}
+		}
+		// A service the kind's ready does not wait for may be the one
+		// down (Crossref, for a DOI OpenAlex does not know): the job
+		// fails the same way until that service's next probe.
+		if d := (*origin.DownError)(nil); errors.As(err, &d) && d.State.Retry.After(at) {
+			at = d.State.Retry
 		}
 		werr = j.m.write(wctx, func(ctx context.Context, tx *store.Tx) error {
 			return store.ReleaseJob(ctx, tx, job, j.owner, job.Attempts-1, at, err.Error())

@@ -3,6 +3,8 @@ package papermem_test
 import (
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -272,5 +274,56 @@ func TestOriginsDownLogsOnce(t *testing.T) {
 	}
 	if n := strings.Count(out, "level=WARN"); n != 3 {
 		t.Errorf("%d warnings for %d papers, want the 3 down lines:\n%s", n, papers, out)
+	}
+}
+
+// TestMetadataWaitsForDownService: with Crossref down and OpenAlex up but
+// not knowing the papers' DOIs, a metadata job fails because Crossref is
+// down, and is given back to run when Crossref is probed next, not at
+// once: the metadata kind's readiness (one of Crossref and OpenAlex up)
+// alone would have it claimed and failed again in a loop.
+func TestMetadataWaitsForDownService(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/crossref") {
+			http.Error(w, "down", http.StatusInternalServerError)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	path := testdb.Path(t)
+	m, err := papermem.Open(ctx, path, &papermem.Options{Origins: &papermem.OriginOptions{CrossrefURL: srv.URL + "/crossref",
+		OpenAlexURL: srv.URL + "/openalex", UnpaywallURL: srv.URL + "/unpaywall", Contact: "ops@example.org", NoCitations: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	for i := range 6 {
+		mustStore(t, m, papermem.PaperInput{DOI: fmt.Sprintf("10.1000/unknown.%d", i), Title: "Bones", Text: "Some text about bones."})
+	}
+	raw := testutil.Raw(t, path, false)
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		var retry string
+		for _, s := range m.OriginStates() {
+			if s.Name == "crossref" && s.State == papermem.OriginDown {
+				retry = s.Retry
+			}
+		}
+		var due string
+		err := raw.QueryRow(`SELECT run_after FROM jobs WHERE kind = 'metadata' AND last_error LIKE '%service is down%' ORDER BY run_after LIMIT 1`).Scan(&due)
+		if retry != "" && err == nil {
+			dueAt, err1 := time.Parse(time.RFC3339Nano, due)
+			retryAt, err2 := time.Parse(time.RFC3339Nano, retry)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("times %q, %q: %v, %v", due, retry, err1, err2)
+			}
+			if dueAt.Before(retryAt.Add(-time.Second)) { // timestamps are read back to the millisecond, OriginStates' to the second
+				t.Errorf("a job failed by Crossref being down is due at %s, before Crossref's next probe at %s", due, retry)
+			}
+			return
+		}
+		if time.Since(start) > 30*time.Second {
+			t.Fatalf("no job given back for Crossref being down within 30 s (crossref retry %q, %v)", retry, err)
+		}
 	}
 }

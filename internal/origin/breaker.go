@@ -2,6 +2,7 @@ package origin
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -25,6 +26,23 @@ const (
 // Options.BreakerFailures attempts in a row and its cool-down has not
 // passed. The error matches ErrUpstream too.
 var ErrDown = errors.New("origin: service is down")
+
+// DownError is the error of a request that was not sent because its
+// service is down: it matches ErrDown and ErrUpstream, and says when the
+// service's next probe may go (Retry), before which the request would
+// fail the same way.
+type DownError struct {
+	Service, Key string
+	State        ServiceState
+}
+
+func (e *DownError) Error() string {
+	return fmt.Sprintf("%v: %v: %s %s: down since %s (%d failures in a row), next try at %s", ErrUpstream, ErrDown,
+		e.Service, e.Key, e.State.Since.UTC().Format(time.RFC3339), e.State.Failures, e.State.Retry.UTC().Format(time.RFC3339))
+}
+
+// Is reports whether target is ErrDown or ErrUpstream.
+func (e *DownError) Is(target error) bool { return target == ErrDown || target == ErrUpstream }
 
 // ServiceState is a service's circuit as State reports it.
 type ServiceState struct {

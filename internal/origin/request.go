@@ -153,9 +153,7 @@ func (c *Client) fetch(ctx context.Context, svc *service, raw, key string) ([]by
 func (c *Client) attempt(ctx context.Context, svc *service, raw, key string) (body []byte, retry bool, wait time.Duration, err error) {
 	ok, probe := svc.breaker.allow()
 	if !ok {
-		st := svc.breaker.state()
-		return nil, false, 0, fmt.Errorf("%w: %w: %s %s: down since %s (%d failures in a row), next try at %s", ErrUpstream, ErrDown,
-			svc.name, key, st.Since.UTC().Format(time.RFC3339), st.Failures, st.Retry.UTC().Format(time.RFC3339))
+		return nil, false, 0, &DownError{Service: svc.name, Key: key, State: svc.breaker.state()}
 	}
 	var failed, cancelled bool
 	defer func() { svc.breaker.done(probe, failed, cancelled, err) }()
