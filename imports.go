@@ -234,9 +234,10 @@ type importRun struct {
 	src      source
 	progress func(Import)
 
-	mu      sync.Mutex
-	row     *Import
-	written time.Time // when the progress was last written
+	mu       sync.Mutex
+	row      *Import
+	written  time.Time // when the progress was last written
+	upstream int       // items that failed at the source (EUPSTREAM), logged once as the import ends
 }
 
 // snapshot returns a copy of the import's state.
@@ -279,6 +280,9 @@ func (r *importRun) fail(ctx context.Context, item string, err error) {
 		r.w.m.log.ErrorContext(ctx, "import item failed", "import", r.row.ID, "item", item, "err", err)
 	}
 	r.update(ctx, func(im *Import) {
+		if code == EUPSTREAM {
+			r.upstream++
+		}
 		if len(im.Errors) < MaxImportErrors {
 			im.Errors = append(im.Errors, ImportError{Item: item, Code: code, Message: msg})
 		}
@@ -308,9 +312,16 @@ func (r *importRun) run(ctx context.Context) {
 		r.row.Status, r.row.Message = ImportFailed, "The import was interrupted: the server stopped or the caller gave up. Importing again resumes it."
 	case err != nil:
 		r.row.Status, r.row.Message = ImportFailed, ErrorMessage(err)
-		if ErrorCode(err) == EINTERNAL {
+		switch ErrorCode(err) {
+		case EINTERNAL:
 			r.w.m.log.ErrorContext(ctx, "import failed", "import", r.row.ID, "err", err)
+		case EUPSTREAM:
+			r.w.m.log.WarnContext(ctx, "import stopped: the source stopped answering", "import", r.row.ID, "source", r.row.Source,
+				"items_failed", r.upstream, "err", err)
 		}
+	case r.upstream > 0:
+		r.w.m.log.WarnContext(ctx, "import done; the source failed some items", "import", r.row.ID, "source", r.row.Source,
+			"items_failed", r.upstream)
 	}
 	r.mu.Unlock()
 	if r.progress != nil {
@@ -421,6 +432,14 @@ func (r *importRun) ingestFile(ctx context.Context, doi string, f workFile) erro
 
 // importWorkers is how many works an import stores at once.
 const importWorkers = 4
+
+// A Zotero import's requests wait at most zoteroHeaderTimeout for an
+// answer to begin (a file's download, once begun, has five minutes), and
+// the import stops once zoteroDownAfter items in a row failed at Zotero.
+const (
+	zoteroHeaderTimeout = 30 * time.Second
+	zoteroDownAfter     = 10
+)
 
 // each runs fn on every index below n with importWorkers goroutines,
 // until ctx ends.
@@ -610,7 +629,7 @@ func (w *Workspace) zoteroSource(ctx context.Context, req ImportRequest) (*zoter
 			trusted = append(trusted, h)
 		}
 	}
-	f := fetch.New(fetch.Options{Timeout: 5 * time.Minute, AllowPrivate: zo.AllowPrivate, Trusted: trusted})
+	f := fetch.New(fetch.Options{Timeout: 5 * time.Minute, HeaderTimeout: zoteroHeaderTimeout, AllowPrivate: zo.AllowPrivate, Trusted: trusted})
 	c, err := zotero.New(zotero.Options{URL: base, Library: req.Library, Key: strings.TrimSpace(req.APIKey), Local: local,
 		Client: f.Client(), MaxFileBytes: w.m.maxIngestBytes})
 	if errors.Is(err, zotero.ErrLibrary) {
@@ -748,21 +767,41 @@ func (z *zoteroLibrary) read(ctx context.Context, r *importRun) error {
 	if err != nil {
 		return err
 	}
-	names := sync.OnceValues(func() (map[string]string, error) { return z.c.Collections(ctx) })
+	// Zotero failing zoteroDownAfter items in a row, with none stored
+	// between, has stopped answering: the import stops there instead of
+	// failing every item left, each after its own wait.
+	ictx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	names := sync.OnceValues(func() (map[string]string, error) { return z.c.Collections(ictx) })
 	var failed atomic.Bool
-	each(ctx, len(works), func(i int) {
+	var inRow atomic.Int64
+	each(ictx, len(works), func(i int) {
 		it := &works[i]
-		wk, err := z.work(ctx, it, names)
+		wk, err := z.work(ictx, it, names)
 		if err == nil {
-			err = r.storeWork(ctx, wk, prev)
+			err = r.storeWork(ictx, wk, prev)
 		}
-		if err != nil {
+		switch {
+		case err == nil:
+			inRow.Store(0)
+		case ictx.Err() != nil && ctx.Err() == nil:
+			// Cut short by the stop below: not the item's failure.
+		default:
 			failed.Store(true)
 			r.fail(ctx, it.Key, err)
+			if ErrorCode(err) != EUPSTREAM {
+				inRow.Store(0)
+			} else if inRow.Add(1) >= zoteroDownAfter {
+				stop(err)
+			}
 		}
 	})
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if cause := context.Cause(ictx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return &Error{Code: EUPSTREAM, Err: cause, Message: fmt.Sprintf("Zotero stopped answering: %d items in a row failed (%s). "+
+			"What was stored stays; importing again resumes the import.", zoteroDownAfter, ErrorMessage(cause))}
 	}
 	if failed.Load() {
 		return nil // the version stays: the next import reads the failed items again

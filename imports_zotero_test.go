@@ -2,6 +2,7 @@ package papermem_test
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -255,13 +256,9 @@ func TestImportZoteroDown(t *testing.T) {
 		srv.Close() // its port now refuses connections
 		m := testutil.Open(t, &papermem.Options{Zotero: &papermem.ZoteroOptions{URL: srv.URL}})
 		ws := m.Workspace("lab-one")
-		start := time.Now()
 		_, err := ws.StartImport(ctx, papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: zoteroKey})
 		if papermem.ErrorCode(err) != papermem.EUPSTREAM {
 			t.Errorf("StartImport with Zotero down: %v, want %s", err, papermem.EUPSTREAM)
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("StartImport took %v to fail", d)
 		}
 		if all, _ := ws.Imports(ctx, 0); len(all) != 0 {
 			t.Errorf("imports recorded: %+v", all)
@@ -297,21 +294,22 @@ func TestImportZoteroDown(t *testing.T) {
 		ws := m.Workspace("lab-one")
 		cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 		defer cancel()
-		start := time.Now()
-		if _, err := ws.StartImport(cctx, papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: zoteroKey}); err == nil {
-			t.Error("StartImport answered without an answer of Zotero")
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("StartImport took %v to give up", d)
+		if _, err := ws.StartImport(cctx, papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: zoteroKey}); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("StartImport with Zotero silent: %v, want the caller's deadline", err)
 		}
 		if all, _ := ws.Imports(ctx, 0); len(all) != 0 {
 			t.Errorf("imports recorded: %+v", all)
 		}
 	})
-	t.Run("Midway", func(t *testing.T) {
+	// Midway, Zotero drops every connection once the item list is read.
+	// With few items to fetch the import finishes, their errors recorded
+	// and one line logged; with many, it stops after zoteroDownAfter (10)
+	// of them failed in a row, instead of failing every item left. Either
+	// way the next import, Zotero back, stores what failed.
+	midway := func(t *testing.T, articles int) (m *papermem.Memory, log *testutil.Buffer, down *atomic.Bool, req papermem.ImportRequest, im *papermem.Import) {
 		lib := zoterotest.New("users/4242", zoteroKey)
 		lib.Start().Close() // the stand-in's own server (its URL in Link headers) is not used: these lists fit a page
-		var down atomic.Bool
+		down = &atomic.Bool{}
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if down.Load() { // the connection is dropped unanswered
 				if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
@@ -322,7 +320,7 @@ func TestImportZoteroDown(t *testing.T) {
 			lib.ServeHTTP(w, r)
 		}))
 		t.Cleanup(srv.Close)
-		for i := range 20 {
+		for i := range articles {
 			key := fmt.Sprintf("ART%05d", i)
 			lib.Put(key, map[string]any{"itemType": "journalArticle", "title": fmt.Sprintf("Paper with a PDF %d", i), "DOI": fmt.Sprintf("10.1000/down.%d", i)})
 			lib.PutFile(fmt.Sprintf("PDF%05d", i), testutil.PDF("Text."), map[string]any{"parentItem": key})
@@ -330,11 +328,10 @@ func TestImportZoteroDown(t *testing.T) {
 		for i := range 5 {
 			lib.Put(fmt.Sprintf("BOOK%04d", i), map[string]any{"itemType": "book", "title": fmt.Sprintf("Book without attachments %d", i)})
 		}
-		log := &testutil.Buffer{}
-		m := testutil.Open(t, &papermem.Options{Zotero: &papermem.ZoteroOptions{URL: srv.URL},
+		log = &testutil.Buffer{}
+		m = testutil.Open(t, &papermem.Options{Zotero: &papermem.ZoteroOptions{URL: srv.URL},
 			Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-		req := papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: zoteroKey}
-		start := time.Now()
+		req = papermem.ImportRequest{Source: papermem.ImportZotero, Library: "users/4242", APIKey: zoteroKey}
 		im, err := m.RunImport(ctx, req, func(im papermem.Import) {
 			if im.Items > 0 {
 				down.Store(true) // the list is read: Zotero goes down
@@ -343,25 +340,44 @@ func TestImportZoteroDown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := time.Since(start); d > 10*time.Second {
-			t.Errorf("the import took %v with Zotero down", d)
-		}
-		if im.Status != papermem.ImportDone || im.Items != 45 || im.Papers != 5 || im.Documents != 0 || len(im.Errors) != 20 {
-			t.Errorf("import with Zotero down midway: %+v", im)
-		}
 		for _, e := range im.Errors {
 			if e.Code != papermem.EUPSTREAM {
 				t.Errorf("item error %+v, want code %s", e, papermem.EUPSTREAM)
 			}
 		}
-		if n := strings.Count(log.String(), "import item failed"); n > 1 {
-			t.Errorf("%d item failures logged, one a failed item", n)
+		if n := strings.Count(log.String(), "import item failed"); n != 0 {
+			t.Errorf("%d item failures logged one by one", n)
+		}
+		return m, log, down, req, im
+	}
+	t.Run("MidwayFewItems", func(t *testing.T) {
+		m, log, down, req, im := midway(t, 3)
+		if im.Status != papermem.ImportDone || im.Items != 11 || im.Papers != 5 || im.Documents != 0 || len(im.Errors) != 3 {
+			t.Errorf("import with Zotero down midway: %+v", im)
+		}
+		if n := strings.Count(log.String(), "import done; the source failed some items"); n != 1 {
+			t.Errorf("%d lines say the source failed items, want one:\n%s", n, log)
+		}
+		down.Store(false)
+		im, err := m.RunImport(ctx, req, nil)
+		if err != nil || im.Status != papermem.ImportDone || im.Papers != 3 || im.Documents != 3 || im.Skipped != 8 || len(im.Errors) != 0 {
+			t.Errorf("import with Zotero back: %+v, %v", im, err)
+		}
+	})
+	t.Run("MidwayManyItems", func(t *testing.T) {
+		m, log, down, req, im := midway(t, 20)
+		if im.Status != papermem.ImportFailed || !strings.Contains(im.Message, "Zotero stopped answering") ||
+			len(im.Errors) < 10 || len(im.Errors) >= 20 || im.Papers != 0 {
+			t.Errorf("import with Zotero down midway: %+v", im)
+		}
+		if n := strings.Count(log.String(), "import stopped: the source stopped answering"); n != 1 {
+			t.Errorf("%d lines say the import stopped, want one:\n%s", n, log)
 		}
 		// The version was not kept: once Zotero is back, the next import
-		// reads the whole library again and stores the failed items.
+		// reads the whole library again and stores what it did not.
 		down.Store(false)
-		im, err = m.RunImport(ctx, req, nil)
-		if err != nil || im.Status != papermem.ImportDone || im.Items != 45 || im.Papers != 20 || im.Documents != 20 || im.Skipped != 25 || len(im.Errors) != 0 {
+		im, err := m.RunImport(ctx, req, nil)
+		if err != nil || im.Status != papermem.ImportDone || im.Items != 45 || im.Papers != 25 || im.Documents != 20 || im.Skipped != 20 || len(im.Errors) != 0 {
 			t.Errorf("import with Zotero back: %+v, %v", im, err)
 		}
 	})

@@ -44,9 +44,13 @@ type Fetcher struct {
 
 // Options configure New. The zero value means the defaults.
 type Options struct {
-	Timeout      time.Duration // whole download; zero means DefaultTimeout
-	MaxBytes     int64         // largest body; zero means DefaultMaxBytes
-	AllowPrivate bool          // reach loopback and private addresses (tests only)
+	Timeout time.Duration // whole download; zero means DefaultTimeout
+	// HeaderTimeout bounds the wait for an answer's headers, so that a
+	// server that accepts a connection and never answers fails long
+	// before a large download's Timeout; zero means Timeout.
+	HeaderTimeout time.Duration
+	MaxBytes      int64 // largest body; zero means DefaultMaxBytes
+	AllowPrivate  bool  // reach loopback and private addresses (tests only)
 	// Trusted lists hosts, as host:port, that may be reached whatever
 	// address they resolve to: origins the operator configured (a
 	// Crossref or arXiv stand-in on the local network). Every other
@@ -73,6 +77,9 @@ func newFetcher(o Options, control func(network, address string, c syscall.RawCo
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
 	}
+	if o.HeaderTimeout <= 0 || o.HeaderTimeout > o.Timeout {
+		o.HeaderTimeout = o.Timeout
+	}
 	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: control}
 	dial := dialer.DialContext
 	if len(o.Trusted) > 0 && control != nil {
@@ -92,7 +99,7 @@ func newFetcher(o Options, control func(network, address string, c syscall.RawCo
 		Proxy:                 nil, // a proxy would dial on our behalf, past the guard
 		DialContext:           dial,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: o.Timeout,
+		ResponseHeaderTimeout: o.HeaderTimeout,
 		MaxIdleConns:          16,
 		IdleConnTimeout:       30 * time.Second,
 	}

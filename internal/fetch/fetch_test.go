@@ -97,6 +97,14 @@ func TestFetch(t *testing.T) {
 			t.Fatal("want an error")
 		}
 	})
+	// A server that never sends headers fails at HeaderTimeout, not at
+	// the whole download's Timeout (ten minutes here).
+	t.Run("ErrHeaderTimeout", func(t *testing.T) {
+		quick := fetch.New(fetch.Options{AllowPrivate: true, Timeout: 10 * time.Minute, HeaderTimeout: 100 * time.Millisecond})
+		if _, _, err := quick.Fetch(ctx, srv.URL+"/slow"); err == nil || !strings.Contains(err.Error(), "awaiting response headers") {
+			t.Fatalf("err = %v, want the headers' timeout", err)
+		}
+	})
 	t.Run("ErrScheme", func(t *testing.T) {
 		for _, u := range []string{"file:///etc/passwd", "ftp://example.org/x", "gopher://x", "//nohost", srv.URL + "/redirect-home"} {
 			if _, _, err := f.Fetch(ctx, u); !errors.Is(err, fetch.ErrScheme) {
