@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -494,24 +493,6 @@ func TestWorkspaceChoice(t *testing.T) {
 	})
 }
 
-// syncBuffer is a buffer a server writes while a test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestServe runs papermem serve, with --flags and with the Go-style
 // spelling of earlier versions, until it is interrupted, and its backup
 // sub-command.
@@ -528,7 +509,7 @@ func TestServe(t *testing.T) {
 			db := testdb.Path(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			var stdout syncBuffer
+			var stdout testutil.Buffer
 			done := make(chan error, 1)
 			go func() {
 				done <- run(ctx, c.args(db), func(string) string { return "" }, strings.NewReader(""), &stdout, io.Discard)

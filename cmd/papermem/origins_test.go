@@ -22,7 +22,7 @@ func TestOriginsUnreachableCLI(t *testing.T) {
 	if err != nil || !strings.Contains(out, "stored doi:10.1000/a") {
 		t.Fatalf("store with its text: %q, %v", out, err)
 	}
-	if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "PAPERMEM_ORIGINS=off") || !strings.Contains(errOut, "1 papers stays pending") {
+	if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "PAPERMEM_ORIGINS=off") || !strings.Contains(errOut, "the metadata of 1 paper stays pending") {
 		t.Errorf("stderr = %q, want one line saying the metadata stays pending and how to turn the origins off", errOut)
 	}
 	_, _, err = cli(t, env, "--db", db, "store", "--doi", "10.1000/alone")

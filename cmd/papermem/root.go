@@ -154,7 +154,7 @@ func (t *target) waitOrigins(ctx context.Context, m *papermem.Memory) {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	if due, err := m.WaitJobs(ctx); err == nil && due > 0 {
-		fmt.Fprintf(t.stderr, "papermem: the paper origins (Crossref, Unpaywall, OpenAlex) did not answer within %s: the metadata of %d papers stays pending, filled by the next papermem run or server on this database. PAPERMEM_ORIGINS=off turns the origins off.\n", wait, due)
+		fmt.Fprintf(t.stderr, "papermem: the paper origins (Crossref, Unpaywall, OpenAlex) did not answer within %s: the metadata of %s stays pending, filled by the next papermem run or server on this database. PAPERMEM_ORIGINS=off turns the origins off.\n", wait, count(due, "paper"))
 	}
 }
 
