@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"fmt"
 	"io"
 	"strings"
@@ -79,7 +78,7 @@ func (t *tools) listPapers(ctx context.Context, in listPapersInput) (*api.Papers
 		return nil, "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d papers.\n", len(page.Papers))
+	fmt.Fprintf(&b, "%s.\n", count(len(page.Papers), "paper"))
 	for i := range page.Papers {
 		b.WriteString(renderPaper(&page.Papers[i]))
 	}
@@ -114,9 +113,9 @@ func (t *tools) importLibrary(ctx context.Context, in importInput) (*papermem.Im
 		return nil, "", papermem.Errorf(papermem.EINVALID, "source zotero-local reads Zotero desktop on this machine: only papermem mcp run by the user may.")
 	}
 	if in.ContentBase64 != "" {
-		data, derr := base64.StdEncoding.DecodeString(in.ContentBase64)
+		data, derr := decodeContent(in.ContentBase64)
 		if derr != nil {
-			return nil, "", papermem.Errorf(papermem.EINVALID, "content_base64 is not standard base64.")
+			return nil, "", derr
 		}
 		im, err = t.b.ImportFile(ctx, in.Name, bytes.NewReader(data), in.Source)
 	} else {
@@ -145,8 +144,9 @@ func (t *tools) importStatus(ctx context.Context, in importStatusInput) (*import
 	}
 	var b strings.Builder
 	for _, im := range out.Imports {
-		fmt.Fprintf(&b, "Import %d of %s %s: %s; %d items read, %d papers, %d files, %d deleted, %d skipped, %d errors.\n",
-			im.ID, im.Source, im.Library, im.Status, im.Items, im.Papers, im.Documents, im.Deleted, im.Skipped, len(im.Errors))
+		fmt.Fprintf(&b, "Import %d of %s %s: %s; %s read, %s, %s, %d deleted, %d skipped, %s.\n",
+			im.ID, im.Source, im.Library, im.Status, count(im.Items, "item"), count(im.Papers, "paper"), count(im.Documents, "file"),
+			im.Deleted, im.Skipped, count(len(im.Errors), "error"))
 		if im.Message != "" {
 			fmt.Fprintf(&b, "  %s\n", im.Message)
 		}
