@@ -197,7 +197,7 @@ func (w *Workspace) fetchCitations(ctx context.Context, d string, refresh bool) 
 	case errors.Is(err, origin.ErrNotFound), errors.Is(err, origin.ErrInvalid):
 		f.Status, links = CitationsUnknown, &origin.Links{}
 	case err != nil:
-		return nil, originError(err, "the citation links of doi:"+d)
+		return nil, originError(err, "the citation links of doi:"+d, linksInstead)
 	}
 	f.RefsFrom, f.CitersFrom = links.ReferencesFrom, links.CitersFrom
 	f.RefsTotal, f.CitersTotal = links.ReferencesTotal, links.CitersTotal

@@ -129,9 +129,10 @@ func (c originCache) Put(ctx context.Context, key string, body []byte) error {
 	})
 }
 
-// originError is the library's error for an origin lookup that failed:
-// EUPSTREAM, or ctx's error when the caller gave up.
-func originError(err error, what string) error {
+// originError is the library's error for an origin lookup of what that
+// failed: EUPSTREAM, its message ending with what the caller may do
+// instead (then), or ctx's error when the caller gave up.
+func originError(err error, what, then string) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -139,9 +140,16 @@ func originError(err error, what string) error {
 	if errors.Is(err, origin.ErrDown) {
 		why = ": the origins are down"
 	}
-	return &Error{Code: EUPSTREAM, Err: err, Message: fmt.Sprintf("No origin answered for %s%s; nothing was stored. "+
-		"Retry later, or store the paper with its title or text (PAPERMEM_ORIGINS=off turns the origins off).", what, why)}
+	return &Error{Code: EUPSTREAM, Err: err, Message: fmt.Sprintf("No origin answered for %s%s; nothing was stored. Retry later%s "+
+		"(PAPERMEM_ORIGINS=off turns the origins off).", what, why, then)}
 }
+
+// What a caller may do when the origins fail, as originError ends its message.
+const (
+	storeInstead = ", or store the paper with its title or text"
+	fetchInstead = ", or ingest a copy of the paper yourself"
+	linksInstead = "; the links read before, if any, stay as they were"
+)
 
 // resolveAtOrigins returns the DOI of a paper that names none: the arXiv
 // DOI of an arXiv sourceURL (10.48550/arxiv.<id>, without the version),
@@ -204,7 +212,7 @@ func (w *Workspace) fillNow(ctx context.Context, p *storedPaper, refresh bool) e
 		p.Metadata = store.MetadataComplete
 		return nil
 	case err != nil:
-		return originError(err, "doi:"+p.DOI)
+		return originError(err, "doi:"+p.DOI, storeInstead)
 	}
 	applyWork(p, work)
 	p.Metadata = store.MetadataComplete
@@ -332,7 +340,7 @@ func (w *Workspace) fetchOpenAccess(ctx context.Context, doi string) ([]byte, st
 	o := w.m.origins
 	urls, err := o.client.FullText(ctx, doi)
 	if err != nil && !errors.Is(err, origin.ErrNotFound) {
-		return nil, "", originError(err, "doi:"+doi)
+		return nil, "", originError(err, "doi:"+doi, fetchInstead)
 	}
 	if len(urls) == 0 {
 		return nil, "", Errorf(ENOTFOUND, "No open-access copy of %s is known to its origins.", doi)
