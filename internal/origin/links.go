@@ -244,8 +244,11 @@ func (c *Client) citers(ctx context.Context, id string, most int, fresh bool) ([
 			if page == 0 || ctx.Err() != nil {
 				return nil, 0, err
 			}
-			c.log.Warn("origin: paging citing works ended early", "work", id, "read", len(out), "err", err)
+			c.pagingFails.warn(c.log, "origin: paging citing works ended early (logged once until a page reads again)", "work", id, "read", len(out), "err", err)
 			break
+		}
+		if page > 0 {
+			c.pagingFails.clear()
 		}
 		if page == 0 {
 			total = l.Meta.Count
@@ -333,7 +336,9 @@ func (c *Client) crossrefReferences(ctx context.Context, doi string, most int, f
 		if ctx.Err() != nil {
 			return nil, 0, ctx.Err()
 		}
-		c.log.Warn("origin: naming crossref references at openalex failed", "doi", doi, "err", err)
+		c.namingFails.warn(c.log, "origin: naming crossref references at openalex failed (logged once until it works again)", "doi", doi, "err", err)
+	} else if len(unnamed) > 0 {
+		c.namingFails.clear()
 	}
 	for i, w := range out {
 		if n, ok := named[w.DOI]; ok { // named has no "" key

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -162,13 +163,23 @@ func TestLinksPagingFails(t *testing.T) {
 	})
 	o := f.options()
 	o.Retries = -1
-	l, err := origin.New(o).Links(context.Background(), "10.1000/hub", origin.LinkLimits{}, false)
-	if err != nil {
-		t.Fatal(err)
+	var logs testutil.Buffer
+	o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	c := origin.New(o)
+	// Read twice (fresh, past the cache): the second failure, the same
+	// while it lasts, is not logged again.
+	for _, fresh := range []bool{false, true} {
+		l, err := c.Links(context.Background(), "10.1000/hub", origin.LinkLimits{}, fresh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []origin.LinkedWork{{DOI: "10.1000/c2", OpenAlexID: "W2", Title: "Citer", Year: 2020}}
+		if d := cmp.Diff(want, l.Citers); d != "" || l.CitersTotal != 150 || l.CitersFrom != "openalex" {
+			t.Errorf("citers when the second page fails (-want +got):\n%s\ntotal %d, from %q", d, l.CitersTotal, l.CitersFrom)
+		}
 	}
-	want := []origin.LinkedWork{{DOI: "10.1000/c2", OpenAlexID: "W2", Title: "Citer", Year: 2020}}
-	if d := cmp.Diff(want, l.Citers); d != "" || l.CitersTotal != 150 || l.CitersFrom != "openalex" {
-		t.Errorf("citers when the second page fails (-want +got):\n%s\ntotal %d, from %q", d, l.CitersTotal, l.CitersFrom)
+	if n := strings.Count(logs.String(), "paging citing works ended early"); n != 1 {
+		t.Errorf("%d warnings for the same failure, want one:\n%s", n, logs.String())
 	}
 	var second bool
 	for _, r := range f.requests("openalex") {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/papermem/papermem/internal/buildinfo"
@@ -182,7 +183,27 @@ type Client struct {
 	http                 *http.Client
 	cache                Cache
 	log                  *slog.Logger
+	// A failure that may recur for every paper while it lasts (OpenAlex
+	// refusing cursor pages without a key) is logged once, then at debug
+	// level until it stops.
+	pagingFails, namingFails warning
 }
+
+// warning is a failure that is logged once while it lasts.
+type warning struct{ on atomic.Bool }
+
+// warn logs msg at warning level when the failure begins, at debug level
+// while it lasts.
+func (w *warning) warn(log *slog.Logger, msg string, args ...any) {
+	if w.on.Swap(true) {
+		log.Debug(msg, args...)
+		return
+	}
+	log.Warn(msg, args...)
+}
+
+// clear ends the failure: the next one is logged again.
+func (w *warning) clear() { w.on.Store(false) }
 
 // service is one metadata service: its base URL, the semaphore bounding
 // the requests in flight to it, and its circuit.
