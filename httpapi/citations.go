@@ -2,14 +2,15 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/papermem/papermem"
 )
 
 // citationNotes documents what the references and citations routes share.
-const citationNotes = "Each work has doi (\"\" when none is known), title, year (0 when unknown) and in_memory (the workspace holds a paper with that DOI), with openalex_id when OpenAlex knows it and text for a Crossref reference with neither DOI nor title. " +
-	"Links are read from the origins once per paper (OpenAlex; Crossref's reference list when OpenAlex does not know the paper or lists no reference), at most 500 each way, and kept per workspace: " +
+var citationNotes = "Each work has doi (\"\" when none is known), title, year (0 when unknown) and in_memory (the workspace holds a paper with that DOI), with openalex_id when OpenAlex knows it and text for a Crossref reference with neither DOI nor title. " +
+	"Links are read from the origins once per paper (OpenAlex; Crossref's reference list when OpenAlex does not know the paper or lists no reference), at most " + fmt.Sprint(papermem.MaxReferences) + " references and " + fmt.Sprint(papermem.MaxCiters) + " citing works, and kept per workspace: " +
 	"a paper whose links were never read is read on this request (the origins' answers come from their day-long cache). refresh=true asks the origins again and replaces the stored links; a failure (502) keeps them; with the origins off it is 400. " +
 	"status is fetched, unknown (no origin knows the DOI) or not_fetched (origins off, or a local id); total is the origin's count, which may exceed the works listed. 404 for a paper the workspace does not hold."
 
