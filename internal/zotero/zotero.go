@@ -188,9 +188,9 @@ func (c *Client) get(ctx context.Context, rawURL string, hdr map[string]string, 
 			if attempt >= DefaultRetries || d > c.maxWait {
 				return nil, &StatusError{Status: res.StatusCode, Path: c.shortPath(rawURL), Body: "retried too often"}
 			}
-			if err := sleep(ctx, d); err != nil {
-				return nil, err
-			}
+			// The server asked this client, not this request alone, to
+			// slow down: every request waits (wait, above).
+			c.hold(d)
 			continue
 		case res.StatusCode >= 200 && res.StatusCode < 300, res.StatusCode == http.StatusFound,
 			res.StatusCode == http.StatusNotModified, res.StatusCode == http.StatusSeeOther,
@@ -213,7 +213,7 @@ func (c *Client) shortPath(rawURL string) string {
 	return u.RequestURI() // never the userinfo
 }
 
-// wait waits for the end of a Backoff.
+// wait waits for the end of a Backoff, or of a Retry-After (hold).
 func (c *Client) wait(ctx context.Context) error {
 	c.mu.Lock()
 	d := time.Until(c.notBefore)
@@ -226,11 +226,13 @@ func (c *Client) wait(ctx context.Context) error {
 
 // backoff records a Backoff of s seconds.
 func (c *Client) backoff(s string) {
-	d, ok := retryAfter(s)
-	if !ok {
-		return
+	if d, ok := retryAfter(s); ok {
+		c.hold(min(d, c.maxWait))
 	}
-	d = min(d, c.maxWait)
+}
+
+// hold makes every request wait until d from now (wait).
+func (c *Client) hold(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if t := time.Now().Add(d); t.After(c.notBefore) {

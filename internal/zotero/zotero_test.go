@@ -2,6 +2,7 @@ package zotero
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -42,14 +43,16 @@ func TestRetryAfter(t *testing.T) {
 }
 
 // TestRequests checks the headers, the limit of four requests in flight, a
-// Backoff honoured by every request, a 429 retried, and the key kept from a
-// file's redirect target.
+// Backoff honoured by every request, a 429 retried and its Retry-After
+// honoured by every request (none starts from 100 ms after it until it
+// ends, the first 100 ms left to requests already on their way), and the
+// key kept from a file's redirect target.
 func TestRequests(t *testing.T) {
 	var inFlight, most atomic.Int32
 	var mu sync.Mutex
 	var backoffSent, throttled bool
-	var pausedUntil time.Time
-	var early atomic.Int32
+	var pausedUntil, throttledFrom, throttledUntil time.Time
+	var early, duringRetryAfter atomic.Int32
 	storage := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Zotero-API-Key") != "" {
 			t.Error("the key reached the file's storage")
@@ -67,8 +70,10 @@ func TestRequests(t *testing.T) {
 			return
 		}
 		mu.Lock()
-		if time.Now().Before(pausedUntil) {
+		if now := time.Now(); now.Before(pausedUntil) {
 			early.Add(1)
+		} else if now.After(throttledFrom) && now.Before(throttledUntil) {
+			duringRetryAfter.Add(1)
 		}
 		if !backoffSent {
 			backoffSent = true
@@ -76,6 +81,7 @@ func TestRequests(t *testing.T) {
 			w.Header().Set("Backoff", "1")
 		} else if !throttled && strings.HasSuffix(r.URL.Path, "/children") {
 			throttled = true
+			throttledFrom, throttledUntil = time.Now().Add(100*time.Millisecond), time.Now().Add(900*time.Millisecond)
 			mu.Unlock()
 			w.Header().Set("Retry-After", "1")
 			http.Error(w, "Too Many Requests", http.StatusTooManyRequests)
@@ -99,9 +105,9 @@ func TestRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	for i := range 12 {
+	for i := range 40 {
 		wg.Go(func() {
-			if _, err := c.Children(ctx, "K"+string(rune('A'+i))); err != nil {
+			if _, err := c.Children(ctx, fmt.Sprintf("K%d", i)); err != nil {
 				t.Error(err)
 			}
 		})
@@ -124,6 +130,9 @@ func TestRequests(t *testing.T) {
 	}
 	if n := early.Load(); n > 0 {
 		t.Errorf("%d requests during the Backoff", n)
+	}
+	if n := duringRetryAfter.Load(); n > 0 {
+		t.Errorf("%d requests during the Retry-After", n)
 	}
 	bad, _ := New(Options{URL: api.URL, Library: "users/1", Key: "wrong"})
 	if _, err := bad.Check(ctx, 0); !Forbidden(err) || strings.Contains(err.Error(), "wrong") {
