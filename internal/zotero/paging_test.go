@@ -2,6 +2,7 @@ package zotero_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -111,5 +112,31 @@ func TestSilentServer(t *testing.T) {
 				t.Fatal("Items answered without a server answer")
 			}
 		})
+	}
+}
+
+// TestListChanged reads a library that changes between its first and
+// second pages: the read ends with ErrChanged, not with a list whose
+// entries may have moved across its pages.
+func TestListChanged(t *testing.T) {
+	lib := zoterotest.New("users/4242", "k")
+	for i := range 150 {
+		lib.Put(fmt.Sprintf("K%07d", i), map[string]any{"itemType": "journalArticle", "title": fmt.Sprintf("Paper %d", i)})
+	}
+	srv := lib.Start()
+	t.Cleanup(srv.Close)
+	c, err := zotero.New(zotero.Options{URL: srv.URL, Library: "users/4242", Key: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	_, _, err = c.Items(context.Background(), 0, func(zotero.Page) error {
+		if pages++; pages == 1 {
+			lib.Put("A0000000", map[string]any{"itemType": "book", "title": "Added while the list is read"})
+		}
+		return nil
+	})
+	if !errors.Is(err, zotero.ErrChanged) || pages != 1 {
+		t.Errorf("Items over a library that changed: %v after %d pages, want ErrChanged after the first", err, pages)
 	}
 }

@@ -78,6 +78,9 @@ type Client struct {
 // libraryPath matches users/<id> and groups/<id>.
 var libraryPath = regexp.MustCompile(`^(users|groups)/[0-9]+$`)
 
+// ErrChanged is a list whose library changed while its pages were read.
+var ErrChanged = errors.New("zotero: the library changed while it was read; read it again")
+
 // ErrLibrary is a library that is not users/<id> or groups/<id>.
 var ErrLibrary = errors.New(`a Zotero library is "users/<id>" or "groups/<id>"`)
 
@@ -351,18 +354,27 @@ func (c *Client) Items(ctx context.Context, since int64, fn func(Page) error) (v
 // it held. The next page is the Link header's rel="next" or, when an
 // answer has none (Zotero's local API pages only when asked), the next
 // start while Total-Results says more remain. hdr is sent with the first
-// request only (later pages are of the same version).
+// request only. A later page of another library version than the first
+// is ErrChanged: entries may have moved across the pages read, so the
+// list is read again (Zotero's syncing asks clients to start over).
 func (c *Client) list(ctx context.Context, path string, q url.Values, hdr map[string]string, page func(*http.Response) (int, error)) error {
 	q.Set("limit", strconv.Itoa(PageSize))
 	q.Set("start", "0")
 	next := c.base + path + "?" + q.Encode()
 	start := 0
-	for next != "" {
+	var ver int64 // the library's version as the first page gave it
+	for page1 := true; next != ""; page1 = false {
 		res, err := c.get(ctx, next, hdr, true)
 		if err != nil {
 			return err
 		}
 		hdr = nil
+		if v := version(res.Header); page1 {
+			ver = v
+		} else if v != ver {
+			drain(res)
+			return fmt.Errorf("%w (version %d, then %d)", ErrChanged, ver, v)
+		}
 		link := nextLink(res.Header)
 		total, err := strconv.Atoi(res.Header.Get("Total-Results"))
 		if err != nil {
